@@ -1,0 +1,47 @@
+"""Combat Codex rules engines: exact answers to "will it hit, how much damage, who goes first".
+
+Everything goes through `evaluate(request)`: the browser (under Pyodide), the command line
+(`python -m calc`) and the tests. Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from calc import data, inputs, result, systems
+from calc.errors import CalcError, InputError, UnknownCalculator
+
+__all__ = ["CalcError", "InputError", "evaluate"]
+
+
+def evaluate(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer one request `{"system": id, "calculator": name, "inputs": {...}}`.
+
+    Returns the JSON-ready result described in CONTRIBUTING.md, or raises a `CalcError` naming the
+    input at fault.
+    """
+    if not isinstance(request, Mapping):
+        raise InputError(None, "the request must be an object with system, calculator and inputs")
+    unknown = sorted(set(request) - {"system", "calculator", "inputs"})
+    if unknown:
+        raise InputError(unknown[0], "is not part of a request (system, calculator, inputs)")
+    system_id = request.get("system")
+    name = request.get("calculator")
+    if not isinstance(system_id, str) or not system_id:
+        raise InputError("system", "is required")
+    if not isinstance(name, str) or not name:
+        raise InputError("calculator", "is required")
+    system = data.system(system_id)
+    if name not in system.calculators:
+        raise UnknownCalculator(
+            f"'{system_id}' has no calculator '{name}' (calculators: {', '.join(system.calculators)})", "calculator"
+        )
+    raw_inputs = request.get("inputs") or {}
+    if not isinstance(raw_inputs, Mapping):
+        raise InputError("inputs", "must be an object of input names to values")
+    declarations = system.calculator(name)["inputs"]
+    values = inputs.validate(declarations, raw_inputs)
+    engine = systems.module(system_id).CALCULATORS[name]
+    answer = result.complete(engine(values, system))
+    return {"system": system_id, "calculator": name, "inputs": inputs.to_json(declarations, values), **answer}

@@ -1,0 +1,118 @@
+"""Command line: `python -m calc SYSTEM CALCULATOR --input value …`.
+
+Options come from the calculators' input declarations in the data (`--help` at each level lists
+them); `--json` prints exactly what `calc.evaluate` returns. Bad input prints one line and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from calc import data, evaluate
+from calc.errors import CalcError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m calc",
+        description="Exact hit, damage and initiative answers for the Combat Codex rule systems.",
+    )
+    systems = parser.add_subparsers(dest="system", metavar="SYSTEM", required=True)
+    for system_id in data.system_ids():
+        system = data.system(system_id)
+        sp = systems.add_parser(system_id, help=system.name, description=f"{system.name}: choose a calculator.")
+        calcs = sp.add_subparsers(dest="calculator", metavar="CALCULATOR", required=True)
+        for name, decl in system.calculators.items():
+            cp = calcs.add_parser(name, help=decl.get("summary", decl["title"]), description=decl.get("summary"))
+            cp.add_argument("--json", action="store_true", help="print exactly what calc.evaluate returns")
+            for item in decl["inputs"]:
+                _add_option(cp, item)
+    return parser
+
+
+def _add_option(parser: argparse.ArgumentParser, decl: dict[str, Any]) -> None:
+    flag = "--" + decl["name"].replace("_", "-")
+    help_text = decl["label"]
+    if decl.get("help"):
+        help_text += f". {decl['help']}"
+    if decl["type"] == "integer" and ("min" in decl or "max" in decl):
+        help_text += f" ({decl.get('min', '…')} to {decl.get('max', '…')})"
+    if decl["type"] == "choice":
+        help_text += " (" + ", ".join(str(o["value"]) for o in decl["options"]) + ")"
+    if decl["type"] == "list":
+        fields = ", ".join(f["name"] for f in decl["fields"])
+        help_text += f". Entries as JSON or 'name=A,modifier=1; name=B' (fields: {fields})"
+    if "default" in decl and decl["type"] != "list":
+        help_text += f" [default: {decl['default']}]"
+    help_text = help_text.replace("%", "%%")
+    if decl["type"] == "boolean":
+        parser.add_argument(flag, dest=decl["name"], action=argparse.BooleanOptionalAction, help=help_text)
+    else:
+        parser.add_argument(flag, dest=decl["name"], metavar=decl["type"].upper(), help=help_text)
+
+
+def render(answer: dict[str, Any]) -> str:
+    """A readable, plain-text answer."""
+    lines = [answer["summary"]] if answer["summary"] else []
+    for c in answer["chances"]:
+        lines.append(f"  {c['label']}: {c['p']['float'] * 100:.2f}% ({c['p']['fraction']})")
+    if answer["roll_needed"]:
+        r = answer["roll_needed"]
+        lines.append(f"  Roll needed on the {r['die']}: {r['text']}")
+    dist = answer["distribution"]
+    if dist:
+        lines.append(
+            f"  {dist['label']}: mean {dist['mean']['float']:.3f} ({dist['mean']['fraction']}), "
+            f"min {dist['min']}, max {dist['max']}"
+        )
+        lines.append(f"    {'x':>6}  {'P(= x)':>9}  {'P(≥ x)':>9}")
+        for eq, ge in zip(dist["pmf"], dist["at_least"], strict=True):
+            lines.append(f"    {eq['x']:>6}  {eq['p']['float'] * 100:8.3f}%  {ge['p']['float'] * 100:8.3f}%")
+    if answer["order"]:
+        lines.append("  Order:")
+        for g in answer["order"]:
+            tied = " (tied)" if g["tied"] else ""
+            note = f" — {g['note']}" if g["note"] else ""
+            lines.append(f"    {g['rank']}. {', '.join(g['names'])} [{g['score']}]{tied}{note}")
+    if answer["pairwise"]:
+        lines.append("  Who acts first:")
+        for p in answer["pairwise"]:
+            lines.append(
+                f"    {p['first']} before {p['second']}: {p['before']['float'] * 100:.2f}% ({p['before']['fraction']}), "
+                f"tied {p['tied']['float'] * 100:.2f}%, after {p['after']['float'] * 100:.2f}%"
+            )
+    if answer["table"]:
+        t = answer["table"]
+        lines.append(f"  {t['title']}:")
+        lines.append("    " + " | ".join(t["columns"]))
+        lines.extend("    " + " | ".join(row) for row in t["rows"])
+    if answer["steps"]:
+        lines.append("Why:")
+        lines.extend(f"  - {s['text']} [{s['rule']}: {s['title']}]" for s in answer["steps"])
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        parser = build_parser()
+    except CalcError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
+    system = data.system(args.system)
+    decl = system.calculator(args.calculator)
+    given = {d["name"]: getattr(args, d["name"]) for d in decl["inputs"] if getattr(args, d["name"]) is not None}
+    try:
+        answer = evaluate({"system": args.system, "calculator": args.calculator, "inputs": given})
+    except CalcError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else render(answer))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""Read the rules data exported at build time (`calc/rules.json`, made by `python -m macros.export`
+from `rules_data/`): the engines take every number from here, so no rule is typed in code."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from calc.errors import DataError, UnknownSystem
+
+DATA_FILE = "rules.json"
+
+
+@cache
+def load() -> dict[str, Any]:
+    """The whole exported data; read once per process."""
+    try:
+        text = resources.files("calc").joinpath(DATA_FILE).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(f"calc/{DATA_FILE} is missing: run `make data` to export it from rules_data/") from None
+    return json.loads(text)
+
+
+def system_ids() -> list[str]:
+    return list(load()["systems"])
+
+
+@cache
+def system(system_id: str) -> SystemData:
+    systems = load()["systems"]
+    if system_id not in systems:
+        raise UnknownSystem(f"unknown system '{system_id}' (systems: {', '.join(systems)})", "system")
+    return SystemData(systems[system_id])
+
+
+class SystemData:
+    """One system's exported data, with lookups that fail loudly on an unknown id."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+        self.id: str = raw["id"]
+        self.name: str = raw["name"]
+
+    def rule(self, rule_id: str) -> dict[str, Any]:
+        """{id, title, url, summary, facts, …} of a rule."""
+        try:
+            return self.raw["rules"][rule_id]
+        except KeyError:
+            raise DataError(f"{self.id}: no rule '{rule_id}' in the data") from None
+
+    def fact(self, rule_id: str, name: str) -> Any:
+        """The value of fact `name` of rule `rule_id`."""
+        facts = self.rule(rule_id).get("facts", {})
+        if name not in facts:
+            raise DataError(f"{self.id}: rule '{rule_id}' has no fact '{name}'")
+        return facts[name]
+
+    def table(self, table_id: str) -> list[dict[str, Any]]:
+        """The rows (dicts keyed by column id) of a data table."""
+        try:
+            return self.raw["tables"][table_id]["rows"]
+        except KeyError:
+            raise DataError(f"{self.id}: no data table '{table_id}'") from None
+
+    def table_info(self, table_id: str) -> dict[str, Any]:
+        try:
+            return self.raw["tables"][table_id]
+        except KeyError:
+            raise DataError(f"{self.id}: no table '{table_id}'") from None
+
+    def ruling(self, ruling_id: str) -> dict[str, Any]:
+        try:
+            return self.raw["rulings"][ruling_id]
+        except KeyError:
+            raise DataError(f"{self.id}: no ruling '{ruling_id}'") from None
+
+    def calculator(self, name: str) -> dict[str, Any]:
+        return self.raw["calculators"][name]
+
+    @property
+    def calculators(self) -> dict[str, dict[str, Any]]:
+        return self.raw.get("calculators", {})
+
+    def step(self, rule_id: str, text: str) -> dict[str, str]:
+        """A "why" step citing a rule (or a ruling, as `ruling:<id>`) by id."""
+        if rule_id.startswith("ruling:"):
+            cited = self.ruling(rule_id.removeprefix("ruling:"))
+        else:
+            cited = self.rule(rule_id)
+        return {"rule": rule_id, "title": cited["title"], "url": cited["url"], "text": text}

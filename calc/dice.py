@@ -1,0 +1,156 @@
+"""Dice expressions typed by users: `2d8+1d6+3`, `d20`, `3d6-2`.
+
+The grammar is deliberately small (sums and differences of `NdS` terms and whole numbers), and
+limits keep every request fast: a refused expression names the limit it broke.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from calc.dist import Dist
+from calc.errors import InputError
+
+MAX_DICE = 100
+"""Most dice in one expression, over all its terms."""
+MAX_SIDES = 1000
+"""Most sides of one die."""
+MAX_TOTALS = 2001
+"""Most different totals one expression can produce (e.g. 100d20 has 1,901; 2d1000 has 1,999)."""
+MAX_MODIFIER = 10000
+"""Largest whole number allowed as a term."""
+MAX_LENGTH = 200
+"""Longest expression text accepted."""
+
+_SIGN = re.compile(r"\s*([+-])\s*")
+_ATOM = re.compile(r"(\d*)[dD](\d+)|(\d+)")
+_SPACE = re.compile(r"\s*")
+
+
+@dataclass(frozen=True)
+class DiceTerm:
+    """`count` dice of `sides` sides, added (sign +1) or subtracted (sign −1)."""
+
+    sign: int
+    count: int
+    sides: int
+
+    def __str__(self) -> str:
+        return f"{self.count}d{self.sides}"
+
+
+@dataclass(frozen=True)
+class DiceExpr:
+    """A parsed dice expression: dice terms plus a whole-number modifier."""
+
+    terms: tuple[DiceTerm, ...]
+    modifier: int = 0
+
+    @property
+    def dice(self) -> int:
+        """How many dice are rolled in all."""
+        return sum(t.count for t in self.terms)
+
+    @property
+    def min(self) -> int:
+        return self.modifier + sum(t.count if t.sign > 0 else -t.count * t.sides for t in self.terms)
+
+    @property
+    def max(self) -> int:
+        return self.modifier + sum(t.count * t.sides if t.sign > 0 else -t.count for t in self.terms)
+
+    def dice_dist(self) -> Dist:
+        """The distribution of the dice alone, without the modifier."""
+        total = Dist.constant(0)
+        for t in self.terms:
+            rolled = Dist.die(t.sides).times(t.count)
+            total = total + rolled if t.sign > 0 else total - rolled
+        return total
+
+    @cached_property
+    def _dist(self) -> Dist:
+        return self.dice_dist() + self.modifier
+
+    def dist(self) -> Dist:
+        """The exact distribution of the expression's total."""
+        return self._dist
+
+    def scaled(self, factor: int) -> DiceExpr:
+        """The same expression with every dice count multiplied (power attack rolls dice twice)."""
+        return DiceExpr(tuple(DiceTerm(t.sign, t.count * factor, t.sides) for t in self.terms), self.modifier)
+
+    def plus(self, modifier: int) -> DiceExpr:
+        return DiceExpr(self.terms, self.modifier + modifier)
+
+    def __str__(self) -> str:
+        parts = []
+        for t in self.terms:
+            parts.append(("-" if t.sign < 0 else "+") + str(t))
+        if self.modifier or not parts:
+            parts.append(f"{self.modifier:+d}")
+        text = "".join(parts)
+        return text.removeprefix("+")
+
+
+def parse(text: str, input: str = "dice") -> DiceExpr:
+    """Parse a dice expression, or raise `InputError` naming `input` and what is wrong.
+
+    Accepts terms `NdS` or `dS` (N defaults to 1) and whole numbers, joined by `+` or `-`,
+    with spaces anywhere; `D` and `d` alike.
+    """
+    if not isinstance(text, str):
+        raise InputError(input, "must be a dice expression such as 2d6+1")
+    if len(text) > MAX_LENGTH:
+        raise InputError(input, f"is longer than {MAX_LENGTH} characters")
+    if not text.strip():
+        raise InputError(input, "is empty: enter a dice expression such as 2d6+1")
+    pos = _SPACE.match(text).end()
+    terms: list[DiceTerm] = []
+    modifier = 0
+    while pos < len(text):
+        sign_match = _SIGN.match(text, pos)
+        sign = 1
+        if sign_match:
+            sign = -1 if sign_match.group(1) == "-" else 1
+            pos = sign_match.end()
+        m = _ATOM.match(text, pos)
+        if not m:
+            raise _unreadable(text, pos, input)
+        if m.group(2) is not None:
+            count = int(m.group(1)) if m.group(1) else 1
+            sides = int(m.group(2))
+            if count < 1:
+                raise InputError(input, f"'{m.group(0)}' rolls no dice: the count must be at least 1")
+            if sides < 1:
+                raise InputError(input, f"'{m.group(0)}': a die needs at least 1 side")
+            if sides > MAX_SIDES:
+                raise InputError(input, f"'{m.group(0)}' has more than the limit of {MAX_SIDES} sides per die")
+            terms.append(DiceTerm(sign, count, sides))
+        else:
+            value = int(m.group(3))
+            if value > MAX_MODIFIER:
+                raise InputError(input, f"the number {value} is above the limit of {MAX_MODIFIER}")
+            modifier += sign * value
+        pos = _SPACE.match(text, m.end()).end()
+        if pos < len(text) and not _SIGN.match(text, pos):
+            raise _unreadable(text, pos, input)
+    expr = DiceExpr(tuple(terms), modifier)
+    if expr.dice > MAX_DICE:
+        raise InputError(input, f"rolls {expr.dice} dice; the limit is {MAX_DICE} dice")
+    totals = expr.max - expr.min + 1
+    if totals > MAX_TOTALS:
+        raise InputError(
+            input, f"can total {totals:,} different values; the limit is {MAX_TOTALS:,} (use fewer or smaller dice)"
+        )
+    return expr
+
+
+def _unreadable(text: str, pos: int, input: str) -> InputError:
+    shown = text[pos : pos + 12]
+    if not shown:
+        return InputError(input, "ends with + or -: add a term such as 2 or 1d6 after it")
+    return InputError(
+        input, f"cannot read '{shown}' at position {pos + 1}: use terms like 2d6, d20 or 3 joined by + or -"
+    )

@@ -1,0 +1,162 @@
+"""Validate a calculator's inputs against their declaration in `rules_data/<system>/calculators.yaml`.
+
+The declaration is the only description of an input: forms, command-line options and this
+validation all read it, so a range or default is never typed twice. Values may arrive typed (JSON
+from the browser) or as text (command line, URL), and come out typed, with defaults filled in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from calc import dice
+from calc.errors import InputError
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+def validate(declarations: list[dict], raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return every declared input, typed, from `raw` (missing ones take their default)."""
+    raw = dict(raw or {})
+    known = {d["name"] for d in declarations}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise InputError(unknown[0], f"is not an input of this calculator (inputs: {', '.join(sorted(known))})")
+    return {d["name"]: value(d, raw.get(d["name"]), d["name"]) for d in declarations}
+
+
+def value(decl: dict, given: Any, where: str) -> Any:
+    """One input's typed value; `where` names it in errors (e.g. `combatants[2].modifier`)."""
+    if given is None or (isinstance(given, str) and given.strip() == "" and decl["type"] != "text"):
+        if "default" not in decl:
+            raise InputError(where, "is required")
+        given = decl["default"]
+    kind = decl["type"]
+    if kind == "integer":
+        return _integer(decl, given, where)
+    if kind == "choice":
+        return _choice(decl, given, where)
+    if kind == "boolean":
+        return _boolean(given, where)
+    if kind == "dice":
+        if isinstance(given, dice.DiceExpr):
+            return given
+        return dice.parse(given, where)
+    if kind == "text":
+        return _text(decl, given, where)
+    if kind == "list":
+        return _list(decl, given, where)
+    raise InputError(where, f"has an unknown type '{kind}' in its declaration")
+
+
+def _integer(decl: dict, given: Any, where: str) -> int:
+    if isinstance(given, bool):
+        raise InputError(where, "must be a whole number")
+    if isinstance(given, int):
+        number = given
+    elif isinstance(given, float) and given.is_integer():
+        number = int(given)
+    elif isinstance(given, str) and given.strip().lstrip("+-").isdigit() and len(given.strip()) <= 12:
+        number = int(given.strip())
+    else:
+        raise InputError(where, f"must be a whole number (got {_shown(given)})")
+    lo, hi = decl.get("min"), decl.get("max")
+    if lo is not None and hi is not None and not lo <= number <= hi:
+        raise InputError(where, f"must be between {lo} and {hi} (got {number})")
+    if lo is not None and number < lo:
+        raise InputError(where, f"must be at least {lo} (got {number})")
+    if hi is not None and number > hi:
+        raise InputError(where, f"must be at most {hi} (got {number})")
+    return number
+
+
+def _choice(decl: dict, given: Any, where: str) -> str:
+    values = [str(o["value"]) for o in decl["options"]]
+    text = str(given)
+    if text not in values:
+        raise InputError(where, f"must be one of {', '.join(values)} (got {_shown(given)})")
+    return text
+
+
+def _boolean(given: Any, where: str) -> bool:
+    if isinstance(given, bool):
+        return given
+    text = str(given).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise InputError(where, f"must be true or false (got {_shown(given)})")
+
+
+def _text(decl: dict, given: Any, where: str) -> str:
+    if not isinstance(given, str | int):
+        raise InputError(where, "must be text")
+    text = str(given).strip()
+    limit = decl.get("max_length", 40)
+    if len(text) > limit:
+        raise InputError(where, f"must be at most {limit} characters (got {len(text)})")
+    if not text and "default" in decl:
+        return str(decl["default"])
+    return text
+
+
+def _list(decl: dict, given: Any, where: str) -> list[dict[str, Any]]:
+    if isinstance(given, str):
+        given = parse_list_text(given, where)
+    if not isinstance(given, list) or not all(isinstance(item, Mapping) for item in given):
+        raise InputError(where, "must be a list of entries")
+    lo, hi = decl.get("min_items", 0), decl.get("max_items", 50)
+    if not lo <= len(given) <= hi:
+        raise InputError(where, f"must have between {lo} and {hi} entries (got {len(given)})")
+    fields = decl["fields"]
+    names = {f["name"] for f in fields}
+    items = []
+    for i, item in enumerate(given, start=1):
+        unknown = sorted(set(item) - names)
+        if unknown:
+            raise InputError(f"{where}[{i}].{unknown[0]}", f"is not a field (fields: {', '.join(sorted(names))})")
+        items.append({f["name"]: value(f, item.get(f["name"]), f"{where}[{i}].{f['name']}") for f in fields})
+    return items
+
+
+def parse_list_text(text: str, where: str) -> list[dict[str, Any]]:
+    """Read a list typed as JSON, or as `name=Alice,modifier=2; name=Orc` (entries split by `;`)."""
+    stripped = text.strip()
+    if stripped.startswith("["):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as err:
+            raise InputError(where, f"is not valid JSON: {err.msg} at character {err.pos + 1}") from None
+        return data
+    items = []
+    for chunk in filter(None, (c.strip() for c in stripped.split(";"))):
+        item = {}
+        for pair in filter(None, (p.strip() for p in chunk.split(","))):
+            key, sep, val = pair.partition("=")
+            if not sep:
+                raise InputError(where, f"cannot read '{pair}': write entries as name=Alice,modifier=2; name=Orc")
+            item[key.strip()] = val.strip()
+        items.append(item)
+    return items
+
+
+def to_json(declarations: list[dict], values: Mapping[str, Any]) -> dict[str, Any]:
+    """Typed input values as JSON (dice expressions as their text)."""
+
+    def plain(v: Any) -> Any:
+        if isinstance(v, dice.DiceExpr):
+            return str(v)
+        if isinstance(v, list):
+            return [{k: plain(x) for k, x in item.items()} for item in v]
+        return v
+
+    return {d["name"]: plain(values[d["name"]]) for d in declarations}
+
+
+def _shown(given: Any) -> str:
+    text = repr(given) if not isinstance(given, str) else f"'{given}'"
+    return text if len(text) <= 40 else text[:37] + "…'"

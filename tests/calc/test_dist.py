@@ -1,0 +1,84 @@
+"""Exact distributions: checked against brute-force enumeration of every roll."""
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from calc.dist import Dist
+
+
+def brute(sides: list[int], modifier: int = 0) -> dict[int, Fraction]:
+    counts: dict[int, int] = {}
+    for faces in product(*(range(1, s + 1) for s in sides)):
+        total = sum(faces) + modifier
+        counts[total] = counts.get(total, 0) + 1
+    n = sum(counts.values())
+    return {k: Fraction(v, n) for k, v in sorted(counts.items())}
+
+
+@given(st.lists(st.integers(1, 8), min_size=1, max_size=4), st.integers(-5, 5))
+def test_sum_of_dice_equals_enumeration(sides, modifier):
+    dist = Dist.constant(modifier)
+    for s in sides:
+        dist = dist + Dist.die(s)
+    assert dict(dist.items()) == brute(sides, modifier)
+
+
+@given(st.integers(1, 12), st.integers(0, 6))
+def test_times_equals_repeated_addition(sides, n):
+    repeated = Dist.constant(0)
+    for _ in range(n):
+        repeated = repeated + Dist.die(sides)
+    assert Dist.die(sides).times(n) == repeated
+
+
+@given(st.lists(st.integers(1, 10), min_size=1, max_size=3))
+def test_probabilities_sum_to_exactly_one(sides):
+    dist = Dist.constant(0)
+    for s in sides:
+        dist = dist - Dist.die(s)
+    assert sum(p for _, p in dist.items()) == 1
+
+
+def test_tail_probabilities_and_mean():
+    d20 = Dist.die(20)
+    assert d20.p_ge(6) == Fraction(15, 20)
+    assert d20.p_ge(21) == 0
+    assert d20.p_ge(-3) == 1
+    assert d20.p_lt(6) == Fraction(1, 4)
+    assert d20.mean == Fraction(21, 2)
+    assert (Dist.die(6) + Dist.die(6)).p(7) == Fraction(1, 6)
+
+
+def test_mixture_and_map():
+    hit = Fraction(3, 4)
+    dmg = Dist.mixture([(1 - hit, Dist.constant(0)), (hit, Dist.die(8) + 3)])
+    assert dmg.p(0) == Fraction(1, 4)
+    assert dmg.p(4) == Fraction(3, 32)
+    assert sum(p for _, p in dmg.items()) == 1
+    floored = (Dist.die(4) - 10).map(lambda x: max(0, x))
+    assert dict(floored.items()) == {0: 1}
+
+
+def test_compare_counts_ties():
+    before, tied, after = Dist.die(10).compare(Dist.die(10))
+    assert tied == Fraction(1, 10)
+    assert before == after == Fraction(9, 20)
+
+
+def test_binary_and_condition():
+    best = Dist.die(4).binary(Dist.die(6), max)
+    assert best.p(1) == Fraction(1, 24)
+    assert Dist.die(6).condition(lambda x: x > 4).p(5) == Fraction(1, 2)
+    with pytest.raises(ValueError):
+        Dist.die(6).condition(lambda x: x > 6)
+
+
+def test_invalid_construction():
+    with pytest.raises(ValueError):
+        Dist.die(0)
+    with pytest.raises(ValueError):
+        Dist.mixture([(Fraction(1, 2), Dist.die(6))])
