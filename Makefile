@@ -1,0 +1,66 @@
+# Combat Codex: `make` lists the targets. `make serve` and `make test` install everything first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+PY := .venv/bin/python
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+PORT ?= 8000
+
+.PHONY: help install data check-data build serve test lint unit e2e bench calc-bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
+
+install: .venv/.installed node_modules/.installed /usr/bin/chromium ## Install Python, npm and Debian (chromium) dependencies
+
+.venv/.installed: requirements.txt requirements-dev.txt
+	python3 -m venv .venv
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+/usr/bin/chromium:
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium
+
+data: .venv/.installed ## Validate rules_data/ and export calc/rules.json
+	$(PY) -m macros.export
+
+check-data: .venv/.installed ## Validate rules_data/ (errors name file:line:field)
+	$(PY) -m macros.check
+
+build: install ## Build the deployable site into site/ (mkdocs build --strict + Pyodide bundle)
+	$(PY) tools/build_site.py
+
+serve: build ## Build, then serve the full site on http://127.0.0.1:$(PORT)
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory site
+
+lint: .venv/.installed ## Ruff lint and format check
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+unit: install data ## Engines, data and site-build tests (no browser)
+	$(PY) -m pytest -q tests --ignore=tests/e2e
+
+e2e: install data ## Node smoke test of the wheel under Pyodide, then the browser tests
+	$(PY) tools/build_site.py --wheel-only
+	node tests/node/smoke.mjs
+	$(PY) -m pytest -q tests/e2e
+
+test: install lint ## Everything CI runs: lint, unit, data, site, Node smoke and browser tests
+	$(MAKE) data
+	$(PY) tools/build_site.py --wheel-only
+	node tests/node/smoke.mjs
+	$(PY) -m pytest -q tests
+
+calc-bench: install data ## Time every calculator in CPython (typical and limit inputs)
+	$(PY) -m calc.benchmark
+
+bench: install ## Start-up benchmark in headless Chromium; writes bench-results.json
+	$(PY) -m bench
+
+clean: ## Remove generated files (keeps .venv and node_modules)
+	rm -rf site build dist calc/rules.json bench-results.json .pytest_cache
