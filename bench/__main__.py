@@ -1,0 +1,248 @@
+"""Start-up benchmark: the GM's wait for a calculator, against the naive way of embedding Pyodide.
+
+`python -m bench [--rounds N] [--no-build]` builds the site (timed), serves it on loopback and, in
+headless Debian Chromium, alternates N rounds of:
+  naive — a bare page loading the same Pyodide with default options, the calc wheel through
+          loadPackage, and answering one request (navigation → answer);
+  cold  — our calculator page in a fresh browser context (navigation → first result on screen);
+  warm  — a second calculator page reached by instant navigation (click → result).
+Then compute (each calculator inside Pyodide, typical and limit inputs) and weight (bytes a first
+visit transfers). Prints a table and writes bench-results.json at the repository root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from bench.server import free_port, serve
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "site"
+NAIVE_PATH = "/__bench__/naive.html"
+COLD_PAGE = "countup/calculators/hit/"
+WARM_PAGE = "segments/calculators/hit/"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+TIMEOUT_MS = 120_000
+# Records, in the page, every moment a calculator result appears (a result block gains content).
+RESULT_SELECTOR = ".cc-result[data-state='done']"
+OBSERVE_RESULTS = """
+window.__resultTimes = [];
+const seen = new WeakSet();
+new MutationObserver(() => {
+  for (const node of document.querySelectorAll(__SELECTOR__)) {
+    if (!seen.has(node)) { seen.add(node); window.__resultTimes.push(performance.now()); }
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true });
+""".replace("__SELECTOR__", json.dumps(RESULT_SELECTOR))
+
+
+def build(port: int) -> float:
+    """Build the whole site for this port (so instant navigation works); return seconds."""
+    env = {**os.environ, "SITE_URL": f"http://127.0.0.1:{port}/", "NO_MKDOCS_2_WARNING": "1"}
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "tools/build_site.py"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def naive_page(base: str) -> bytes:
+    """The naive page, pointed at the site's own Pyodide and wheel."""
+    (pyodide_dir,) = (SITE / "assets" / "pyodide").iterdir()
+    (wheel,) = (SITE / "assets" / "wheels").glob("calc-*.whl")
+    config = {
+        "pyodide": f"{base}assets/pyodide/{pyodide_dir.name}/",
+        "wheel": f"{base}assets/wheels/{wheel.name}",
+        "request": {"system": "countup", "calculator": "hit", "inputs": {}},
+    }
+    template = (Path(__file__).parent / "naive.html").read_text(encoding="utf-8")
+    return template.replace("__CONFIG__", json.dumps(config)).encode()
+
+
+def measure_naive(browser: Browser, base: str) -> float:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + NAIVE_PATH.lstrip("/"), wait_until="commit")
+    page.wait_for_function("window.__naive", timeout=TIMEOUT_MS)
+    ms = page.evaluate("window.__naive.firstResultMs")
+    context.close()
+    return ms
+
+
+def wait_result(page: Page, count: int) -> float:
+    page.wait_for_function(f"window.__resultTimes && window.__resultTimes.length >= {count}", timeout=TIMEOUT_MS)
+    return page.evaluate(f"window.__resultTimes[{count - 1}]")
+
+
+def measure_cold_and_warm(browser: Browser, base: str) -> tuple[float, float, int]:
+    """Cold: navigation → first result. Warm: click on a link to another calculator page → its
+    result, through Material's instant navigation. Also returns how often pyodide.asm.wasm was
+    fetched (1 means the worker survived the navigation)."""
+    context = browser.new_context(service_workers="block")
+    context.add_init_script(OBSERVE_RESULTS)
+    wasm_fetches = []
+    context.on("request", lambda r: wasm_fetches.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
+    page = context.new_page()
+    page.goto(base + COLD_PAGE, wait_until="commit")
+    cold = wait_result(page, 1)
+    shown = page.evaluate("window.__resultTimes.length")
+    clicked = page.evaluate(
+        """(href) => { const a = document.createElement("a"); a.href = href; a.textContent = "next";
+        document.querySelector("article, main, body").append(a); const t = performance.now(); a.click(); return t; }""",
+        base + WARM_PAGE,
+    )
+    page.wait_for_url(base + WARM_PAGE + "*", timeout=TIMEOUT_MS)
+    warm = wait_result(page, shown + 1) - clicked
+    reloads = page.evaluate("performance.getEntriesByType('navigation').length")
+    context.close()
+    if reloads != 1:
+        raise RuntimeError("the second page was a full reload, not instant navigation: check SITE_URL")
+    return cold, warm, len(wasm_fetches)
+
+
+def measure_weight(browser: Browser, url: str, until_result: bool) -> dict[str, int]:
+    """Bytes (headers + bodies) a first visit transfers, and how many of them are Pyodide's."""
+    context = browser.new_context()
+    context.add_init_script(OBSERVE_RESULTS)
+    done = []
+    context.on("requestfinished", done.append)
+    page = context.new_page()
+    page.goto(url, wait_until="load")
+    if until_result:
+        wait_result(page, 1)
+    page.wait_for_load_state("networkidle")
+    total = runtime = 0
+    for request in done:
+        sizes = request.sizes()
+        size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        total += size
+        if "/assets/pyodide/" in request.url or request.url.endswith(".whl"):
+            runtime += size
+    context.close()
+    return {"bytes": total, "pyodide_bytes": runtime}
+
+
+def measure_compute(browser: Browser, base: str, repeat: int) -> dict[str, dict[str, float]]:
+    """Each calculator's time inside Pyodide (median of `repeat`), via calc.benchmark.run."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + NAIVE_PATH.lstrip("/"), wait_until="commit")
+    page.wait_for_function("window.__naive", timeout=TIMEOUT_MS)
+    rows = json.loads(
+        page.evaluate(
+            f"window.__pyodide.runPython('import calc.benchmark, json; json.dumps(calc.benchmark.run({repeat}))')"
+        )
+    )
+    context.close()
+    out: dict[str, dict[str, float]] = {}
+    for r in rows:
+        out.setdefault(f"{r['system']}/{r['calculator']}", {})[r["case"]] = r["median_ms"]
+    return out
+
+
+def rule_page_without_calculator() -> str:
+    """A rule page that embeds no calculator, found from the exported data."""
+    exported = json.loads((ROOT / "calc" / "rules.json").read_text(encoding="utf-8"))
+    for system in exported["systems"].values():
+        with_calc = {system["rules"][c["rule"]]["page"] for c in system["calculators"].values()}
+        for rule in system["rules"].values():
+            if rule["page"] not in with_calc:
+                return f"{system['id']}/{rule['page']}/"
+    raise RuntimeError("every rule page carries a calculator")
+
+
+def summary(values: list[float]) -> dict[str, Any]:
+    return {
+        "median": round(statistics.median(values), 1),
+        "min": round(min(values), 1),
+        "max": round(max(values), 1),
+        "runs": [round(v, 1) for v in values],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds of naive/cold/warm (default 5)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per calculator for compute (default 5)")
+    parser.add_argument("--no-build", action="store_true", help="reuse site/ (built for the same port)")
+    parser.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
+    args = parser.parse_args(argv)
+
+    port = args.port or free_port()
+    base = f"http://127.0.0.1:{port}/"
+    build_s = None if args.no_build else build(port)
+    server = serve(SITE, port, {NAIVE_PATH: naive_page(base)})
+    naive, cold, warm, wasm = [], [], [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for i in range(args.rounds):
+            naive.append(measure_naive(browser, base))
+            c, w, fetches = measure_cold_and_warm(browser, base)
+            cold.append(c)
+            warm.append(w)
+            wasm.append(fetches)
+            print(f"round {i + 1}: naive {naive[-1]:.0f} ms, cold {c:.0f} ms, warm {w:.0f} ms", file=sys.stderr)
+        compute = measure_compute(browser, base, args.repeat)
+        calc_weight = measure_weight(browser, base + COLD_PAGE, until_result=True)
+        rule_page = rule_page_without_calculator()
+        rule_weight = measure_weight(browser, base + rule_page, until_result=False)
+        browser.close()
+    server.shutdown()
+
+    results = {
+        "naive_ms": round(statistics.median(naive), 1),
+        "cold_ms": round(statistics.median(cold), 1),
+        "cold_over_naive": round(statistics.median(cold) / statistics.median(naive), 3),
+        "warm_ms": round(statistics.median(warm), 1),
+        "compute_ms": compute,
+        "calc_page_bytes": calc_weight["bytes"],
+        "rule_page_bytes": rule_weight["bytes"],
+        "rule_page_pyodide_bytes": rule_weight["pyodide_bytes"],
+        "build_s": None if build_s is None else round(build_s, 1),
+        "naive": summary(naive),
+        "cold": summary(cold),
+        "warm": summary(warm),
+        "wasm_fetches_per_visit": wasm,
+        "pages": {"cold": COLD_PAGE, "warm": WARM_PAGE, "rule": rule_page},
+        "rounds": args.rounds,
+        "machine": {"cpus": os.cpu_count(), "browser": CHROMIUM},
+    }
+    (ROOT / "bench-results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print_table(results)
+    return 0
+
+
+def print_table(r: dict[str, Any]) -> None:
+    print(f"{'case':<10}{'median':>10}{'min':>10}{'max':>10}   target")
+    print(f"{'naive':<10}{r['naive']['median']:>10.0f}{r['naive']['min']:>10.0f}{r['naive']['max']:>10.0f}   ms")
+    print(f"{'cold':<10}{r['cold']['median']:>10.0f}{r['cold']['min']:>10.0f}{r['cold']['max']:>10.0f}   ms")
+    print(f"{'warm':<10}{r['warm']['median']:>10.0f}{r['warm']['min']:>10.0f}{r['warm']['max']:>10.0f}   < 150 ms")
+    print(f"cold/naive {r['cold_over_naive']:.3f} (target ≤ 0.45)")
+    print("compute in Pyodide (median ms; targets < 50 typical, < 300 limit):")
+    for name, cases in r["compute_ms"].items():
+        print(f"  {name:<28} typical {cases.get('typical', float('nan')):>8.2f}   limit {cases.get('limit', 0):>8.2f}")
+    print(f"calculator page first visit: {r['calc_page_bytes']:,} bytes")
+    print(f"rule page first visit: {r['rule_page_bytes']:,} bytes ({r['rule_page_pyodide_bytes']:,} of them Pyodide's)")
+    if r["build_s"] is not None:
+        print(f"full site build: {r['build_s']:.1f} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
