@@ -1,0 +1,434 @@
+// A calculator's form, built from its input declaration (rules_data/<system>/calculators.yaml,
+// exported with `options_from` resolved): same names, labels, help, ranges and defaults.
+// Each field carries its own help and error line (aria-describedby / aria-invalid). The form
+// checks what it can cheaply (whole numbers, ranges, lengths) with the same wording as
+// calc/inputs.py; Python stays the authority and its errors are shown at the field they name.
+import { el, replace, uid } from "./dom.mjs";
+
+const INTEGER = /^\s*[+-]?\d{1,12}\s*$/;
+
+export class CalcForm {
+  /**
+   * @param {HTMLElement} root  where the form goes
+   * @param {object} declaration  the calculator's declaration ({title, inputs: [...], ...})
+   * @param {(reason: string) => void} onChange  called after every edit
+   */
+  constructor(root, declaration, onChange) {
+    this.declaration = declaration;
+    this.onChange = onChange;
+    this.fields = new Map(); // top-level input name → field
+    this.form = el("form", { class: "cc-form", novalidate: true });
+    this.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      onChange("submit");
+    });
+    this.formError = el("p", { class: "cc-error cc-form-error", hidden: true });
+    this.form.append(this.formError);
+    const grid = el("div", { class: "cc-fields" });
+    for (const decl of declaration.inputs) {
+      const field = decl.type === "list" ? new ListField(this, decl) : new ScalarField(this, decl, decl.name);
+      this.fields.set(decl.name, field);
+      grid.append(field.node);
+    }
+    this.form.append(grid);
+    root.append(this.form);
+  }
+
+  changed(reason = "input") {
+    this.onChange(reason);
+  }
+
+  /** The typed inputs, or null when a field holds something the form can already refuse. */
+  read() {
+    const inputs = {};
+    let ok = true;
+    for (const [name, field] of this.fields) {
+      const value = field.read();
+      if (value === INVALID) ok = false;
+      else inputs[name] = value;
+    }
+    return ok ? inputs : null;
+  }
+
+  /** Show an error from Python ({input, message}) next to the field it names. */
+  showError(error) {
+    const target = error.input ? this.findField(error.input) : null;
+    if (target) {
+      target.setError(capitalise(error.message));
+      this.formError.hidden = true;
+    } else {
+      const prefix = error.input ? `${error.input}: ` : "";
+      replace(this.formError, prefix + capitalise(error.message));
+      this.formError.hidden = false;
+    }
+  }
+
+  clearErrors() {
+    for (const field of this.fields.values()) field.clearErrors();
+    this.formError.hidden = true;
+    replace(this.formError);
+  }
+
+  findField(path) {
+    const match = /^([a-z0-9_]+)(?:\[(\d+)\]\.([a-z0-9_]+))?$/i.exec(path);
+    if (!match) return null;
+    const field = this.fields.get(match[1]);
+    if (!field) return null;
+    return match[2] && field.cell ? field.cell(Number(match[2]), match[3]) || field : field;
+  }
+
+  /** Current raw state, for the URL: {name: text} (lists as JSON). */
+  state() {
+    const out = {};
+    for (const [name, field] of this.fields) out[name] = field.stateText();
+    return out;
+  }
+
+  /** Load raw text values (from the URL); bad ones are reported at their field. */
+  load(state) {
+    for (const [name, field] of this.fields) {
+      if (Object.hasOwn(state, name)) field.loadText(state[name]);
+    }
+  }
+
+  reset() {
+    for (const field of this.fields.values()) field.reset();
+    this.changed("reset");
+  }
+}
+
+const INVALID = Symbol("invalid");
+
+/** One integer, choice, boolean, dice or text input, with its label, help and error line. */
+class ScalarField {
+  constructor(form, decl, path, { compact = false } = {}) {
+    this.form = form;
+    this.decl = decl;
+    this.path = path;
+    const id = uid(`cc-${path.replace(/[^a-z0-9_-]/gi, "-")}`);
+    this.errorLine = el("p", { class: "cc-error", id: `${id}-error`, hidden: true });
+    const describedBy = [`${id}-error`];
+    let help = null;
+    if (decl.help && !compact) {
+      help = el("p", { class: "cc-help", id: `${id}-help` }, decl.help);
+      describedBy.unshift(`${id}-help`);
+    }
+    this.control = this.makeControl(id, describedBy.join(" "));
+    const label = el("label", { for: id, class: "cc-label" }, decl.label || decl.name);
+    const rangeText = decl.type === "integer" ? rangeHint(decl) : decl.type === "dice" ? "e.g. 2d6+3" : "";
+    const hint = rangeText && !compact ? el("span", { class: "cc-range" }, ` (${rangeText})`) : null;
+    if (decl.type === "boolean") {
+      this.node = el("div", { class: "cc-field cc-field-boolean" }, el("div", { class: "cc-check" }, this.control, label), help, this.errorLine);
+    } else {
+      label.append(...(hint ? [hint] : []));
+      this.node = el("div", { class: `cc-field cc-field-${decl.type}` }, label, this.control, help, this.errorLine);
+    }
+    this.reset(false);
+  }
+
+  makeControl(id, describedBy) {
+    const decl = this.decl;
+    const common = { id, name: this.path, "aria-describedby": describedBy, "data-input": this.path };
+    let control;
+    if (decl.type === "choice") {
+      control = el("select", common, ...decl.options.map((o) => el("option", { value: o.value }, o.label ?? o.value)));
+      control.addEventListener("change", () => this.edited());
+    } else if (decl.type === "boolean") {
+      control = el("input", { ...common, type: "checkbox" });
+      control.addEventListener("change", () => this.edited());
+    } else {
+      const numeric = decl.type === "integer";
+      control = el("input", {
+        ...common,
+        type: "text",
+        inputmode: numeric && (decl.min ?? -1) >= 0 ? "numeric" : "text",
+        autocomplete: "off",
+        spellcheck: "false",
+        autocapitalize: "off",
+        maxlength: decl.type === "text" ? decl.max_length || 40 : decl.type === "dice" ? 200 : 14,
+      });
+      control.addEventListener("input", () => this.edited());
+      if (numeric) control.addEventListener("keydown", (event) => this.step(event));
+    }
+    return control;
+  }
+
+  /** Arrow keys step a whole-number field, as a number input would. */
+  step(event) {
+    if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
+    if (!INTEGER.test(this.control.value)) return;
+    event.preventDefault();
+    let value = Number(this.control.value) + (event.key === "ArrowUp" ? 1 : -1);
+    if (this.decl.max !== undefined && this.decl.max !== null) value = Math.min(value, this.decl.max);
+    if (this.decl.min !== undefined && this.decl.min !== null) value = Math.max(value, this.decl.min);
+    this.control.value = String(value);
+    this.edited();
+  }
+
+  edited() {
+    this.clearErrors();
+    this.form.changed("input");
+  }
+
+  reset(notify = true) {
+    this.setText(this.decl.default);
+    this.clearErrors();
+    if (notify) this.form.changed("reset");
+  }
+
+  setText(value) {
+    if (this.decl.type === "boolean") this.control.checked = value === true || value === "true";
+    else this.control.value = value === undefined || value === null ? "" : String(value);
+  }
+
+  /** The typed value, or INVALID (with the reason shown at the field). */
+  read() {
+    const decl = this.decl;
+    if (decl.type === "boolean") return this.control.checked;
+    const text = this.control.value;
+    if (decl.type === "choice") return text;
+    if (decl.type === "integer") {
+      if (text.trim() === "" && decl.default !== undefined) return decl.default;
+      if (!INTEGER.test(text)) return this.invalid("Must be a whole number");
+      const number = Number(text);
+      const { min, max } = decl;
+      const hasMin = min !== undefined && min !== null;
+      const hasMax = max !== undefined && max !== null;
+      if ((hasMin && number < min) || (hasMax && number > max)) {
+        return this.invalid(hasMin && hasMax ? `Must be between ${min} and ${max}` : hasMin ? `Must be at least ${min}` : `Must be at most ${max}`);
+      }
+      return number;
+    }
+    if (decl.type === "text") {
+      const limit = decl.max_length || 40;
+      if (text.trim().length > limit) return this.invalid(`Must be at most ${limit} characters`);
+      return text;
+    }
+    return text; // dice: calc.dice parses it and names any mistake
+  }
+
+  invalid(message) {
+    this.setError(message);
+    return INVALID;
+  }
+
+  setError(message) {
+    replace(this.errorLine, message);
+    this.errorLine.hidden = false;
+    this.control.setAttribute("aria-invalid", "true");
+  }
+
+  clearErrors() {
+    this.errorLine.hidden = true;
+    replace(this.errorLine);
+    this.control.removeAttribute("aria-invalid");
+  }
+
+  stateText() {
+    return this.decl.type === "boolean" ? String(this.control.checked) : this.control.value;
+  }
+
+  loadText(text) {
+    const decl = this.decl;
+    if (decl.type === "choice") {
+      if (!decl.options.some((o) => String(o.value) === text)) {
+        this.reset(false);
+        return this.setError(`The link asked for “${shorten(text)}”, which is not an option; showing the default`);
+      }
+    } else if (decl.type === "boolean") {
+      if (!["true", "false", "1", "0"].includes(text)) {
+        this.reset(false);
+        return this.setError(`The link asked for “${shorten(text)}”, which is not true or false; showing the default`);
+      }
+      return this.setText(text === "true" || text === "1");
+    }
+    this.setText(text);
+  }
+}
+
+/** A list input (e.g. initiative combatants): rows of small fields, add/remove buttons. */
+class ListField {
+  constructor(form, decl) {
+    this.form = form;
+    this.decl = decl;
+    this.rows = [];
+    const legendId = uid(`cc-${decl.name}`);
+    this.errorLine = el("p", { class: "cc-error", id: `${legendId}-error`, hidden: true });
+    this.body = el("div", { class: "cc-rows" });
+    this.addButton = el("button", { type: "button", class: "md-button cc-add" }, `Add ${singular(decl.label || decl.name)}`);
+    this.addButton.addEventListener("click", () => {
+      const row = this.addRow(this.newRowValues());
+      row.fields[0]?.control.focus();
+      this.edited();
+    });
+    this.node = el(
+      "fieldset",
+      { class: "cc-field cc-field-list", "aria-describedby": decl.help ? `${legendId}-help ${legendId}-error` : `${legendId}-error` },
+      el("legend", { class: "cc-label" }, decl.label || decl.name),
+      decl.help ? el("p", { class: "cc-help", id: `${legendId}-help` }, decl.help) : null,
+      this.body,
+      this.addButton,
+      this.errorLine,
+    );
+    this.reset(false);
+  }
+
+  newRowValues() {
+    const values = {};
+    for (const f of this.decl.fields) values[f.name] = f.default;
+    const nameField = this.decl.fields.find((f) => f.type === "text");
+    if (nameField) values[nameField.name] = `${nameField.default ?? "Combatant"} ${this.rows.length + 1}`;
+    return values;
+  }
+
+  addRow(values) {
+    const index = this.rows.length + 1;
+    const row = { fields: [], node: null };
+    const group = el("fieldset", { class: "cc-row" });
+    const legend = el("legend", { class: "cc-row-legend" });
+    group.append(legend);
+    for (const f of this.decl.fields) {
+      const field = new ScalarField(this.form, f, `${this.decl.name}[${index}].${f.name}`, { compact: true });
+      field.setText(values?.[f.name] ?? f.default);
+      field.edited = () => {
+        field.clearErrors();
+        this.clearOwnError();
+        this.form.changed("input");
+      };
+      row.fields.push(field);
+      group.append(field.node);
+    }
+    const remove = el("button", { type: "button", class: "cc-remove" }, "Remove");
+    remove.addEventListener("click", () => this.removeRow(row));
+    group.append(remove);
+    row.node = group;
+    row.legend = legend;
+    row.remove = remove;
+    this.rows.push(row);
+    this.body.append(group);
+    this.renumber();
+    return row;
+  }
+
+  removeRow(row) {
+    const at = this.rows.indexOf(row);
+    this.rows.splice(at, 1);
+    row.node.remove();
+    this.renumber();
+    const next = this.rows[Math.min(at, this.rows.length - 1)];
+    (next ? next.fields[0].control : this.addButton).focus();
+    this.edited();
+  }
+
+  renumber() {
+    const noun = singular(this.decl.label || this.decl.name);
+    const min = this.decl.min_items ?? 0;
+    const max = this.decl.max_items ?? 50;
+    this.rows.forEach((row, i) => {
+      const n = i + 1;
+      replace(row.legend, `${noun} ${n}`);
+      row.remove.setAttribute("aria-label", `Remove ${noun.toLowerCase()} ${n}`);
+      row.remove.disabled = this.rows.length <= min;
+      row.fields.forEach((field) => {
+        field.path = `${this.decl.name}[${n}].${field.decl.name}`;
+        field.control.setAttribute("data-input", field.path);
+        field.control.setAttribute("name", field.path);
+      });
+    });
+    this.addButton.disabled = this.rows.length >= max;
+  }
+
+  edited() {
+    this.clearErrors();
+    this.form.changed("input");
+  }
+
+  cell(index, name) {
+    return this.rows[index - 1]?.fields.find((f) => f.decl.name === name) || null;
+  }
+
+  reset(notify = true) {
+    for (const row of this.rows) row.node.remove();
+    this.rows = [];
+    for (const values of this.decl.default || []) this.addRow(values);
+    this.clearErrors();
+    if (notify) this.form.changed("reset");
+  }
+
+  read() {
+    let ok = true;
+    const items = this.rows.map((row) => {
+      const item = {};
+      for (const field of row.fields) {
+        const value = field.read();
+        if (value === INVALID) ok = false;
+        else item[field.decl.name] = value;
+      }
+      return item;
+    });
+    return ok ? items : INVALID;
+  }
+
+  setError(message) {
+    replace(this.errorLine, message);
+    this.errorLine.hidden = false;
+  }
+
+  clearOwnError() {
+    this.errorLine.hidden = true;
+    replace(this.errorLine);
+  }
+
+  clearErrors() {
+    this.clearOwnError();
+    for (const row of this.rows) for (const field of row.fields) field.clearErrors();
+  }
+
+  stateText() {
+    return JSON.stringify(this.rows.map((row) => Object.fromEntries(row.fields.map((f) => [f.decl.name, f.decl.type === "boolean" ? f.control.checked : f.control.value]))));
+  }
+
+  loadText(text) {
+    let items;
+    try {
+      items = JSON.parse(text);
+    } catch {
+      items = null;
+    }
+    const max = this.decl.max_items ?? 50;
+    if (!Array.isArray(items) || !items.every((x) => x && typeof x === "object" && !Array.isArray(x)) || items.length > max) {
+      this.reset(false);
+      return this.setError("The link's list could not be read; showing the default list");
+    }
+    for (const row of this.rows) row.node.remove();
+    this.rows = [];
+    for (const item of items) {
+      const values = {};
+      for (const f of this.decl.fields) values[f.name] = Object.hasOwn(item, f.name) ? String(item[f.name]) : f.default;
+      this.addRow(values);
+    }
+  }
+}
+
+function rangeHint(decl) {
+  const hasMin = decl.min !== undefined && decl.min !== null;
+  const hasMax = decl.max !== undefined && decl.max !== null;
+  if (hasMin && hasMax) return `${decl.min} to ${decl.max}`;
+  if (hasMin) return `${decl.min} or more`;
+  if (hasMax) return `${decl.max} or less`;
+  return "";
+}
+
+function singular(label) {
+  return label.endsWith("s") ? label.slice(0, -1) : label;
+}
+
+function capitalise(text) {
+  const s = String(text);
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function shorten(text) {
+  const s = String(text);
+  return s.length > 40 ? `${s.slice(0, 39)}…` : s;
+}

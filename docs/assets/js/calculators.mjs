@@ -1,0 +1,173 @@
+// Entry point (extra_javascript, loaded on every page; tiny). Binds every calculator container
+// rendered by macros/render/calculator.py, on first load and after each Material instant
+// navigation (document$). The Python worker is created only when a page holds a calculator, and
+// it outlives instant navigation, so the next calculator page answers at once.
+import { calcWorker } from "./calc-worker-client.mjs";
+import { CalcForm } from "./calc-form.mjs";
+import { renderResult } from "./calc-results.mjs";
+import { el, replace, siteHref } from "./dom.mjs";
+
+const SITE_ROOT = new URL("../../", import.meta.url);
+const DEBOUNCE_MS = 120;
+const live = new Set(); // calculators bound on the current page
+
+class Calculator {
+  constructor(root) {
+    this.root = root;
+    this.system = root.dataset.ccSystem;
+    this.name = root.dataset.ccCalculator;
+    this.declaration = JSON.parse(root.querySelector("script.cc-declaration").textContent);
+    this.latest = 0;
+    this.timer = null;
+    root.querySelector(".cc-fallback")?.remove();
+
+    this.status = el("p", { class: "cc-status", role: "status", "aria-live": "polite" });
+    this.form = new CalcForm(root, this.declaration, () => this.schedule());
+    const copy = el("button", { type: "button", class: "md-button cc-copy" }, "Copy link");
+    copy.addEventListener("click", () => this.copyLink());
+    const reset = el("button", { type: "button", class: "md-button cc-reset" }, "Reset");
+    reset.addEventListener("click", () => this.form.reset());
+    this.cancel = el("button", { type: "button", class: "md-button cc-cancel", disabled: true }, "Cancel");
+    this.cancel.addEventListener("click", () => this.worker.restart("Cancelled."));
+    const own = root.dataset.ccUrl ? siteHref(root.dataset.ccUrl, SITE_ROOT) : null;
+    const ownLink = own && new URL(own).pathname !== location.pathname ? el("a", { href: own, class: "cc-own-page" }, "Open on its own page") : null;
+    this.actions = el("div", { class: "cc-actions" }, copy, reset, this.cancel, ownLink);
+    this.linkBox = el("p", { class: "cc-linkbox", hidden: true });
+    this.output = el("div", { class: "cc-result", "aria-busy": "false" });
+    root.append(this.actions, this.linkBox, this.status, this.output);
+    root.dataset.ccBound = "true";
+    root.dataset.ccState = "loading";
+  }
+
+  start(worker, paramPrefix) {
+    this.worker = worker;
+    this.prefix = paramPrefix;
+    this.form.load(readParams(this.prefix, this.declaration));
+    this.unsubscribe = worker.onStatus((s) => this.showStatus(s));
+    this.compute();
+  }
+
+  showStatus(s) {
+    if (s.stage === "failed") {
+      this.root.dataset.ccState = "failed";
+      this.status.classList.add("cc-failed");
+    } else {
+      this.status.classList.remove("cc-failed");
+    }
+    if (s.stage !== "ready" || !this.busy) replace(this.status, s.text);
+  }
+
+  schedule() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.compute(), DEBOUNCE_MS);
+  }
+
+  async compute() {
+    const inputs = this.form.read();
+    writeParams(this.prefix, this.form.state());
+    if (!inputs) {
+      this.root.dataset.ccState = "invalid";
+      this.output.classList.add("cc-stale");
+      return;
+    }
+    const id = ++this.latest;
+    this.busy = true;
+    this.root.dataset.ccState = this.worker.status.stage === "ready" ? "computing" : "loading";
+    this.output.setAttribute("aria-busy", "true");
+    this.cancel.disabled = false;
+    if (this.worker.status.stage === "ready") replace(this.status, "Calculating…");
+    const reply = await this.worker.request({ system: this.system, calculator: this.name, inputs });
+    if (id !== this.latest) return; // a newer edit is on its way
+    this.busy = false;
+    this.cancel.disabled = true;
+    this.output.setAttribute("aria-busy", "false");
+    if (reply.error) {
+      this.root.dataset.ccState = reply.error.kind === "LoadFailure" ? "failed" : "error";
+      this.output.classList.add("cc-stale");
+      if (reply.error.kind === "LoadFailure" || reply.error.kind === "Cancelled") replace(this.status, reply.error.message);
+      else {
+        this.form.showError(reply.error);
+        replace(this.status, "Ready — check the highlighted input");
+      }
+      return;
+    }
+    this.form.clearErrors();
+    this.output.classList.remove("cc-stale");
+    replace(this.output, renderResult(reply.result, SITE_ROOT));
+    replace(this.status, reply.result.summary ? `Ready — ${reply.result.summary}` : "Ready");
+    this.root.dataset.ccState = "done";
+    registerServiceWorker();
+  }
+
+  async copyLink() {
+    const href = location.href;
+    try {
+      await navigator.clipboard.writeText(href);
+      replace(this.status, "Link copied");
+    } catch {
+      const box = el("input", { type: "text", readonly: true, "aria-label": "Link to these inputs", value: href });
+      replace(this.linkBox, box);
+      this.linkBox.hidden = false;
+      box.focus();
+      box.select();
+      replace(this.status, "Copy the selected link");
+    }
+  }
+
+  dispose() {
+    clearTimeout(this.timer);
+    this.unsubscribe?.();
+  }
+}
+
+/** URL parameter names: the input's name, prefixed `<calculator>.` when a page holds several. */
+function readParams(prefix, declaration) {
+  const params = new URLSearchParams(location.search);
+  const state = {};
+  for (const decl of declaration.inputs) {
+    const value = params.get(prefix + decl.name);
+    if (value !== null) state[decl.name] = value;
+  }
+  return state;
+}
+
+function writeParams(prefix, state) {
+  const url = new URL(location.href);
+  for (const [name, value] of Object.entries(state)) url.searchParams.set(prefix + name, value);
+  if (url.href !== location.href) history.replaceState(history.state, "", url);
+}
+
+let swRegistered = false;
+function registerServiceWorker() {
+  if (swRegistered || !("serviceWorker" in navigator) || location.protocol === "file:") return;
+  swRegistered = true;
+  navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.pathname }).catch((err) => {
+    console.warn("Offline support unavailable:", err.message);
+  });
+}
+
+function bind() {
+  for (const calc of [...live]) {
+    if (!calc.root.isConnected) {
+      calc.dispose();
+      live.delete(calc);
+    }
+  }
+  const roots = [...document.querySelectorAll(".cc-calc:not([data-cc-bound])")];
+  if (!roots.length) return;
+  const worker = calcWorker();
+  const several = document.querySelectorAll(".cc-calc").length > 1;
+  for (const root of roots) {
+    try {
+      const calc = new Calculator(root);
+      live.add(calc);
+      calc.start(worker, several ? `${calc.name}.` : "");
+    } catch (err) {
+      root.append(el("p", { class: "cc-error" }, `This calculator could not be set up: ${err.message}`));
+    }
+  }
+}
+
+if (window.document$) window.document$.subscribe(bind);
+else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", bind);
+else bind();

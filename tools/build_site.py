@@ -1,0 +1,214 @@
+"""Build the whole site, calculators included, with one command: `python tools/build_site.py`.
+
+Order matters:
+1. export the rules data (`python -m macros.export` → calc/rules.json);
+2. build the `calc` wheel (tools/wheel_backend.py; it carries calc/rules.json);
+3. `mkdocs build --strict` (SITE_URL comes from the environment, read by mkdocs.yml);
+4. copy the Pyodide runtime of the exactly pinned npm package to `assets/pyodide/<version>/`;
+5. write the precompiled `.pyc` standard library (tools/make_pyc_stdlib.mjs, cached in build/);
+6. copy the wheel and write a lock file holding its sha256 (`loadPyodide({lockFileURL,
+   packages: ["calc"]})` then downloads it while Python boots);
+7. generate `assets/js/runtime.mjs` (the runtime URLs the worker needs) and `sw.js` (the
+   service worker: precache lists, cache names from content hashes).
+Standalone on purpose (not MkDocs hooks), so a move to another MkDocs-compatible builder keeps it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import wheel_backend  # noqa: E402  (tools/ is not a package)
+
+PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+"""What the site needs of the npm package (python_stdlib.zip and the stock lock stay for the
+benchmark's naive page; our worker uses the .pyc stdlib and our own lock)."""
+BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+PYC_STDLIB = "python_stdlib_pyc.zip"
+LOCK_NAME = "calc-lock.json"
+SW_TEMPLATE = ROOT / "tools" / "sw_template.js"
+SKIP_PRECACHE = (".map", ".gz")
+
+
+class BuildError(RuntimeError):
+    """A build step failed; the message says which and why."""
+
+
+def run(step: str, cmd: list[str], env: dict[str, str] | None = None) -> None:
+    started = time.perf_counter()
+    print(f"[build] {step}: {' '.join(cmd)}", flush=True)
+    result = subprocess.run(cmd, cwd=ROOT, env=env)
+    if result.returncode != 0:
+        raise BuildError(f"{step} failed (exit {result.returncode})")
+    print(f"[build] {step}: {time.perf_counter() - started:.1f} s", flush=True)
+
+
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def pinned_pyodide_version() -> str:
+    """The version in node_modules, which must equal the exact pin in package.json."""
+    pin = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    installed_file = PYODIDE_NPM / "package.json"
+    if not installed_file.exists():
+        raise BuildError("node_modules/pyodide is missing: run `npm ci`")
+    installed = json.loads(installed_file.read_text())["version"]
+    if pin != installed:
+        raise BuildError(f"package.json pins pyodide {pin!r} but node_modules has {installed!r}: run `npm ci`")
+    return installed
+
+
+def build_wheel(out_dir: Path) -> Path:
+    for old in out_dir.glob("calc-*.whl"):
+        old.unlink()
+    name = wheel_backend.build_wheel(str(out_dir))
+    print(f"[build] wheel: {name}", flush=True)
+    return out_dir / name
+
+
+def pyc_stdlib(version: str) -> Path:
+    """The .pyc stdlib zip, rebuilt only when the runtime or the compiler script changes."""
+    key = hashlib.sha256(
+        (PYODIDE_NPM / "python_stdlib.zip").read_bytes()
+        + (PYODIDE_NPM / "pyodide.asm.wasm").read_bytes()[: 1 << 20]
+        + (ROOT / "tools" / "pyc_stdlib.py").read_bytes()
+        + version.encode()
+    ).hexdigest()[:16]
+    cached = ROOT / "build" / "pyc-stdlib" / f"{key}.zip"
+    if not cached.exists():
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(".tmp")
+        run("pyc stdlib", ["node", "tools/make_pyc_stdlib.mjs", str(PYODIDE_NPM), str(tmp)])
+        tmp.replace(cached)
+    return cached
+
+
+def write_lock(wheel: Path, dest: Path) -> None:
+    """A Pyodide lock file holding one package, `calc`, with the wheel's sha256."""
+    stock = json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())
+    version = wheel.name.split("-")[1]
+    lock = {
+        "info": stock["info"],
+        "packages": {
+            "calc": {
+                "name": "calc",
+                "version": version,
+                "file_name": wheel.name,
+                "install_dir": "site",
+                "sha256": sha256_file(wheel),
+                "package_type": "package",
+                "imports": ["calc"],
+                "depends": [],
+                "unvendored_tests": False,
+            }
+        },
+    }
+    dest.write_text(json.dumps(lock, indent=1) + "\n")
+
+
+def write_runtime_module(site: Path, version: str, wheel_name: str) -> None:
+    """assets/js/runtime.mjs: the URLs the worker loads, relative to assets/js/."""
+    pyodide_dir = f"../pyodide/{version}/"
+    download = sum((site / "assets" / "pyodide" / version / f).stat().st_size for f in (*BOOT_FILES, PYC_STDLIB))
+    download += (site / "assets" / "wheels" / wheel_name).stat().st_size
+    runtime = {
+        "version": version,
+        "pyodideDir": pyodide_dir,
+        "stdlib": pyodide_dir + PYC_STDLIB,
+        "lock": f"../wheels/{LOCK_NAME}",
+        "wheel": f"../wheels/{wheel_name}",
+        "downloadText": f"about {round(download / 1e6)} MB, once",
+    }
+    (site / "assets" / "js" / "runtime.mjs").write_text(
+        "// Generated by tools/build_site.py from node_modules/pyodide (pinned in package.json).\n"
+        f"export const RUNTIME = {json.dumps(runtime, indent=2)};\n"
+    )
+
+
+def page_url(rel: str) -> str:
+    """The URL a page is fetched under (`use_directory_urls`): `a/b/index.html` → `a/b/`."""
+    if rel == "index.html":
+        return "./"
+    if rel.endswith("/index.html"):
+        return rel[: -len("index.html")]
+    return rel
+
+
+def write_service_worker(site: Path, version: str) -> None:
+    runtime_dir = site / "assets" / "pyodide" / version
+    runtime = [runtime_dir / f for f in (*BOOT_FILES, PYC_STDLIB)]
+    runtime_urls = [p.relative_to(site).as_posix() for p in runtime]
+    others: list[Path] = []
+    for path in sorted(site.rglob("*")):
+        rel = path.relative_to(site).as_posix()
+        if not path.is_file() or rel == "sw.js" or rel.endswith(SKIP_PRECACHE):
+            continue
+        if rel.startswith("assets/pyodide/") or rel.startswith("assets/javascripts/lunr/min/"):
+            continue
+        others.append(path)
+    site_urls = [page_url(p.relative_to(site).as_posix()) for p in others]
+
+    def digest(paths: list[Path]) -> str:
+        h = hashlib.sha256(SW_TEMPLATE.read_bytes())
+        for p in paths:
+            h.update(p.relative_to(site).as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+        return h.hexdigest()[:12]
+
+    text = SW_TEMPLATE.read_text()
+    text = text.replace("__RUNTIME_CACHE__", json.dumps(f"cc-runtime-{version}-{digest(runtime)}"))
+    text = text.replace("__SITE_CACHE__", json.dumps(f"cc-site-{digest(others)}"))
+    text = text.replace("__RUNTIME_FILES__", json.dumps(runtime_urls, indent=1))
+    text = text.replace("__SITE_FILES__", json.dumps(site_urls, indent=1))
+    (site / "sw.js").write_text(text)
+    print(f"[build] sw.js: {len(runtime_urls)} runtime files, {len(site_urls)} site files", flush=True)
+
+
+def build(site: Path) -> None:
+    started = time.perf_counter()
+    version = pinned_pyodide_version()
+    run("export data", [sys.executable, "-m", "macros.export"])
+    wheel = build_wheel(ROOT / "build" / "wheels")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    run("mkdocs", [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], env=env)
+
+    runtime_dir = site / "assets" / "pyodide" / version
+    runtime_dir.mkdir(parents=True, exist_ok=True)
+    for name in RUNTIME_FILES:
+        shutil.copy2(PYODIDE_NPM / name, runtime_dir / name)
+    shutil.copy2(pyc_stdlib(version), runtime_dir / PYC_STDLIB)
+
+    wheels = site / "assets" / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(wheel, wheels / wheel.name)
+    write_lock(wheel, wheels / LOCK_NAME)
+    write_runtime_module(site, version, wheel.name)
+    write_service_worker(site, version)
+    print(f"[build] site ready in {site} ({time.perf_counter() - started:.1f} s)", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site-dir", type=Path, default=ROOT / "site", help="output folder (default: site/)")
+    args = parser.parse_args(argv)
+    try:
+        build(args.site_dir.resolve())
+    except BuildError as err:
+        print(f"[build] error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

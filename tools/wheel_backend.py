@@ -1,0 +1,85 @@
+"""A minimal PEP 517 backend for the `calc` package, standard library only.
+
+Why not setuptools: the wheel must build offline, fast and byte-for-byte reproducibly (its sha256
+goes into the Pyodide lock file and the service worker's cache name). It packs `calc/**/*.py` and
+the exported `calc/rules.json`; the version carries the data version so a data change gives a new
+wheel name and hash.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "calc"
+BASE_VERSION = "0.1.0"
+FIXED_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+def package_version() -> str:
+    """`0.1.0+<data version>` once `calc/rules.json` is exported, else `0.1.0`."""
+    rules = ROOT / PACKAGE / "rules.json"
+    if rules.exists():
+        data_version = json.loads(rules.read_text(encoding="utf-8")).get("version")
+        if data_version:
+            return f"{BASE_VERSION}+{data_version}"
+    return BASE_VERSION
+
+
+def package_files() -> list[Path]:
+    """The files shipped: every module of the package and the exported rules data."""
+    pkg = ROOT / PACKAGE
+    files = [p for p in pkg.rglob("*.py") if "__pycache__" not in p.parts]
+    if (pkg / "rules.json").exists():
+        files.append(pkg / "rules.json")
+    return sorted(files)
+
+
+def _record_line(name: str, data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}"
+
+
+def build_wheel(
+    wheel_directory: str, config_settings: dict | None = None, metadata_directory: str | None = None
+) -> str:
+    """PEP 517 hook: write the wheel into `wheel_directory`; return its file name."""
+    version = package_version()
+    dist_info = f"{PACKAGE}-{version}.dist-info"
+    name = f"{PACKAGE}-{version}-py3-none-any.whl"
+    entries: list[tuple[str, bytes]] = [(p.relative_to(ROOT).as_posix(), p.read_bytes()) for p in package_files()]
+    entries.append((f"{dist_info}/METADATA", _metadata(version).encode()))
+    entries.append(
+        (
+            f"{dist_info}/WHEEL",
+            b"Wheel-Version: 1.0\nGenerator: combat-codex wheel_backend\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        )
+    )
+    entries.append((f"{dist_info}/top_level.txt", f"{PACKAGE}\n".encode()))
+    record = "\n".join(_record_line(n, d) for n, d in entries) + f"\n{dist_info}/RECORD,,\n"
+    entries.append((f"{dist_info}/RECORD", record.encode()))
+    out = Path(wheel_directory) / name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as whl:
+        for entry_name, data in entries:
+            whl.writestr(zipfile.ZipInfo(entry_name, FIXED_DATE), data, zipfile.ZIP_DEFLATED)
+    return name
+
+
+def _metadata(version: str) -> str:
+    return (
+        "Metadata-Version: 2.1\n"
+        f"Name: {PACKAGE}\n"
+        f"Version: {version}\n"
+        "Summary: Exact hit, damage and initiative probabilities for the Combat Codex systems.\n"
+        "Requires-Python: >=3.12\n"
+    )
+
+
+def get_requires_for_build_wheel(config_settings: dict | None = None) -> list[str]:
+    """PEP 517 hook: nothing beyond the standard library."""
+    return []
