@@ -1,0 +1,393 @@
+"""Checks the schema cannot express: every id a field names exists, every `[[...]]` resolves,
+ruling options and examples point at real calculator inputs, and table cells match their columns.
+Each dangling id comes with the nearest known id as a suggestion."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from macros import cells
+from macros.catalog import CALCULATORS, Catalog, System, Where, sources_dir
+from macros.markup import MarkupError, refs
+from macros.problems import Problem, suggest
+
+RESERVED_PAGES = {"index", "rulings", "glossary", "calculators", "compare"}
+
+
+def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[Problem]:
+    """Every cross-reference problem of `system` (its schema is known to be valid)."""
+    out: list[Problem] = []
+    _check_meta(system, catalog, out, complete)
+    _check_sections_and_rules(system, catalog, out)
+    _check_tables(system, catalog, out, complete)
+    _check_rulings(system, catalog, out)
+    _check_terms(system, catalog, out)
+    _check_calculators(system, catalog, out)
+    return out
+
+
+def _ref(where: Where, field: tuple, kind: str, wanted: str, known: dict, what: str | None = None) -> Problem | None:
+    if wanted in known:
+        return None
+    return where.problem(f"no {what or kind} '{wanted}'{suggest(wanted, known)}", *field)
+
+
+def _prose(system: System, catalog: Catalog, where: Where, field: tuple, text: Any, out: list[Problem]) -> None:
+    """Check the `[[...]]` references of one prose field."""
+    if not isinstance(text, str):
+        return
+    source, path = where.source, (*where.path, *field)
+    for ref in refs(text):
+        if isinstance(ref, MarkupError):
+            out.append(source.problem(path, str(ref), source.line_at(path, text, ref.offset)))
+            continue
+        line = source.line_at(path, text, ref.start)
+        target = catalog.systems.get(ref.system) if ref.system else system
+        if target is None:
+            known = catalog.systems
+            out.append(
+                source.problem(
+                    path,
+                    f"[[{ref.kind}:{ref.system}/{ref.id}]]: no system '{ref.system}'{suggest(ref.system or '', known)}",
+                    line,
+                )
+            )
+            continue
+        index = {"term": target.terms, "rule": target.rules, "ruling": target.rulings, "table": target.tables}[ref.kind]
+        if ref.id not in index:
+            shown = f"{ref.system}/{ref.id}" if ref.system else ref.id
+            out.append(
+                source.problem(
+                    path,
+                    f"[[{ref.kind}:{shown}]]: no {ref.kind} '{ref.id}' in {target.id}{suggest(ref.id, index)}",
+                    line,
+                )
+            )
+
+
+def _check_meta(system: System, catalog: Catalog, out: list[Problem], complete: bool) -> None:
+    where = system.where.get(("system", system.id))
+    if where is None:
+        return
+    meta = system.meta
+    if meta.get("id") != system.id:
+        out.append(where.problem(f"must be the folder name '{system.id}'", "id"))
+    src = sources_dir(catalog.root)
+    if src.is_dir() and not (src / meta.get("source", "")).is_file():
+        out.append(where.problem(f"no file '{meta.get('source')}' in {src}", "source"))
+    _prose(system, catalog, where, ("summary",), meta.get("summary"), out)
+    seen: set[str] = set()
+    for i, page in enumerate(system.pages):
+        pid = page.get("id", "")
+        if pid in seen:
+            out.append(where.problem(f"duplicate page id '{pid}'", "pages", i, "id"))
+        seen.add(pid)
+        if pid in RESERVED_PAGES:
+            out.append(where.problem(f"'{pid}' is reserved for a generated page", "pages", i, "id"))
+        if not system.rules_on(pid):
+            out.append(where.problem(f"page '{pid}' has no rules (no rule says `page: {pid}`)", "pages", i, "id"))
+        if complete and not (catalog.root / "docs" / system.id / f"{pid}.md").is_file():
+            out.append(where.problem(f"page '{pid}' has no docs/{system.id}/{pid}.md stub", "pages", i, "id"))
+        _prose(system, catalog, where, ("pages", i, "summary"), page.get("summary"), out)
+    for aspect, rule_id in (meta.get("comparison") or {}).items():
+        problem = _ref(where, ("comparison", aspect), "rule", rule_id, system.rules)
+        if problem:
+            out.append(problem)
+
+
+def _check_sections_and_rules(system: System, catalog: Catalog, out: list[Problem]) -> None:
+    pages = {p.get("id") for p in system.pages}
+    for sid, section in system.sections.items():
+        first, last = section["lines"]
+        if first > last:
+            out.append(system.where[("section", sid)].problem(f"first line {first} is after last line {last}", "lines"))
+    for rid, rule in system.rules.items():
+        where = system.where[("rule", rid)]
+        if rule["page"] not in pages:
+            out.append(where.problem(f"no page '{rule['page']}' in system.yaml{suggest(rule['page'], pages)}", "page"))
+        for i, sid in enumerate(rule["sources"]):
+            problem = _ref(where, ("sources", i), "section", sid, system.sections)
+            if problem:
+                out.append(problem)
+        if rid in system.tables:
+            out.append(where.problem(f"rule and table share the id '{rid}' (both are anchors on the page)", "id"))
+        for name in ("summary", "body"):
+            _prose(system, catalog, where, (name,), rule.get(name), out)
+        for i, example in enumerate(rule.get("examples") or []):
+            _check_example(system, catalog, where, i, example, out)
+
+
+def _check_example(system: System, catalog: Catalog, where: Where, i: int, example: dict, out: list[Problem]) -> None:
+    field = ("examples", i)
+    _prose(system, catalog, where, (*field, "text"), example.get("text"), out)
+    name = example.get("calculator")
+    if name is not None:
+        calc = system.calculators.get(name)
+        if calc is None:
+            out.append(where.problem(f"no calculator '{name}' in calculators.yaml", *field, "calculator"))
+        else:
+            declared = {d.get("name"): d for d in calc.get("inputs", [])}
+            for key in example.get("inputs") or {}:
+                if key not in declared:
+                    out.append(
+                        where.problem(
+                            f"calculator '{name}' has no input '{key}'{suggest(key, declared)}", *field, "inputs", key
+                        )
+                    )
+    ruling = example.get("ruling")
+    if ruling is not None:
+        problem = _ref(where, (*field, "ruling"), "ruling", ruling, system.rulings)
+        if problem:
+            out.append(problem)
+
+
+def _check_tables(system: System, catalog: Catalog, out: list[Problem], complete: bool) -> None:
+    generators = _generators(system) if complete else None
+    for tid, table in system.tables.items():
+        where = system.where[("table", tid)]
+        problem = _ref(where, ("rule",), "rule", table["rule"], system.rules)
+        if problem:
+            out.append(problem)
+        if "ruling" in table:
+            problem = _ref(where, ("ruling",), "ruling", table["ruling"], system.rulings)
+            if problem:
+                out.append(problem)
+        _prose(system, catalog, where, ("caption",), table.get("caption"), out)
+        if "generator" in table:
+            if isinstance(generators, str):
+                out.append(where.problem(generators, "generator"))
+            elif generators is not None and table["generator"] not in generators:
+                out.append(
+                    where.problem(
+                        f"no generator '{table['generator']}' in calc.systems.{system.module}.TABLES"
+                        f"{suggest(table['generator'], generators)}",
+                        "generator",
+                    )
+                )
+            continue
+        columns = {c["id"]: c for c in table["columns"]}
+        if len(columns) != len(table["columns"]):
+            out.append(where.problem("duplicate column id", "columns"))
+        for r, row in enumerate(table["rows"]):
+            for key in row:
+                if key not in columns:
+                    out.append(where.problem(f"no column '{key}'{suggest(str(key), columns)}", "rows", r, key))
+            for cid, column in columns.items():
+                if cid not in row:
+                    out.append(where.problem(f"missing cell '{cid}' (write null for an empty cell)", "rows", r))
+                    continue
+                why = cells.check(column["type"], row[cid])
+                if why:
+                    out.append(where.problem(why, "rows", r, cid))
+
+
+def _generators(system: System) -> dict | str:
+    """The module's TABLES, or a message saying why it cannot be had."""
+    try:
+        module = importlib.import_module(f"calc.systems.{system.module}")
+    except Exception as err:  # any import failure is reported as data, not as a traceback
+        return f"cannot import calc.systems.{system.module}: {type(err).__name__}: {err}"
+    tables = getattr(module, "TABLES", None)
+    if not isinstance(tables, dict):
+        return f"calc.systems.{system.module} has no TABLES dict"
+    return tables
+
+
+def _check_rulings(system: System, catalog: Catalog, out: list[Problem]) -> None:
+    readings: dict[str, set[str]] = {}
+    for _rule, example in system.examples():
+        if example.get("ruling"):
+            readings.setdefault(example["ruling"], set()).add(example.get("reading", ""))
+    for rid, ruling in system.rulings.items():
+        where = system.where[("ruling", rid)]
+        for i, rule_id in enumerate(ruling["applies_to"]):
+            problem = _ref(where, ("applies_to", i), "rule", rule_id, system.rules)
+            if problem:
+                out.append(problem)
+        for name in ("title", "ruling", "alternative"):
+            _prose(system, catalog, where, (name,), ruling.get(name), out)
+        option = ruling.get("option")
+        if not option:
+            continue
+        calc = system.calculators.get(option["calculator"])
+        if calc is None:
+            out.append(where.problem(f"no calculator '{option['calculator']}'", "option", "calculator"))
+            continue
+        declared = {d.get("name"): d for d in calc.get("inputs", [])}
+        decl = declared.get(option["input"])
+        if decl is None:
+            out.append(
+                where.problem(
+                    f"calculator '{option['calculator']}' has no input '{option['input']}'"
+                    f"{suggest(option['input'], declared)}",
+                    "option",
+                    "input",
+                )
+            )
+            continue
+        if decl.get("ruling") != rid:
+            out.append(where.problem(f"input '{option['input']}' must say `ruling: {rid}`", "option", "input"))
+        for key in ("ruling_value", "alternative_value"):
+            why = _input_value_problem(system, decl, option[key])
+            if why:
+                out.append(where.problem(why, "option", key))
+        for reading in ("ruling", "alternative"):
+            if reading not in readings.get(rid, set()):
+                wanted = f"`ruling: {rid}` and `reading: {reading}`"
+                out.append(where.problem(f"needs an example with {wanted} in rules.yaml", "option"))
+
+
+def _check_terms(system: System, catalog: Catalog, out: list[Problem]) -> None:
+    for tid, term in system.terms.items():
+        where = system.where[("term", tid)]
+        if "rule" in term:
+            problem = _ref(where, ("rule",), "rule", term["rule"], system.rules)
+            if problem:
+                out.append(problem)
+        _prose(system, catalog, where, ("definition",), term.get("definition"), out)
+
+
+def _check_calculators(system: System, catalog: Catalog, out: list[Problem]) -> None:
+    for name, calc in system.calculators.items():
+        if name not in CALCULATORS:
+            continue
+        where = system.where[("calculator", name)]
+        problem = _ref(where, ("rule",), "rule", calc["rule"], system.rules)
+        if problem:
+            out.append(problem)
+        _prose(system, catalog, where, ("summary",), calc.get("summary"), out)
+        names: set[str] = set()
+        for i, decl in enumerate(calc["inputs"]):
+            if decl["name"] in names:
+                out.append(where.problem(f"duplicate input name '{decl['name']}'", "inputs", i, "name"))
+            names.add(decl["name"])
+            _check_input(system, where, ("inputs", i), decl, out)
+            if "ruling" in decl:
+                ruling = system.rulings.get(decl["ruling"])
+                if ruling is None:
+                    out.append(
+                        where.problem(
+                            f"no ruling '{decl['ruling']}'{suggest(decl['ruling'], system.rulings)}",
+                            "inputs",
+                            i,
+                            "ruling",
+                        )
+                    )
+                else:
+                    option = ruling.get("option") or {}
+                    if (option.get("calculator"), option.get("input")) != (name, decl["name"]):
+                        out.append(
+                            where.problem(
+                                f"ruling '{decl['ruling']}' has no `option` naming calculator "
+                                f"'{name}' input '{decl['name']}'",
+                                "inputs",
+                                i,
+                                "ruling",
+                            )
+                        )
+        for key, value in (calc.get("stress") or {}).items():
+            decl = next((d for d in calc["inputs"] if d["name"] == key), None)
+            if decl is None:
+                out.append(where.problem(f"no input '{key}'{suggest(key, names)}", "stress", key))
+            else:
+                why = _input_value_problem(system, decl, value)
+                if why:
+                    out.append(where.problem(why, "stress", key))
+
+
+def _check_input(system: System, where: Where, field: tuple, decl: dict, out: list[Problem]) -> None:
+    kind = decl["type"]
+    if kind == "choice":
+        has_options, has_from = "options" in decl, "options_from" in decl
+        if has_options == has_from:
+            out.append(where.problem("a choice needs exactly one of `options` or `options_from`", *field))
+            return
+        if has_from:
+            why = _options_from_problem(system, decl["options_from"])
+            if why:
+                out.append(where.problem(why[1], *field, "options_from", why[0]))
+                return
+        values = [str(o["value"]) for o in resolved_options(system, decl)]
+        if len(set(values)) != len(values):
+            out.append(where.problem("option values are not unique", *field))
+    elif kind == "integer" and decl["min"] > decl["max"]:
+        out.append(where.problem(f"min {decl['min']} is above max {decl['max']}", *field))
+    elif kind == "list":
+        fields = decl["fields"]
+        seen: set[str] = set()
+        for j, sub in enumerate(fields):
+            if sub["name"] in seen:
+                out.append(where.problem(f"duplicate field name '{sub['name']}'", *field, "fields", j, "name"))
+            seen.add(sub["name"])
+            _check_input(system, where, (*field, "fields", j), sub, out)
+        lo, hi = decl.get("min_items", 0), decl["max_items"]
+        if lo > hi:
+            out.append(where.problem(f"min_items {lo} is above max_items {hi}", *field))
+    why = _input_value_problem(system, decl, decl["default"])
+    if why:
+        out.append(where.problem(why, *field, "default"))
+
+
+def _options_from_problem(system: System, spec: dict) -> tuple[str, str] | None:
+    table = system.tables.get(spec["table"])
+    if table is None:
+        return "table", f"no table '{spec['table']}'{suggest(spec['table'], system.tables)}"
+    if "generator" in table:
+        return "table", f"table '{spec['table']}' is generated; options need a data table"
+    columns = [c["id"] for c in table["columns"]]
+    for key in ("value", "label"):
+        if spec[key] not in columns:
+            return key, f"table '{spec['table']}' has no column '{spec[key]}'{suggest(spec[key], columns)}"
+    return None
+
+
+def resolved_options(system: System, decl: dict) -> list[dict]:
+    """A choice's options, with `options_from` read from its table's rows."""
+    if "options" in decl:
+        return decl["options"]
+    spec = decl["options_from"]
+    table = system.tables[spec["table"]]
+    label_type = next(c["type"] for c in table["columns"] if c["id"] == spec["label"])
+    return [{"value": row[spec["value"]], "label": cells.text(label_type, row[spec["label"]])} for row in table["rows"]]
+
+
+def _input_value_problem(system: System, decl: dict, value: Any) -> str | None:
+    """Why `value` is not a valid value of the declared input (None when it is)."""
+    kind = decl["type"]
+    if kind == "integer":
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"{value!r} is not a whole number"
+        if not decl["min"] <= value <= decl["max"]:
+            return f"{value} is outside {decl['min']}..{decl['max']}"
+    elif kind == "boolean" and not isinstance(value, bool):
+        return f"{value!r} is not true or false"
+    elif kind == "choice":
+        if ("options" in decl) == ("options_from" in decl):
+            return None
+        if "options_from" in decl and _options_from_problem(system, decl["options_from"]):
+            return None
+        values = [str(o["value"]) for o in resolved_options(system, decl)]
+        if str(value) not in values:
+            return f"{value!r} is not one of the options ({', '.join(values[:12])})"
+    elif kind == "dice":
+        return cells.check("dice", value)
+    elif kind == "text":
+        if not isinstance(value, str) or len(value) > decl["max_length"]:
+            return f"{value!r} is not text of at most {decl['max_length']} characters"
+    elif kind == "list":
+        if not isinstance(value, list):
+            return "is not a list"
+        if not decl.get("min_items", 0) <= len(value) <= decl["max_items"]:
+            return f"has {len(value)} entries, outside {decl.get('min_items', 0)}..{decl['max_items']}"
+        fields = {f["name"]: f for f in decl["fields"]}
+        for k, item in enumerate(value):
+            if not isinstance(item, dict):
+                return f"entry {k} is not a mapping"
+            for key, sub in item.items():
+                if key not in fields:
+                    return f"entry {k}: no field '{key}'{suggest(key, fields)}"
+                why = _input_value_problem(system, fields[key], sub)
+                if why:
+                    return f"entry {k}: {key}: {why}"
+    return None

@@ -1,0 +1,134 @@
+"""`python -m macros.export`: write `calc/rules.json`, the data the engines read (format in
+CONTRIBUTING.md), from `rules_data/`.
+
+Systems with data problems are left out and their problems printed; the command then exits 1, so
+`make data` fails, but the valid systems are still exported for whoever is working on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from macros import catalog as catalog_mod
+from macros.catalog import Catalog, System
+from macros.crossref import resolved_options
+
+OUTPUT = catalog_mod.ROOT / "calc" / "rules.json"
+
+
+def rule_url(system: System, rule_id: str) -> str:
+    return f"{system.id}/{system.rules[rule_id]['page']}/#{rule_id}"
+
+
+def fact_value(fact: dict) -> Any:
+    """A fact as its bare value (a dice fact as its text, a range as {min, max})."""
+    return fact["value"]
+
+
+def export_system(system: System) -> dict[str, Any]:
+    """One system in the exported shape."""
+    rules = {
+        rid: {
+            "id": rid,
+            "title": rule["title"],
+            "page": rule["page"],
+            "url": rule_url(system, rid),
+            "summary": rule["summary"],
+            "facts": {name: fact_value(f) for name, f in (rule.get("facts") or {}).items()},
+        }
+        for rid, rule in system.rules.items()
+    }
+    tables = {}
+    for tid, table in system.tables.items():
+        out = {
+            "id": tid,
+            "title": table["title"],
+            "rule": table["rule"],
+            "url": f"{system.id}/{system.rules[table['rule']]['page']}/#{tid}",
+        }
+        for key in ("ruling", "caption", "generator", "columns", "rows"):
+            if key in table:
+                out[key] = table[key]
+        tables[tid] = out
+    rulings = {
+        rid: {
+            "id": rid,
+            "title": r["title"],
+            "url": f"{system.id}/rulings/#{rid}",
+            "applies_to": r["applies_to"],
+            "option": r.get("option"),
+        }
+        for rid, r in system.rulings.items()
+    }
+    calculators = {}
+    for name, calc in system.calculators.items():
+        calculators[name] = {
+            "title": calc["title"],
+            "rule": calc["rule"],
+            "summary": calc["summary"],
+            "url": f"{system.id}/calculators/{name}/",
+            "inputs": [_input(system, d) for d in calc["inputs"]],
+            "stress": calc.get("stress") or {},
+        }
+    examples = [
+        {
+            "rule": rule["id"],
+            **{k: ex[k] for k in ("title", "calculator", "inputs", "expect", "ruling", "reading") if k in ex},
+        }
+        for rule, ex in system.examples()
+        if "calculator" in ex
+    ]
+    return {
+        "id": system.id,
+        "name": system.name,
+        "rules": rules,
+        "tables": tables,
+        "rulings": rulings,
+        "calculators": calculators,
+        "examples": examples,
+    }
+
+
+def _input(system: System, decl: dict) -> dict:
+    out = {k: v for k, v in decl.items() if k != "options_from"}
+    if decl.get("type") == "choice":
+        out["options"] = resolved_options(system, decl)
+    if decl.get("type") == "list":
+        out["fields"] = [_input(system, f) for f in decl["fields"]]
+    return out
+
+
+def exported(cat: Catalog, skip: set[str] = frozenset()) -> dict[str, Any]:
+    """The whole export, versioned by a hash of its content."""
+    systems = {sid: export_system(s) for sid, s in cat.systems.items() if sid not in skip}
+    body = json.dumps(systems, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return {"version": hashlib.sha256(body.encode()).hexdigest()[:12], "systems": systems}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m macros.export", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args(argv)
+    cat = catalog_mod.load()
+    broken = {sid for sid in cat.systems if any(p.file.startswith(f"rules_data/{sid}/") for p in cat.problems)}
+    for problem in cat.problems:
+        print(problem)
+    data = exported(cat, broken)
+    text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+    if not args.output.exists() or args.output.read_text(encoding="utf-8") != text:
+        args.output.write_text(text, encoding="utf-8")
+    shown = ", ".join(data["systems"]) or "none"
+    print(f"wrote {args.output} (systems: {shown}; version {data['version']})", file=sys.stderr)
+    if cat.problems:
+        print(f"left out because of data problems: {', '.join(sorted(broken)) or '—'}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
