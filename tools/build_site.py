@@ -182,7 +182,12 @@ def build(site: Path) -> None:
     wheel = build_wheel(ROOT / "build" / "wheels")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     run("mkdocs", [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], env=env)
+    install_runtime(site, wheel, version)
+    print(f"[build] site ready in {site} ({time.perf_counter() - started:.1f} s)", flush=True)
 
+
+def install_runtime(site: Path, wheel: Path, version: str) -> None:
+    """Everything the calculators need in a built site: runtime, .pyc stdlib, wheel, lock, sw.js."""
     runtime_dir = site / "assets" / "pyodide" / version
     runtime_dir.mkdir(parents=True, exist_ok=True)
     for name in RUNTIME_FILES:
@@ -195,15 +200,32 @@ def build(site: Path) -> None:
     write_lock(wheel, wheels / LOCK_NAME)
     write_runtime_module(site, version, wheel.name)
     write_service_worker(site, version)
-    print(f"[build] site ready in {site} ({time.perf_counter() - started:.1f} s)", flush=True)
+
+
+def build_runtime_artifacts() -> Path:
+    """Just the wheel and the .pyc stdlib, for the Node smoke test: paths in build/artifacts.json."""
+    version = pinned_pyodide_version()
+    wheel = build_wheel(ROOT / "build" / "wheels")
+    manifest = ROOT / "build" / "artifacts.json"
+    manifest.write_text(
+        json.dumps({"pyodide": version, "wheel": str(wheel), "pyc_stdlib": str(pyc_stdlib(version))}, indent=1) + "\n"
+    )
+    print(f"[build] wrote {manifest.relative_to(ROOT)}", flush=True)
+    return manifest
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--site-dir", type=Path, default=ROOT / "site", help="output folder (default: site/)")
+    parser.add_argument(
+        "--wheel-only", action="store_true", help="only the wheel and .pyc stdlib (build/artifacts.json), no site"
+    )
     args = parser.parse_args(argv)
     try:
-        build(args.site_dir.resolve())
+        if args.wheel_only:
+            build_runtime_artifacts()
+        else:
+            build(args.site_dir.resolve())
     except BuildError as err:
         print(f"[build] error: {err}", file=sys.stderr)
         return 1

@@ -1,0 +1,55 @@
+// Quick check of the calc wheel under the real runtime, before the browser tests: Pyodide from
+// node_modules with the build-time .pyc stdlib, the wheel unpacked from a Uint8Array, and every
+// calculator's answers (defaults, stress inputs, a bad input) compared with CPython's.
+// Needs `python tools/build_site.py --wheel-only` first (writes build/artifacts.json).
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const manifestPath = process.env.CALC_ARTIFACTS || join(root, "build/artifacts.json");
+if (!existsSync(manifestPath)) {
+  console.error("build/artifacts.json is missing: run `python tools/build_site.py --wheel-only` first");
+  process.exit(2);
+}
+const artifacts = JSON.parse(readFileSync(manifestPath, "utf8"));
+const python = existsSync(join(root, ".venv/bin/python")) ? join(root, ".venv/bin/python") : "python3";
+const cases = JSON.parse(
+  execFileSync(python, [join(root, "tests/node/cpython_answers.py"), artifacts.wheel], { maxBuffer: 1 << 28, encoding: "utf8" }),
+);
+assert.ok(cases.length > 0, "CPython produced no requests: does calc/rules.json declare any calculator?");
+
+const pyodideDir = join(root, "node_modules/pyodide");
+const installed = JSON.parse(readFileSync(join(pyodideDir, "package.json"), "utf8")).version;
+assert.equal(installed, artifacts.pyodide, "node_modules/pyodide is not the version the artifacts were built with");
+
+const t0 = performance.now();
+const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
+const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", stdLibURL: artifacts.pyc_stdlib });
+const bootMs = performance.now() - t0;
+pyodide.unpackArchive(new Uint8Array(readFileSync(artifacts.wheel)), "wheel");
+const evaluateJson = pyodide.pyimport("calc.browser").evaluate_json;
+const version = pyodide.pyimport("sys").version;
+assert.ok(version.startsWith("3.14"), `unexpected Python ${version}`);
+
+let failures = 0;
+let errors = 0;
+for (const { request, reply } of cases) {
+  const label = `${request.system}/${request.calculator} ${JSON.stringify(request.inputs)}`;
+  const t = performance.now();
+  const got = JSON.parse(evaluateJson(JSON.stringify(request)));
+  const ms = performance.now() - t;
+  try {
+    assert.deepStrictEqual(got, reply);
+    if (reply.error) errors += 1;
+    console.log(`ok   ${label} (${ms.toFixed(1)} ms)`);
+  } catch (err) {
+    failures += 1;
+    console.log(`FAIL ${label}\n${err.message.slice(0, 2000)}`);
+  }
+}
+assert.ok(errors > 0 || cases.every((c) => !c.reply.error), "bad-input cases must come back as errors");
+console.log(`smoke: Python ${version.split(" ")[0]} booted in ${bootMs.toFixed(0)} ms with the .pyc stdlib; ${cases.length - failures}/${cases.length} answers match CPython`);
+process.exit(failures ? 1 : 0);
