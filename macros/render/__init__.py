@@ -1,0 +1,1 @@
+"""Pure renderers: rules data in, Markdown (with a little HTML) out. No I/O, no MkDocs."""
