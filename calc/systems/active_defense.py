@@ -70,7 +70,8 @@ def applicable_rows(data: SystemData, flags: Mapping[str, bool]) -> list[dict[st
 
 
 def favourable_row(data: SystemData, flags: Mapping[str, bool]) -> dict[str, Any]:
-    """The most favourable applicable row (ruling): least total penalty, then least primary penalty."""
+    """The most favourable applicable row (ruling): least total penalty, then least primary penalty;
+    among equally good rows, the first the source lists (`max` keeps the first maximum)."""
     return max(applicable_rows(data, flags), key=lambda r: (r["primary"] + r["off_hand"], r["primary"]))
 
 
