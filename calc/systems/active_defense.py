@@ -325,6 +325,15 @@ def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 
 
 # --- damage -------------------------------------------------------------------------------------
+def _at_least(dist: Dist) -> list[tuple[int, float]]:
+    """(x, P(≥ x)) for every outcome, for display only (floats), in one pass from the top."""
+    out, tail = [], 0
+    for x, w in reversed(list(dist.weights())):
+        tail += w
+        out.append((x, tail / dist.total))
+    return out[::-1]
+
+
 def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     steps: list[dict[str, str]] = []
     if inputs["critical_bonus"] and not inputs["critical_penalty"]:
@@ -351,7 +360,8 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         chance("Attack lands", lands),
         chance("Lands and deals any damage", lands * dealt.p_ge(1)),
     ]
-    rows = [[v, percent(dealt.p_ge(v)), percent(lands * dealt.p_ge(v))] for v in dealt.outcomes()]
+    shown = float(lands)
+    rows = [[v, percent(q), percent(shown * q)] for v, q in _at_least(dealt)]
     return {
         "summary": (
             f"Lands {percent(lands)}; {percent(headline)} to land and deal at least {x}; "
