@@ -1,0 +1,17 @@
+"""The `segments` system: descending AC read through attack tables summed up by AAC0 (six 20s),
+enhanced hit dice, damage multipliers that never stack, d6 group initiative with action types and
+weapon speed, and the Spell Initiative Chart.
+
+Modules: `attack_tables` (AAC0 formula and lookups), `hit`, `damage`, `initiative`, `generated`
+(the tables of the pages)."""
+
+from __future__ import annotations
+
+from calc.systems.segments.damage import damage
+from calc.systems.segments.generated import TABLES
+from calc.systems.segments.hit import hit
+from calc.systems.segments.initiative import initiative
+
+CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
+
+__all__ = ["CALCULATORS", "TABLES", "damage", "hit", "initiative"]
