@@ -37,7 +37,7 @@ def _add_option(parser: argparse.ArgumentParser, decl: dict[str, Any]) -> None:
     flag = "--" + decl["name"].replace("_", "-")
     help_text = decl["label"]
     if decl.get("help"):
-        help_text += f". {decl['help']}"
+        help_text = f"{help_text.rstrip('.')}. {decl['help'].rstrip('.')}"
     if decl["type"] == "integer" and ("min" in decl or "max" in decl):
         help_text += f" ({decl.get('min', '…')} to {decl.get('max', '…')})"
     if decl["type"] == "choice":
