@@ -436,15 +436,36 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         steps.append(data.step("ruling:initiative-ties", "Equal totals are shown as tied; the table settles them."))
     first = order[0]
     lead = ", ".join(first["names"])
-    summary = (
-        f"{lead} {'tie for' if first['tied'] else 'acts'} first" if all(rolled) else "Chances of acting first below"
-    )
+    alone = [acts_first_alone(rolls, dex if break_by_dex else None, i) for i in range(len(rolls))]
+    if all(rolled):
+        summary = f"{lead} {'tie for' if first['tied'] else 'acts'} first"
+    else:
+        best = max(range(len(rolls)), key=lambda i: alone[i])
+        summary = f"{names[best]} is likeliest to act first alone ({percent(alone[best])})"
     return {
         "summary": summary,
+        "chances": [chance(f"{names[i]} acts first, tied with no one", alone[i]) for i in range(len(rolls))],
         "order": order,
         "pairwise": pairwise(names, chances),
         "steps": steps,
     }
+
+
+def acts_first_alone(rolls: list[Dist], dex: list[int] | None, i: int) -> Fraction:
+    """P(combatant i acts before every other one): each other total is lower, or equal with a lower
+    Dexterity modifier when `dex` is given (the tie-break reading)."""
+    total = Fraction(0)
+    for x, p in rolls[i].items():
+        for j, other in enumerate(rolls):
+            if j != i:
+                below = other.p_lt(x)
+                if dex is not None and dex[j] < dex[i]:
+                    below += other.p(x)
+                p *= below
+                if not p:
+                    break
+        total += p
+    return total
 
 
 CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}

@@ -302,3 +302,17 @@ def test_generated_tables_match_the_independent_oracles():
     for name, oracle in oracles.ORACLES.items():
         built = ad.TABLES[name](DATA)
         assert [[str(c) for c in row] for row in built["rows"]] == oracle(DATA), name
+
+
+@settings(max_examples=25, deadline=None)
+@given(mods=st.lists(st.integers(-3, 5), min_size=3, max_size=3), tie=st.sampled_from(["tied", "dexterity"]))
+def test_chance_of_acting_first_alone_equals_brute_force(mods, tie):
+    people = [{"name": f"C{i}", "dexterity": m} for i, m in enumerate(mods)]
+    answer = run("initiative", combatants=people, initiative_ties=tie)
+    wins = [0, 0, 0]
+    for faces in product(range(1, 21), repeat=3):
+        key = [(f + m, m if tie == "dexterity" else 0) for f, m in zip(faces, mods, strict=True)]
+        best = max(key)
+        if key.count(best) == 1:
+            wins[key.index(best)] += 1
+    assert [p(answer, i) for i in range(3)] == [Fraction(w, 8000) for w in wins]
