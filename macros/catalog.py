@@ -128,9 +128,11 @@ def load(root: Path = ROOT, *, complete: bool = False) -> Catalog:
         for missing in (s for s in SYSTEM_IDS if s not in systems):
             problems.append(Problem(f"rules_data/{missing}/system.yaml", 1, "", "missing: every system needs its data"))
     catalog = Catalog(root, {s: systems[s] for s in SYSTEM_IDS if s in systems}, problems)
+    located = {(p.file, p.line, p.field) for p in problems}
     for system in catalog.systems.values():
-        if system.schema_ok:
-            problems.extend(crossref.check(system, catalog, complete=complete))
+        # a field whose schema problem is reported needs no second report from the cross-checks
+        found = crossref.check(system, catalog, complete=complete)
+        problems.extend(p for p in found if (p.file, p.line, p.field) not in located)
     catalog.problems = sorted(set(problems))
     return catalog
 

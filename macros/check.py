@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from macros import catalog, coverage
 
@@ -17,9 +18,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m macros.check", description=__doc__.split("\n\n")[0])
     parser.add_argument("--partial", action="store_true", help="work in progress: skip completeness checks")
     parser.add_argument("--no-coverage", action="store_true", help="skip the source-coverage check")
+    parser.add_argument("--root", type=Path, default=catalog.ROOT, help="checkout holding rules_data/")
     parser.add_argument("systems", nargs="*", help="only report problems of these systems")
     args = parser.parse_args(argv)
-    cat = catalog.load(complete=not args.partial)
+    cat = catalog.load(args.root, complete=not args.partial)
     problems = list(cat.problems)
     if not args.no_coverage:
         for system in cat.systems.values():

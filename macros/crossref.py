@@ -16,14 +16,27 @@ RESERVED_PAGES = {"index", "rulings", "glossary", "calculators", "compare"}
 
 
 def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[Problem]:
-    """Every cross-reference problem of `system` (its schema is known to be valid)."""
+    """Every cross-reference problem of `system`.
+
+    When a file broke its schema, a check that trips over the malformed entry is given up (its
+    schema problem is already reported) while the other checks still run, so one run reports as
+    much as it can.
+    """
     out: list[Problem] = []
-    _check_meta(system, catalog, out, complete)
-    _check_sections_and_rules(system, catalog, out)
-    _check_tables(system, catalog, out, complete)
-    _check_rulings(system, catalog, out)
-    _check_terms(system, catalog, out)
-    _check_calculators(system, catalog, out)
+    checks = [
+        lambda: _check_meta(system, catalog, out, complete),
+        lambda: _check_sections_and_rules(system, catalog, out),
+        lambda: _check_tables(system, catalog, out, complete),
+        lambda: _check_rulings(system, catalog, out),
+        lambda: _check_terms(system, catalog, out),
+        lambda: _check_calculators(system, catalog, out),
+    ]
+    for run in checks:
+        try:
+            run()
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+            if system.schema_ok:
+                raise
     return out
 
 

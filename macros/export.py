@@ -110,18 +110,24 @@ def exported(cat: Catalog, skip: set[str] = frozenset()) -> dict[str, Any]:
     return {"version": hashlib.sha256(body.encode()).hexdigest()[:12], "systems": systems}
 
 
+def write(output: Path = OUTPUT) -> tuple[Catalog, dict[str, Any], set[str]]:
+    """Export the systems without problems to `output` (rewritten only when it changes)."""
+    cat = catalog_mod.load()
+    broken = {sid for sid in cat.systems if any(p.file.startswith(f"rules_data/{sid}/") for p in cat.problems)}
+    data = exported(cat, broken)
+    text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+    if not output.exists() or output.read_text(encoding="utf-8") != text:
+        output.write_text(text, encoding="utf-8")
+    return cat, data, broken
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m macros.export", description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args(argv)
-    cat = catalog_mod.load()
-    broken = {sid for sid in cat.systems if any(p.file.startswith(f"rules_data/{sid}/") for p in cat.problems)}
+    cat, data, broken = write(args.output)
     for problem in cat.problems:
         print(problem)
-    data = exported(cat, broken)
-    text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
-    if not args.output.exists() or args.output.read_text(encoding="utf-8") != text:
-        args.output.write_text(text, encoding="utf-8")
     shown = ", ".join(data["systems"]) or "none"
     print(f"wrote {args.output} (systems: {shown}; version {data['version']})", file=sys.stderr)
     if cat.problems:

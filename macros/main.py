@@ -3,6 +3,7 @@ and registers the one macro every generated page calls, `{{ rules_page() }}`, wh
 page its file path names. All rendering is in `macros/render/` (pure, tested on its own).
 
 A data problem fails the build with `file:LINE: field.path: message` and no traceback.
+`CODEX_DATA_ROOT` points at another checkout's rules_data/ (the tests' bad-data build).
 `CODEX_PARTIAL=1` (a preview while data is being written, never for a real build) instead leaves
 out the systems that have problems and shows their problems on their pages.
 """
@@ -28,7 +29,7 @@ def _other_docs(docs_dir: Path) -> list[str]:
 def define_env(env) -> None:
     """Check the data, set the nav from it, register `rules_page`."""
     partial = os.environ.get("CODEX_PARTIAL") == "1"
-    cat = catalog.load(complete=not partial)
+    cat = catalog.load(Path(os.environ.get("CODEX_DATA_ROOT", catalog.ROOT)), complete=not partial)
     if cat.problems and not partial:
         raise PluginError("the rules data has problems (run `make check-data`):\n" + "\n".join(map(str, cat.problems)))
     broken = {p.file.split("/")[1]: [] for p in cat.problems if p.file.count("/") >= 2}

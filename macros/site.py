@@ -73,7 +73,7 @@ class Site:
 
     def nav(self, other_docs: list[str] = ()) -> list[Any]:
         """MkDocs `nav`: home, comparison, then each system's pages; other docs last."""
-        nav: list[Any] = ["index.md", {"Compare the systems": "compare.md"}]
+        nav: list[Any] = [{"Home": "index.md"}, {"Compare the systems": "compare.md"}]
         for system in self.catalog.systems.values():
             sid = system.id
             items: list[Any] = [f"{sid}/index.md"]

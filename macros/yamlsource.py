@@ -63,7 +63,8 @@ def read(path: Path, shown_as: str) -> Source:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark else 1
         message = " ".join(str(x) for x in (err.context, err.problem) if x) or "unreadable YAML"
-        return Source(shown_as, None, lines={(): line}, problems=[Problem(shown_as, line, "", f"YAML syntax: {message}")])
+        problem = Problem(shown_as, line, "", f"YAML syntax: {message}")
+        return Source(shown_as, None, lines={(): line}, problems=[problem])
     finally:
         loader.dispose()
     source = Source(shown_as, data, {(): 1})

@@ -1,0 +1,227 @@
+"""The checker against known-good and known-bad data: each bad fixture (the good mini system with
+one change) must fail with the right `file:LINE: field.path: message`, and all problems of a file
+are reported, not only the first."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from macros import catalog, coverage
+
+GOOD = Path(__file__).parent / "fixtures" / "good"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    shutil.copytree(GOOD, tmp_path, dirs_exist_ok=True)
+    return tmp_path
+
+
+def edit(root: Path, name: str, old: str, new: str) -> None:
+    path = root / "rules_data" / "countup" / name
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"fixture edit {old!r} must match once in {name}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def problems(root: Path) -> list[str]:
+    return [str(p) for p in catalog.load(root).problems]
+
+
+def test_good_fixture_has_no_problem(root: Path) -> None:
+    cat = catalog.load(root)
+    assert [str(p) for p in cat.problems] == []
+    assert coverage.check(cat.systems["countup"], root / "sources") == []
+
+
+# (file, old text, new text, the exact problem expected)
+BAD = {
+    "missing field": (
+        "rules.yaml",
+        "    summary: Roll the weapon's dice.\n",
+        "",
+        "rules_data/countup/rules.yaml:35: rules[1]: missing required field 'summary'",
+    ),
+    "wrong type": (
+        "rules.yaml",
+        "reach: {kind: number, value: 10, unit: ft}",
+        "reach: {kind: number, value: ten, unit: ft}",
+        "rules_data/countup/rules.yaml:19: rules[0].facts.reach.value: 'ten' is not of type 'integer'",
+    ),
+    "bad dice fact": (
+        "rules.yaml",
+        "value: d20, label",
+        "value: twenty, label",
+        "rules_data/countup/rules.yaml:18: rules[0].facts.attack_die.value: 'twenty' does not match",
+    ),
+    "unknown field with suggestion": (
+        "rules.yaml",
+        "    body: Roll the weapon's damage dice.",
+        "    body: x\n    sumary: x",
+        "rules_data/countup/rules.yaml:41: rules[1].sumary: unknown field 'sumary' (did you mean 'summary'?)",
+    ),
+    "bad id": (
+        "rules.yaml",
+        "  - id: damage\n",
+        "  - id: Damage\n",
+        "rules_data/countup/rules.yaml:35: rules[1].id: 'Damage' must be a lower-case kebab-case id",
+    ),
+    "dangling page": (
+        "rules.yaml",
+        "    page: attacks\n    sources: [hitting]\n    summary: Roll the",
+        "    page: atacks\n    sources: [hitting]\n    summary: Roll the",
+        "rules_data/countup/rules.yaml:37: rules[1].page: no page 'atacks' in system.yaml (did you mean 'attacks'?)",
+    ),
+    "dangling section": (
+        "rules.yaml",
+        "    sources: [hitting]\n    summary: Roll the",
+        "    sources: [hiting]\n    summary: Roll the",
+        "rules_data/countup/rules.yaml:38: rules[1].sources[0]: no section 'hiting' (did you mean 'hitting'?)",
+    ),
+    "dangling term in prose, exact line of a | block": (
+        "rules.yaml",
+        "[[term:ac|armour class]]",
+        "[[term:acc|armour class]]",
+        "rules_data/countup/rules.yaml:15: rules[0].body: [[term:acc]]: no term 'acc' in countup (did you mean 'ac'?)",
+    ),
+    "bad markup kind": (
+        "rules.yaml",
+        "[[table:bonuses]]",
+        "[[tabel:bonuses]]",
+        "rules_data/countup/rules.yaml:15: rules[0].body: bad reference [[tabel:bonuses]]: unknown kind 'tabel'",
+    ),
+    "unclosed markup": (
+        "rules.yaml",
+        "[[ruling:nat-20]].",
+        "[[ruling:nat-20.",
+        "rules_data/countup/rules.yaml:16: rules[0].body: unclosed reference markup",
+    ),
+    "dangling rule in glossary": (
+        "glossary.yaml",
+        "    rule: attack",
+        "    rule: atack",
+        "rules_data/countup/glossary.yaml:7: terms[0].rule: no rule 'atack' (did you mean 'attack'?)",
+    ),
+    "cross-system reference to a missing system": (
+        "system.yaml",
+        "See [[rule:attack]]",
+        "See [[rule:segmnts/attack]]",
+        "rules_data/countup/system.yaml:5: summary: [[rule:segmnts/attack]]: no system 'segmnts'",
+    ),
+    "ruling option names a missing input": (
+        "rulings.yaml",
+        "input: nat20,",
+        "input: nat_20,",
+        "rules_data/countup/rulings.yaml:8: rulings[0].option.input: calculator 'hit' has no input 'nat_20'",
+    ),
+    "example input not declared": (
+        "rules.yaml",
+        "inputs: {ac: 12}",
+        "inputs: {armour: 12}",
+        "rules_data/countup/rules.yaml:24: rules[0].examples[0].inputs.armour: calculator 'hit' has no input 'armour'",
+    ),
+    "options_from names a missing column": (
+        "calculators.yaml",
+        "value: id, label: name}",
+        "value: id, label: title}",
+        "rules_data/countup/calculators.yaml:18: calculators.damage.inputs[0].options_from.label: "
+        "table 'weapons' has no column 'title'",
+    ),
+    "choice default not an option": (
+        "calculators.yaml",
+        "default: sword",
+        "default: axe",
+        "rules_data/countup/calculators.yaml:19: calculators.damage.inputs[0].default: 'axe' is not one of the options",
+    ),
+    "table cell of the wrong type": (
+        "tables.yaml",
+        "bonus: -1}",
+        "bonus: minus one}",
+        "rules_data/countup/tables.yaml:10: tables[0].rows[0].bonus: 'minus one' is not a whole number",
+    ),
+    "duplicate id": (
+        "rules.yaml",
+        "  - id: damage\n",
+        "  - id: attack\n",
+        "rules_data/countup/rules.yaml:35: rules[1].id: duplicate rule id 'attack' (first at "
+        "rules_data/countup/rules.yaml:8)",
+    ),
+    "duplicate key": (
+        "rules.yaml",
+        "    body: Roll the weapon's damage dice.",
+        "    body: a\n    body: b",
+        "rules_data/countup/rules.yaml:41: rules[1].body: duplicate key",
+    ),
+    "YAML syntax error": (
+        "tables.yaml",
+        "    rule: damage\n",
+        "    rule: damage: x\n",
+        "rules_data/countup/tables.yaml:14: YAML syntax:",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_fixture_fails_at_file_line_field(root: Path, case: str) -> None:
+    name, old, new, expected = BAD[case]
+    edit(root, name, old, new)
+    found = problems(root)
+    assert any(p.startswith(expected) for p in found), f"expected {expected!r}, got {found}"
+
+
+def test_all_problems_are_reported_not_only_the_first(root: Path) -> None:
+    edit(root, "rules.yaml", "reach: {kind: number, value: 10", "reach: {kind: number, value: x")
+    edit(root, "glossary.yaml", "term: AC", "term: 3")
+    edit(root, "calculators.yaml", "max: 30, default: 12", "max: 30, default: high")
+    found = problems(root)
+    assert len(found) == 3, found
+    assert {p.split(":")[0] for p in found} == {
+        "rules_data/countup/rules.yaml",
+        "rules_data/countup/glossary.yaml",
+        "rules_data/countup/calculators.yaml",
+    }
+
+
+def test_check_command_prints_problems_and_exits_1(root: Path) -> None:
+    edit(root, "rules.yaml", "reach: {kind: number, value: 10", "reach: {kind: number, value: x")
+    edit(root, "glossary.yaml", "    rule: attack", "    rule: atack")
+    done = subprocess.run(
+        [sys.executable, "-m", "macros.check", "--partial", "--no-coverage", "--root", str(root)],
+        capture_output=True,
+        text=True,
+        cwd=catalog.ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == [
+        "rules_data/countup/glossary.yaml:7: terms[0].rule: no rule 'atack' (did you mean 'attack'?)",
+        "rules_data/countup/rules.yaml:19: rules[0].facts.reach.value: 'x' is not of type 'integer'",
+    ]
+    assert "Traceback" not in done.stderr
+
+
+def test_coverage_finds_uncovered_lines_and_lost_numbers(root: Path) -> None:
+    source = root / "sources" / "mini.txt"
+    source.write_text(source.read_text() + "Extra line with 77 in it.\n")
+    cat = catalog.load(root)
+    found = [str(p) for p in coverage.check(cat.systems["countup"], root / "sources")]
+    assert any("mini.txt lines 4–4 are in no section" in p for p in found), found
+    edit(root, "rules.yaml", "lines: [1, 2]", "lines: [1, 4]")
+    cat = catalog.load(root)
+    found = [str(p) for p in coverage.check(cat.systems["countup"], root / "sources")]
+    assert found == [
+        "rules_data/countup/rules.yaml:5: sections[0].lines: number 77 of lines 1–4 appear in no rule citing it "
+        "(attack, damage)"
+    ]
+
+
+def test_coverage_checks_quote_and_overlap(root: Path) -> None:
+    edit(root, "rules.yaml", "quote: Hitting", "quote: Missing")
+    cat = catalog.load(root)
+    found = [str(p) for p in coverage.check(cat.systems["countup"], root / "sources")]
+    assert found == ["rules_data/countup/rules.yaml:6: sections[0].quote: line 1 reads 'Hitting a target'"]
