@@ -1,0 +1,177 @@
+"""Damage as a full exact distribution (0 on a miss), and the Wound it causes.
+
+Three sources: an attack's margin of success plus modifiers (at least 1; weapon property dice used
+if higher or instead), a monster's damage dice, or the 10 − roll taken when a roll to avoid an
+opportunity attack, or to grapple or shove, fails."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from calc import dice, result
+from calc.data import SystemData
+from calc.dist import Dist
+from calc.systems.phases.attack_roll import (
+    COVER,
+    HIT,
+    TargetNumber,
+    check_number,
+    face_outcome,
+    row_by,
+    target_number,
+    used_roll,
+)
+from calc.systems.phases.hit import natural_rolls_step
+from calc.systems.phases.wounds import wound_row
+
+Step = dict[str, str]
+
+
+def margin_damage(face: int, number: TargetNumber, inputs: dict[str, Any], data: SystemData) -> int:
+    """roll − target number + modifiers (modifiers left out in melee under the other reading),
+    at least the minimum damage of a hit."""
+    mods = inputs["modifiers"]
+    if inputs["attack_type"] == "melee" and not inputs["melee_modifiers"]:
+        mods = 0
+    return max(data.fact("margin-damage", "minimum_damage"), face - number.value + mods)
+
+
+def _hit_damage(face: int, number: TargetNumber, inputs: dict[str, Any], data: SystemData) -> Dist:
+    """The damage distribution of a hit made with `face`."""
+    least = data.fact("margin-damage", "minimum_damage")
+    if inputs["mode"] == "monster":
+        return inputs["damage_dice"].dist().map(lambda x: max(least, x))
+    base = margin_damage(face, number, inputs, data)
+    prop = row_by(data, "weapon-properties", "id", inputs["weapon_property"])
+    if prop["die"] is None:
+        return Dist.constant(base)
+    die = dice.parse(prop["die"]).dist()
+    if prop["use"] == "if higher" or inputs["finesse_reading"] == "if-higher":
+        return die.map(lambda x: max(x, base))
+    return die.map(lambda x: max(least, x))
+
+
+def _attack(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tuple[Dist, dict[str, Fraction]]:
+    number = target_number(inputs, data, steps)
+    roll = used_roll(inputs, data, steps)
+    natural = inputs["natural_rolls"]
+    steps.append(natural_rolls_step(data, natural))
+    crit = data.fact("critical-hits", "critical_roll")
+    parts: list[tuple[Fraction, Dist]] = []
+    p = {"hit": Fraction(0), "cover": Fraction(0), "crit": Fraction(0)}
+    for face, pf in roll.items():
+        outcome = face_outcome(face, number, natural, data)
+        if outcome == HIT:
+            p["hit"] += pf
+            p["crit"] += pf if face == crit else 0
+            parts.append((pf, _hit_damage(face, number, inputs, data)))
+        else:
+            p["cover"] += pf if outcome == COVER else 0
+            parts.append((pf, Dist.constant(0)))
+    _damage_steps(inputs, data, steps)
+    return Dist.mixture(parts), p
+
+
+def _damage_steps(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> None:
+    least = data.fact("margin-damage", "minimum_damage")
+    if inputs["mode"] == "monster":
+        steps.append(
+            data.step("damage-dice", f"A hit deals the monster's {inputs['damage_dice']} instead (at least {least}).")
+        )
+        return
+    steps.append(data.step("margin-damage", "Damage is the margin of success: the roll minus the target number."))
+    melee_bare = inputs["attack_type"] == "melee" and not inputs["melee_modifiers"]
+    if melee_bare:
+        steps.append(data.step("ruling:damage-margin", "Other reading: a melee hit deals the bare margin."))
+    else:
+        steps.append(
+            data.step(
+                "ruling:damage-margin",
+                f"A hit deals roll − target number + modifiers ({inputs['modifiers']:+d}), at least {least}.",
+            )
+        )
+    prop = row_by(data, "weapon-properties", "id", inputs["weapon_property"])
+    if prop["die"] is not None:
+        if prop["use"] == "if higher":
+            steps.append(data.step("damage-dice", f"{prop['name']}: roll {prop['die']} and use it if higher."))
+        elif inputs["finesse_reading"] == "if-higher":
+            steps.append(
+                data.step("ruling:damage-dice", f"Other reading: {prop['name']} {prop['die']} is used if higher.")
+            )
+        else:
+            steps.append(data.step("ruling:damage-dice", f"{prop['name']}: {prop['die']} replaces the margin."))
+
+
+def _failure(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tuple[Dist, dict[str, Fraction]]:
+    number = check_number(inputs, data, steps, "opportunity-attacks")
+    roll = used_roll(inputs, data, steps)
+    base = data.fact("opportunity-attacks", "failure_damage_base")
+    floor = data.fact("margin-damage", "minimum_damage") if inputs["failure_min_one"] else 0
+    p_fail = roll.p_lt(number.value)
+    parts = [(1 - p_fail, Dist.constant(0))]
+    if p_fail:
+        fails = roll.condition(lambda f: f < number.value)
+        parts.append((p_fail, fails.map(lambda f: max(floor, base - f))))
+    if inputs["failure_min_one"]:
+        text = f"On a failure you are hit for {base} − the d20 roll, at least {floor}."
+    else:
+        text = f"Other reading: on a failure you are hit for {base} − the d20 roll, with no minimum (0 if negative)."
+    steps.append(data.step("ruling:failure-damage", text))
+    return Dist.mixture(parts), {"hit": p_fail, "cover": Fraction(0), "crit": Fraction(0)}
+
+
+def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    steps: list[Step] = []
+    failure = inputs["mode"] == "failure"
+    dist, p = _failure(inputs, data, steps) if failure else _attack(inputs, data, steps)
+    hp, max_hp = inputs["current_hp"], inputs["max_hp"]
+    armour = row_by(data, "armour-wound-protection", "id", inputs["armour"])
+    protection = armour["protection"]
+    reading = inputs["wound_damage"]
+    severities = data.table("wound-severity")
+    by_name = {row["name"]: Fraction(0) for row in severities}
+    p_death = Fraction(0)
+    for x, px in dist.items():
+        row = wound_row(x, hp, protection, reading, data)
+        if row is not None:
+            by_name[row["name"]] += px
+            if max_hp and x == max_hp:
+                p_death += px
+    p_wound = sum(by_name.values(), Fraction(0))
+    who = "you" if failure else "the target"
+    read = "the damage below 0 HP" if reading == "overflow" else "the whole blow (other reading)"
+    steps.append(
+        data.step(
+            "ruling:wound-overflow",
+            f"At {hp} HP, damage above {hp} takes {who} below 0 HP and causes a Wound; the wound table "
+            f"reads {read}, less wound protection {protection} ({armour['name']}).",
+        )
+    )
+    chances = [
+        result.chance("You are hit" if failure else "Hit", p["hit"]),
+        result.chance("Wound", p_wound),
+        *(result.chance(name, q) for name, q in by_name.items()),
+    ]
+    if not failure:
+        chances.append(result.chance("Critical hit: an extra Wound until the end of next round", p["crit"]))
+        steps.append(
+            data.step("critical-hits", "A natural 20 that hits also gives a Wound lasting to the end of next round.")
+        )
+    if p["cover"]:
+        chances.append(result.chance("Hits the cover instead", p["cover"]))
+    if max_hp:
+        chances.append(result.chance("Instant death", p_death))
+        steps.append(data.step("instant-death", f"A Wound from exactly {max_hp} damage (maximum HP) kills outright."))
+    rows = [["No wound", "0", result.percent(1 - p_wound), str(1 - p_wound)]]
+    rows += [
+        [r["name"], str(r["severity"]), result.percent(by_name[r["name"]]), str(by_name[r["name"]])] for r in severities
+    ]
+    label = "Damage you take" if failure else "Damage to the target"
+    return {
+        "summary": f"Mean damage {float(dist.mean):.2f}; Wound {result.percent(p_wound)}",
+        "chances": chances,
+        "distribution": result.dist_json(dist, label),
+        "table": result.table("Wound from this roll", ["Wound", "Inventory slots", "Chance", "Exact"], rows),
+        "steps": steps,
+    }
