@@ -91,7 +91,11 @@ def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     p = Dist.die(sides).p_where(hits)
     lowest = min(r for r in range(1, sides + 1) if hits(r))
     steps.append(
-        data.step("attack-roll", f"d{sides} {signed(bonus)} ≥ {minus(need)}: natural {minus(need - bonus)} or more")
+        data.step(
+            "attack-roll",
+            f"d{sides} {'+' if bonus >= 0 else '−'} {abs(bonus)} ≥ {minus(need)}:"
+            f" natural {minus(need - bonus)} or more",
+        )
     )
     if need - bonus > always_hits or need - bonus <= always_misses:
         steps.append(
