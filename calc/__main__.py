@@ -80,9 +80,10 @@ def render(answer: dict[str, Any]) -> str:
     if answer["pairwise"]:
         lines.append("  Who acts first:")
         for p in answer["pairwise"]:
+            before, tied, after = p["before"], p["tied"], p["after"]
             lines.append(
-                f"    {p['first']} before {p['second']}: {p['before']['float'] * 100:.2f}% ({p['before']['fraction']}), "
-                f"tied {p['tied']['float'] * 100:.2f}%, after {p['after']['float'] * 100:.2f}%"
+                f"    {p['first']} before {p['second']}: {before['float'] * 100:.2f}% ({before['fraction']}), "
+                f"tied {tied['float'] * 100:.2f}%, after {after['float'] * 100:.2f}%"
             )
     if answer["table"]:
         t = answer["table"]
@@ -110,7 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     except CalcError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else render(answer))
+    try:
+        print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else render(answer))
+    except BrokenPipeError:  # e.g. piped into `head`: the reader has what it wanted
+        sys.stderr.close()
     return 0
 
 
