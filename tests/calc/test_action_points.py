@@ -69,6 +69,12 @@ def test_literal_swap_of_12_and_10_leaves_a_tie_to_re_roll():
     assert answer["order"][0]["tied"] and answer["order"][0]["names"] == ["Alice", "Bob"]
 
 
+def test_magical_weapon_attacks_sr_with_intelligence():
+    answer = run("hit", weapon="staff", kind="magic", ability=4, defense=15)
+    assert chance(answer, "Hit") == Fraction(10, 20)  # natural 11+; threshold 20 is inside that
+    assert "Intelligence" in answer["steps"][1]["text"] and "SR 15" in answer["steps"][1]["text"]
+
+
 def test_power_attack_longsword_rolls_4d8_and_adds_bonuses_once():
     # Source lines 95–97: a longsword's 2d8 + Strength + half level becomes 4d8 + the same bonuses.
     power = pmf(run("damage", weapon="long-slashing", damage_bonus=5, attack="power", outcome="hit"))
@@ -209,6 +215,8 @@ def test_properties_shift_dice_ranks_and_numbers():
         ("damage", {"use_preset": False, "dice": "3d12", "heavy": True}, "heavy"),  # the highest rank
         ("damage", {"use_preset": False, "dice": "1d7", "heavy": True}, "heavy"),  # not on the list
         ("hit", {"weapon": "long-ranged", "reach_rule": True}, "reach_rule"),
+        ("hit", {"weapon": "staff"}, "kind"),  # a staff makes spell attacks against SR
+        ("hit", {"weapon": "long-slashing", "kind": "magic"}, "kind"),
         ("initiative", {"combatants": [{"name": "A", "roll": 3, "swap_with": "Zed"}]}, "combatants[1].swap_with"),
         (
             "initiative",

@@ -50,6 +50,11 @@ class Attack:
 def attack_bonus(inputs: dict[str, Any], data: SystemData, weapon: Weapon) -> tuple[int, list[dict[str, str]]]:
     """Everything added to the d20, with the rules that add it."""
     magic = inputs["kind"] == "magic"
+    if weapon.type is not None and (weapon.type == "magic") != magic:
+        needed = "Magical (a spell attack against SR)" if weapon.type == "magic" else "Martial (an attack against AC)"
+        raise InputError(
+            "kind", f"{weapon.name} is a {'magical' if weapon.type == 'magic' else 'martial'} weapon: choose {needed}"
+        )
     ability = data.fact("standard-attack", "magic_ability" if magic else "martial_ability")
     parts = [(inputs["ability"], ability), (inputs["weapon_bonus"], "weapon"), (inputs["misc"], "other")]
     if weapon.attack:
