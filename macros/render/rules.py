@@ -55,8 +55,13 @@ def example_note(prose: Prose, rule: dict, example: dict, declarations: dict[str
     return admonition("example", f"Example: {example['title']}", "\n".join(lines))
 
 
-def rule_section(prose: Prose, rule: dict, generated: Generated, declarations: dict[str, dict]) -> str:
-    """One rule: everything the page shows of it, as Markdown."""
+def rule_section(
+    prose: Prose, rule: dict, generated: Generated, declarations: dict[str, dict], shown: set[str] | None = None
+) -> str:
+    """One rule: everything the page shows of it, as Markdown. `shown` holds the rulings already
+    shown in full on this page; a ruling applying to several of its rules is shown once, then
+    linked."""
+    shown = set() if shown is None else shown
     system = prose.system
     parts = [
         f"## {md_text(rule['title'])} {{#{rule['id']}}}",
@@ -72,6 +77,15 @@ def rule_section(prose: Prose, rule: dict, generated: Generated, declarations: d
     for table in system.tables_of(rule["id"]):
         parts.append(table_block(prose, table, generated(table) if "generator" in table else None))
     for ruling in system.rulings_for(rule["id"]):
+        if ruling["id"] in shown:
+            href = prose.ruling_href(system, ruling["id"])
+            parts += [
+                f'<span class="cc-badge">Ruling</span> [{md_text(ruling["title"])}]({href}) '
+                "also applies here (shown above).",
+                "",
+            ]
+            continue
+        shown.add(ruling["id"])
         parts.append(ruling_note(prose, ruling, declarations))
     for example in rule.get("examples") or []:
         parts.append(example_note(prose, rule, example, declarations))
@@ -92,6 +106,7 @@ def rule_page(prose: Prose, page_id: str, generated: Generated, declarations: di
     system = prose.system
     page = next(p for p in system.pages if p["id"] == page_id)
     parts = [f"# {md_text(page['title'])}", "", prose.expand(page["summary"]), "{: .cc-lead }", ""]
+    shown: set[str] = set()
     for rule in system.rules_on(page_id):
-        parts.append(rule_section(prose, rule, generated, declarations))
+        parts.append(rule_section(prose, rule, generated, declarations, shown))
     return "\n".join(parts)

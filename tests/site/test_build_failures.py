@@ -1,0 +1,75 @@
+"""The build fails loudly: a macro error (on_error_fail) and bad data (file:line:field, no
+traceback). Each case builds a tiny site around the checker's mini system
+(tests/data/fixtures/good), with a control build that passes, so the failures have the cause we
+think."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, mkdocs_build
+
+FIXTURE = ROOT / "tests" / "data" / "fixtures" / "good"
+CONFIG = """
+site_name: Tiny
+site_url: http://127.0.0.1:8000/
+theme: {name: material, font: false}
+plugins:
+  - search
+  - macros: {module_name: macros/main, on_error_fail: true, on_undefined: strict}
+markdown_extensions: [attr_list, admonition, tables, md_in_html, {toc: {permalink: true}}, pymdownx.details]
+"""
+PAGES = [
+    "index",
+    "compare",
+    "countup/index",
+    "countup/attacks",
+    "countup/rulings",
+    "countup/glossary",
+    "countup/calculators/hit",
+    "countup/calculators/damage",
+    "countup/calculators/initiative",
+]
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    """A project dir: the mini data, one stub per page, and the real macros package."""
+    shutil.copytree(FIXTURE, tmp_path / "data")
+    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+    (tmp_path / "macros").symlink_to(ROOT / "macros")
+    for page in PAGES:
+        stub = tmp_path / "docs" / f"{page}.md"
+        stub.parent.mkdir(parents=True, exist_ok=True)
+        stub.write_text("{{ rules_page() }}\n")
+    return tmp_path
+
+
+def build(tiny: Path):
+    env = {"CODEX_DATA_ROOT": str(tiny / "data"), "CODEX_PARTIAL": "1"}
+    return mkdocs_build(tiny / "site", cwd=tiny, env=env)
+
+
+def test_control_tiny_site_builds(tiny: Path) -> None:
+    done = build(tiny)
+    assert done.returncode == 0, done.stderr[-3000:]
+    html = (tiny / "site" / "countup" / "attacks" / "index.html").read_text()
+    assert 'id="attack"' in html and 'class="cc-term"' in html and "admonition ruling" in html
+
+
+def test_macro_error_fails_the_build(tiny: Path) -> None:
+    (tiny / "docs" / "countup" / "glossary.md").write_text("{{ no_such_macro() }}\n")
+    done = build(tiny)
+    assert done.returncode != 0
+    assert "no_such_macro" in done.stdout + done.stderr
+
+
+def test_bad_data_fails_the_build_with_file_line_field_and_no_traceback(tiny: Path) -> None:
+    rules = tiny / "data" / "rules_data" / "countup" / "rules.yaml"
+    rules.write_text(rules.read_text().replace("value: 10, unit: ft", "value: ten, unit: ft"))
+    done = mkdocs_build(tiny / "site", cwd=tiny, env={"CODEX_DATA_ROOT": str(tiny / "data")})
+    assert done.returncode != 0
+    assert "rules_data/countup/rules.yaml:19: rules[0].facts.reach.value: 'ten' is not of type 'integer'" in done.stderr
+    assert "Traceback" not in done.stderr

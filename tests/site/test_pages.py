@@ -1,0 +1,132 @@
+"""The built site: every rule, table, ruling and term is an anchor where links expect it, terms
+render as self-explaining elements, no `[[...]]` markup is left, and nothing is fetched off the
+site's origin."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from conftest import page_html
+
+from macros import catalog
+
+CATALOG = catalog.load()
+SYSTEMS = list(CATALOG.systems.values())
+
+
+def _ids(html: str) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', html))
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+def test_every_rule_and_table_is_an_anchor_on_its_page(site: Path, system: catalog.System) -> None:
+    missing = []
+    for page in system.pages:
+        ids = _ids(page_html(site, f"{system.id}/{page['id']}/"))
+        missing += [r["id"] for r in system.rules_on(page["id"]) if r["id"] not in ids]
+        missing += [
+            t["id"] for r in system.rules_on(page["id"]) for t in system.tables_of(r["id"]) if t["id"] not in ids
+        ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+def test_rulings_and_terms_are_anchors(site: Path, system: catalog.System) -> None:
+    assert set(system.rulings) <= _ids(page_html(site, f"{system.id}/rulings/"))
+    assert set(system.terms) <= _ids(page_html(site, f"{system.id}/glossary/"))
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+def test_rulings_are_marked_where_they_apply(site: Path, system: catalog.System) -> None:
+    for ruling in system.rulings.values():
+        for rule_id in ruling["applies_to"]:
+            html = page_html(site, f"{system.id}/{system.rules[rule_id]['page']}/")
+            assert "admonition ruling" in html and f"rulings/#{ruling['id']}" in html, (ruling["id"], rule_id)
+
+
+TERM = re.compile(r'<span class="cc-term" tabindex="0" aria-describedby="([^"]+)">')
+
+
+def test_glossary_terms_render_as_accessible_tooltips(site: Path) -> None:
+    used = 0
+    for path in site.rglob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        for tip_id in TERM.findall(html):
+            used += 1
+            assert f'role="tooltip" id="{tip_id}"' in html, f"{path}: term without its tooltip {tip_id}"
+        assert len(TERM.findall(html)) == len(set(TERM.findall(html))), f"{path}: tooltip ids repeat"
+    uses = sum("[[term:" in (r.get("body", "") + r.get("summary", "")) for s in SYSTEMS for r in s.rules.values())
+    assert used >= uses > 0
+
+
+def test_no_reference_markup_left(site: Path) -> None:
+    left = [
+        p
+        for p in site.rglob("*.html")
+        if "[[" in p.read_text(encoding="utf-8").replace("[[", "", 0)
+        and re.search(r"\[\[(term|rule|ruling|table):", p.read_text(encoding="utf-8"))
+    ]
+    assert left == []
+
+
+def test_calculators_are_embedded_on_their_pages(site: Path) -> None:
+    for system in SYSTEMS:
+        for name, calc in system.calculators.items():
+            rule_page = page_html(site, f"{system.id}/{system.rules[calc['rule']]['page']}/")
+            own_page = page_html(site, f"{system.id}/calculators/{name}/")
+            marker = f'data-cc-system="{system.id}" data-cc-calculator="{name}"'
+            assert marker in rule_page and marker in own_page
+
+
+# --- zero requests off the origin -------------------------------------------------------------
+
+SITE_HOSTS = {"127.0.0.1", "localhost"}
+INERT = {
+    # host: why a URL to it in the built files is never requested
+    "www.w3.org": "XML namespaces in inline SVG",
+    "unpkg.com": "Material's bundle: ResizeObserver polyfill (every supported browser has it) and mermaid "
+    "(only for mermaid diagrams, which the site has none of)",
+    "api.github.com": "Material's bundle: repository facts, only with repo_url, which the site does not set",
+    "github.com": "comments and licence headers in the search (lunr) scripts",
+    "clipboardjs.com": "licence comment in Material's bundle",
+    "fontawesome.com": "licence comment in Material's stylesheet",
+    "lunrjs.com": "licence comment in the search worker",
+    "tartarus.org": "reference comment (Snowball stemmer) in the search worker",
+    "bit.ly": "reference comment in the search worker",
+}
+LOADING = re.compile(
+    r'<(?:script|img|iframe|link|source|video|audio|embed|object)\b[^>]*?\b(?:src|href|data)="(https?:)?//([^/"]+)'
+)
+CSS_URL = re.compile(r"""(?:url\(\s*['"]?|@import\s+['"])(https?:)?//([^/'")]+)""")
+ANY_URL = re.compile(r"https?://([A-Za-z0-9.-]+)")
+
+
+def _text_files(site: Path):
+    for path in site.rglob("*"):
+        if path.suffix in (".html", ".css", ".js", ".mjs", ".json", ".webmanifest") and path.is_file():
+            yield path, path.read_text(encoding="utf-8", errors="replace")
+
+
+def test_nothing_loads_from_another_host(site: Path) -> None:
+    bad = []
+    for path, text in _text_files(site):
+        if path.suffix == ".html":
+            bad += [(path.name, host) for _, host in LOADING.findall(text) if host.split(":")[0] not in SITE_HOSTS]
+        bad += [(path.name, host) for _, host in CSS_URL.findall(text) if host.split(":")[0] not in SITE_HOSTS]
+    assert bad == []
+
+
+def test_every_url_to_another_host_is_known_inert(site: Path) -> None:
+    site_url = urlparse(re.search(r'rel="canonical" href="([^"]+)"', (site / "index.html").read_text())[1])
+    allowed = SITE_HOSTS | {site_url.hostname} | set(INERT)
+    unknown: dict[str, str] = {}
+    for path, text in _text_files(site):
+        if path.match("assets/javascripts/lunr/*") or path.match("assets/javascripts/lunr/min/*"):
+            continue  # third-party stemmers: only licence and reference comments
+        for host in ANY_URL.findall(text):
+            if host not in allowed:
+                unknown.setdefault(host, str(path.relative_to(site)))
+    assert unknown == {}

@@ -1,0 +1,124 @@
+"""The pure renderers on the checker's mini system: Markdown in, no MkDocs needed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from macros import catalog, markup
+from macros.render import overview, rules, system_pages
+from macros.render.prose import Prose, md_text
+from macros.render.tables import table_block
+from macros.site import Site
+
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "good"
+
+
+@pytest.fixture(scope="module")
+def site() -> Site:
+    cat = catalog.load(FIXTURE)
+    assert cat.problems == []
+    return Site(cat)
+
+
+def prose(site: Site, page: str = "countup/attacks.md") -> Prose:
+    return Prose(site.catalog, site.catalog.systems["countup"], page)
+
+
+def test_rule_page_has_anchored_headings_summary_facts_tables_rulings_examples_calculator(site: Site) -> None:
+    md = site.render("countup/attacks.md")
+    assert md.startswith("# Attacks\n")
+    assert "## Attacking {#attack}" in md and "## Damage {#damage}" in md
+    assert "- Attack roll: **d20**" in md and "- Reach: **10 ft**" in md
+    assert '<div class="cc-table" id="bonuses" markdown>' in md
+    assert "<td>3–5</td><td>−1</td>" in md and "<td>6+</td><td>0</td>" in md
+    assert '!!! ruling "Ruling: Does a natural 20 always hit?"' in md
+    assert "**Other reading:** Only if the total reaches the AC." in md
+    assert '!!! example "Example: A plain hit"' in md
+    assert 'data-cc-system="countup" data-cc-calculator="hit"' in md
+    assert md.index("{#attack}") < md.index('data-cc-calculator="hit"') < md.index("{#damage}")
+
+
+def test_references_become_relative_links_and_terms(site: Site) -> None:
+    p = prose(site, "countup/calculators/hit.md")
+    out = p.expand("See [[rule:damage]], [[table:bonuses|the table]], [[ruling:nat-20]] and [[term:ac]].")
+    assert "[Damage](../attacks.md#damage)" in out
+    assert "[the table](../attacks.md#bonuses)" in out
+    assert "[Does a natural 20 always hit?](../rulings.md#nat-20)" in out
+    assert '<span class="cc-term" tabindex="0" aria-describedby="cc-tip-ac-1">AC' in out
+    assert '<span class="cc-tip" role="tooltip" id="cc-tip-ac-1"><strong>AC (Armour Class)</strong>' in out
+    # the definition's own reference is plain text inside the tooltip: nothing interactive there
+    assert "*Attacking*" in out
+
+
+def test_bad_markup_raises() -> None:
+    with pytest.raises(markup.MarkupError):
+        markup.substitute("a [[rule:x", lambda ref: "")
+
+
+def test_text_from_data_is_escaped() -> None:
+    assert md_text("<img src=x onerror=alert(1)> *x* [y]") == "&lt;img src=x onerror=alert(1)&gt; \\*x\\* \\[y\\]"
+
+
+def test_generated_table_renders_given_cells(site: Site) -> None:
+    table = {"id": "gen", "title": "Gen", "rule": "attack", "generator": "g"}
+    content = {
+        "columns": [{"id": "a", "label": "A"}, {"id": "b", "label": "B<"}],
+        "rows": [[-2, "17+"]],
+        "caption": None,
+    }
+    md = table_block(prose(site), table, content)
+    assert '<th scope="col">B&lt;</th>' in md and "<td>−2</td><td>17+</td>" in md and "computed" in md
+
+
+def test_rulings_glossary_overview_calculator_pages(site: Site) -> None:
+    assert "## Does a natural 20 always hit? {#nat-20}" in site.render("countup/rulings.md")
+    assert "Calculator option: `nat20` = `True`" in site.render("countup/rulings.md")
+    assert '<div class="cc-glossary-entry" id="ac" markdown>' in site.render("countup/glossary.md")
+    overview_md = site.render("countup/index.md")
+    assert "[Attacks](attacks.md)" in overview_md and "| Hitting | 1–2 | [Attacking](attacks.md#attack)" in overview_md
+    calc_md = site.render("countup/calculators/damage.md")
+    assert calc_md.startswith("# Damage\n") and "Rule: [Damage](../attacks.md#damage)" in calc_md
+
+
+def test_compare_and_home(site: Site) -> None:
+    compare = overview.compare_page(site.catalog)
+    assert compare.count("\n| **") == len(overview.ASPECTS)
+    assert "[→ Attacking](countup/attacks.md#attack)" in compare
+    home = overview.home_page(site.catalog)
+    assert "[Mini](countup/index.md)" in home and "[Compare the systems](compare.md)" in home
+
+
+def test_ruling_shown_once_per_page(site: Site) -> None:
+    system = site.catalog.systems["countup"]
+    ruling = system.rulings["nat-20"]
+    shown: set[str] = set()
+    decls = site.declarations(system)
+    first = rules.rule_section(prose(site), system.rules["attack"], lambda t: {}, decls, shown)
+    ruling["applies_to"].append("damage")
+    try:
+        second = rules.rule_section(prose(site), system.rules["damage"], lambda t: {}, decls, shown)
+    finally:
+        ruling["applies_to"].remove("damage")
+    assert "!!! ruling" in first and "!!! ruling" not in second and "rulings.md#nat-20" in second
+
+
+def test_nav_is_derived_from_data(site: Site) -> None:
+    nav = site.nav(["performance.md"])
+    assert nav[0] == {"Home": "index.md"} and nav[-1] == "performance.md"
+    mini = next(item["Mini"] for item in nav if isinstance(item, dict) and "Mini" in item)
+    assert mini[0] == "countup/index.md" and {"Attacks": "countup/attacks.md"} in mini
+    assert {
+        "Calculators": [
+            {"Hit chance": "countup/calculators/hit.md"},
+            {"Damage": "countup/calculators/damage.md"},
+            {"Initiative": "countup/calculators/initiative.md"},
+        ]
+    } in mini
+
+
+def test_system_pages_module_is_pure(site: Site) -> None:
+    assert system_pages.glossary_page(prose(site, "countup/glossary.md")) == system_pages.glossary_page(
+        prose(site, "countup/glossary.md")
+    )
