@@ -1,0 +1,166 @@
+// Start Python from a build-time memory snapshot (tools/make_snapshot.mjs), with `calc` already
+// imported and warmed up; on ANY problem, fall back to the normal load the caller passes in.
+//
+// Why a fallback is not optional: `_loadSnapshot` is a private Pyodide API. A snapshot only fits
+// the exact runtime build (BUILD_ID), the byte-identical stdlib zip and the wheel it was made
+// with; a stale cache, a partial deploy or a corrupt download must cost time, never the calculator.
+//
+//   const { pyodide, evaluateJson, source } = await bootFromSnapshot({
+//     loadPyodide, indexURL, stdLibURL, lockFileURL, snapshotURL, sha256, rawSha256, probe,
+//     fallback: async () => pyodide,   // what the worker does without a snapshot
+//   });
+//
+// Works in a module worker and in Node (tests/node/snapshot.mjs passes its own `fetch`).
+
+const SNAPSHOT_MAGIC = 1886286592; // first 32-bit word of a Pyodide snapshot (makeSnapshot)
+
+/**
+ * A fingerprint of the stdlib zip: its size and the sha256 of its last 256 kB, which hold the
+ * central directory with every member's CRC. The snapshot keeps zipimport's table of contents of
+ * that zip in memory, so a different zip would break later imports. make_snapshot.mjs stores the
+ * fingerprint in the snapshot (`sys._calc_snapshot_stdlib`); `verify` compares it with the zip
+ * mounted now. Plain JS on purpose: running Python source right after a restore costs ~0.1 s
+ * (its compiler's wasm code is not compiled yet), reading an attribute costs nothing.
+ */
+export async function stdlibFingerprint(bytes) {
+  const tail = bytes.subarray(Math.max(0, bytes.length - 262144));
+  return `${bytes.length}:${hex(await crypto.subtle.digest("SHA-256", tail))}`;
+}
+
+/** A snapshot problem: what failed (stage) and why; the caller logs it, the user never sees it. */
+export class SnapshotError extends Error {
+  constructor(stage, cause) {
+    const why = cause instanceof Error ? cause.message + (cause.cause ? ` (${cause.cause.message || cause.cause})` : "") : String(cause);
+    super(`${stage}: ${why}`);
+    this.name = "SnapshotError";
+    this.stage = stage;
+  }
+}
+
+async function stage(name, work) {
+  try {
+    return await work();
+  } catch (err) {
+    throw err instanceof SnapshotError ? err : new SnapshotError(name, err);
+  }
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The snapshot's bytes: fetched, checked against the expected sha256, gunzipped if gzip, and
+ * checked for Pyodide's snapshot magic number. `sha256` is the hash of the .gz file as built,
+ * `rawSha256` of the uncompressed snapshot: a server that sends the .gz with
+ * `Content-Encoding: gzip` hands us the raw bytes, so what arrived decides which hash applies.
+ * The hash matters: a corrupted heap image could make the restored interpreter crash or hang in
+ * ways no try/catch can stop, so a bad download is refused before it reaches Pyodide.
+ */
+export async function fetchSnapshot(snapshotURL, { sha256, rawSha256, fetch = globalThis.fetch } = {}) {
+  return snapshotBytes(await snapshotResponse(snapshotURL, fetch), { sha256, rawSha256 });
+}
+
+async function snapshotResponse(snapshotURL, fetch) {
+  const response = await stage("download", () => fetch(snapshotURL));
+  if (!response.ok) throw new SnapshotError("download", `HTTP ${response.status} for ${snapshotURL}`);
+  return response;
+}
+
+async function snapshotBytes(response, { sha256, rawSha256 }) {
+  let bytes = await stage("download", () => response.arrayBuffer());
+  const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
+  const gzipped = head[0] === 0x1f && head[1] === 0x8b;
+  const expected = gzipped ? sha256 : rawSha256;
+  if (expected) {
+    const got = await stage("integrity", async () => hex(await crypto.subtle.digest("SHA-256", bytes)));
+    if (got !== expected) throw new SnapshotError("integrity", `sha256 ${got} is not the expected ${expected}`);
+  }
+  if (gzipped) {
+    bytes = await stage("gunzip", () =>
+      new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer(),
+    );
+  }
+  if (bytes.byteLength < 64 || bytes.byteLength % 4 || new Uint32Array(bytes, 0, 1)[0] !== SNAPSHOT_MAGIC) {
+    throw new SnapshotError("format", "not a Pyodide memory snapshot");
+  }
+  return new Uint8Array(bytes);
+}
+
+/**
+ * Boot from the snapshot and prove it works (import calc.browser, answer `probe` with a result);
+ * otherwise run `fallback()`. Returns {pyodide, evaluateJson, source: "snapshot" | "fallback",
+ * error (the SnapshotError that caused a fallback, else null), ms: {fetch, boot, verify}}.
+ * `evaluateJson` is null after a fallback: the caller's normal path imports calc itself.
+ * Errors of the fallback itself propagate unchanged (the worker reports them as today).
+ */
+export async function bootFromSnapshot({
+  loadPyodide,
+  indexURL,
+  stdLibURL,
+  lockFileURL,
+  snapshotURL,
+  sha256,
+  rawSha256,
+  probe,
+  fallback,
+  options = {},
+  fetch = globalThis.fetch,
+  onFallback = (err) => console.warn(`Memory snapshot not used (${err.message}); normal start-up instead.`),
+}) {
+  if (typeof fallback !== "function") throw new TypeError("bootFromSnapshot needs a fallback function");
+  const t0 = performance.now();
+  const ms = { fetch: null, boot: null, verify: null };
+  try {
+    if (!snapshotURL) throw new SnapshotError("config", "no snapshot URL");
+    if (!probe) throw new SnapshotError("config", "no probe request");
+    // Wait for the response headers only (one round trip): a missing snapshot then falls back
+    // before the runtime downloads start, so nothing is fetched twice. The body downloads while
+    // loadPyodide fetches the wasm.
+    const response = await snapshotResponse(snapshotURL, fetch);
+    const bytes = snapshotBytes(response, { sha256, rawSha256 }).then((b) => {
+      ms.fetch = Math.round(performance.now() - t0);
+      return b;
+    });
+    bytes.catch(() => {}); // awaited below (by loadPyodide); avoid an unhandled-rejection warning
+    const pyodide = await stage("boot", () =>
+      loadPyodide({
+        ...options,
+        indexURL,
+        stdLibURL,
+        ...(lockFileURL ? { lockFileURL } : {}),
+        packages: [], // everything calc needs is already in the snapshot's memory
+        _loadSnapshot: bytes,
+      }),
+    );
+    // A SnapshotError raised inside the bytes promise surfaces here as the boot's cause.
+    await bytes;
+    ms.boot = Math.round(performance.now() - t0);
+    const evaluateJson = await stage("verify", () => verify(pyodide, probe));
+    ms.verify = Math.round(performance.now() - t0);
+    return { pyodide, evaluateJson, source: "snapshot", error: null, ms };
+  } catch (err) {
+    const error = err instanceof SnapshotError ? err : new SnapshotError("boot", err);
+    onFallback(error);
+    const pyodide = await fallback(error);
+    return { pyodide, evaluateJson: null, source: "fallback", error, ms };
+  }
+}
+
+/** calc.browser.evaluate_json, once the stdlib matches and it has answered `probe` with a result. */
+async function verify(pyodide, probe) {
+  const sys = pyodide.pyimport("sys");
+  const made = sys._calc_snapshot_stdlib;
+  const zipPath = sys.path.toJs().find((p) => String(p).endsWith(".zip"));
+  sys.destroy();
+  if (!made || !zipPath) throw new Error("the snapshot does not record which stdlib zip it was made with");
+  const now = await stdlibFingerprint(pyodide.FS.readFile(zipPath));
+  if (made !== now) throw new Error(`the stdlib zip is not the one the snapshot was made with (${made} vs ${now})`);
+  const evaluateJson = pyodide.pyimport("calc.browser").evaluate_json;
+  const reply = JSON.parse(evaluateJson(JSON.stringify(probe)));
+  if (!reply || typeof reply !== "object" || !("result" in reply)) {
+    evaluateJson.destroy();
+    throw new Error(`probe request answered ${JSON.stringify(reply).slice(0, 200)}`);
+  }
+  return evaluateJson;
+}

@@ -1,0 +1,113 @@
+// Build-time: a Pyodide memory snapshot with `calc` already imported and warmed up, so a browser
+// worker can start Python by copying memory instead of booting the interpreter and importing.
+//
+// Usage: node tools/make_snapshot.mjs <pyodide dir> <pyc stdlib zip> <calc wheel> <out .bin.gz>
+// Writes <out> (the snapshot, gzip-compressed: the raw heap is ~30 MB of mostly zeros) and
+// <out minus .gz>.json (its identity and sizes, for the build script and the loader).
+//
+// Why these steps, in this order:
+// - the SAME .pyc stdlib zip the site serves: the snapshot holds zipimport's table of contents of
+//   /lib/python314.zip, so the browser must mount a byte-identical zip (same file, same build);
+// - the wheel goes in with `unpackArchive` (a Uint8Array), never `loadPackage`: a snapshot taken
+//   after loadPackage fails ("Unexpected hiwire entry at index 6", pyodide#6354);
+// - every calc module is imported and every calculator answers one default request, so the first
+//   real request imports nothing and `calc.data.load()` (cached) already holds the rules data.
+//   Site-packages files do NOT survive in a snapshot (the file system lives in JS, not in wasm
+//   memory): anything not imported here would be missing in the browser, hence the full import;
+// - `_makeSnapshot` / `makeMemorySnapshot` are private Pyodide APIs tied to its BUILD_ID; the
+//   loader (docs/assets/js/snapshot-loader.mjs) falls back to a normal load on any error.
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { stdlibFingerprint } from "../docs/assets/js/snapshot-loader.mjs";
+
+const [pyodideDir, stdlibZip, wheelPath, outPath] = process.argv.slice(2);
+if (!pyodideDir || !stdlibZip || !wheelPath || !outPath || !outPath.endsWith(".gz")) {
+  console.error("usage: node tools/make_snapshot.mjs <pyodide dir> <pyc stdlib zip> <calc wheel> <out .bin.gz>");
+  process.exit(2);
+}
+
+/** Python run inside Pyodide: import every calc module, answer one default request per calculator. */
+const WARM_UP = `
+import importlib, json, os
+import calc, calc.browser
+from calc import data
+
+SKIP = {"calc.__main__", "calc.benchmark"}  # the command line and CPython timing: never in a browser
+root = os.path.dirname(calc.__file__)
+names = []
+for folder, dirs, files in os.walk(root):  # every .py in the wheel, namespace sub-packages included
+    dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+    rel = os.path.relpath(folder, os.path.dirname(root)).replace(os.sep, ".")
+    for f in sorted(files):
+        if f.endswith(".py"):
+            names.append(rel if f == "__init__.py" else f"{rel}.{f[:-3]}")
+imported = []
+for name in names:
+    if name not in SKIP:
+        importlib.import_module(name)
+        imported.append(name)
+
+answers = []
+for system_id in data.system_ids():
+    for name in data.system(system_id).raw["calculators"]:
+        request = {"system": system_id, "calculator": name, "inputs": {}}
+        reply = json.loads(calc.browser.evaluate_json(json.dumps(request)))
+        answers.append({"request": request, "ok": "result" in reply,
+                        "error": reply.get("error", {}).get("message")})
+json.dumps({"imported": imported, "answers": answers, "data_version": data.load().get("version")})
+`;
+
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+const started = performance.now();
+const { loadPyodide } = await import(resolve(pyodideDir, "pyodide.mjs"));
+const stdlibBytes = readFileSync(stdlibZip);
+const wheelBytes = readFileSync(wheelPath);
+const pyodide = await loadPyodide({
+  indexURL: resolve(pyodideDir) + "/",
+  stdLibURL: resolve(stdlibZip),
+  // The stock lock's info (ABI check) and no packages: nothing to resolve, so no CDN fallback.
+  lockFileContents: JSON.stringify({ info: JSON.parse(readFileSync(resolve(pyodideDir, "pyodide-lock.json"))).info, packages: {} }),
+  _makeSnapshot: true,
+  stdout: () => {},
+  stderr: (line) => console.error(`[python] ${line}`),
+});
+pyodide.unpackArchive(new Uint8Array(wheelBytes), "wheel");
+// An exception here (not a CalcError reply) is a bug in an engine: fail the build step loudly.
+const warm = JSON.parse(pyodide.runPython(WARM_UP));
+// Record which stdlib zip the in-memory import state belongs to (checked by the loader).
+const fingerprint = await stdlibFingerprint(new Uint8Array(stdlibBytes));
+pyodide.runPython(`import sys\nsys._calc_snapshot_stdlib = ${JSON.stringify(fingerprint)}`);
+for (const a of warm.answers) {
+  const r = a.request;
+  console.log(`${a.ok ? "ok   " : "error"} ${r.system}/${r.calculator}${a.ok ? "" : `: ${a.error}`}`);
+}
+if (!warm.answers.some((a) => a.ok)) {
+  console.error("no calculator answered: refusing to write a snapshot of a calc that cannot compute");
+  process.exit(1);
+}
+
+const buildId = pyodide._api.config.BUILD_ID;
+const raw = pyodide.makeMemorySnapshot();
+const gz = gzipSync(raw, { level: 6 });
+writeFileSync(outPath, gz);
+const meta = {
+  file: basename(outPath),
+  pyodide: pyodide.version,
+  buildId,
+  stdlib: { file: basename(stdlibZip), sha256: sha256(stdlibBytes), fingerprint },
+  wheel: { file: basename(wheelPath), sha256: sha256(wheelBytes) },
+  dataVersion: warm.data_version,
+  imported: warm.imported,
+  rawBytes: raw.length,
+  rawSha256: sha256(raw),
+  gzipBytes: gz.length,
+  sha256: sha256(gz),
+};
+writeFileSync(outPath.replace(/\.gz$/, "") + ".json", JSON.stringify(meta, null, 1) + "\n");
+console.log(
+  `snapshot: ${(raw.length / 1e6).toFixed(1)} MB raw, ${(gz.length / 1e6).toFixed(2)} MB gzipped, ` +
+    `${warm.imported.length} calc modules, ${warm.answers.length} warm-up requests, ` +
+    `${((performance.now() - started) / 1000).toFixed(1)} s -> ${outPath}`,
+);
