@@ -37,12 +37,12 @@ def margin_damage(face: int, number: TargetNumber, inputs: dict[str, Any], data:
     return max(data.fact("margin-damage", "minimum_damage"), face - number.value + mods)
 
 
-def _hit_damage(face: int, number: TargetNumber, inputs: dict[str, Any], data: SystemData) -> Dist:
-    """The damage distribution of a hit made with `face`."""
+def _hit_damage(base: int, inputs: dict[str, Any], data: SystemData) -> Dist:
+    """The damage distribution of a hit whose margin damage is `base` (unused by monster dice)."""
     least = data.fact("margin-damage", "minimum_damage")
     if inputs["mode"] == "monster":
-        return inputs["damage_dice"].dist().map(lambda x: max(least, x))
-    base = margin_damage(face, number, inputs, data)
+        rolled = inputs["damage_dice"].dist()
+        return rolled if rolled.min >= least else rolled.map(lambda x: max(least, x))
     prop = row_by(data, "weapon-properties", "id", inputs["weapon_property"])
     if prop["die"] is None:
         return Dist.constant(base)
@@ -58,17 +58,20 @@ def _attack(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tupl
     natural = inputs["natural_rolls"]
     steps.append(natural_rolls_step(data, natural))
     crit = data.fact("critical-hits", "critical_roll")
-    parts: list[tuple[Fraction, Dist]] = []
-    p = {"hit": Fraction(0), "cover": Fraction(0), "crit": Fraction(0)}
+    monster = inputs["mode"] == "monster"
+    by_base: dict[int, Fraction] = {}  # margin damage of a hit → its chance (one entry for monster dice)
+    p = {"hit": Fraction(0), "cover": Fraction(0), "crit": Fraction(0), "miss": Fraction(0)}
     for face, pf in roll.items():
         outcome = face_outcome(face, number, natural, data)
         if outcome == HIT:
             p["hit"] += pf
             p["crit"] += pf if face == crit else 0
-            parts.append((pf, _hit_damage(face, number, inputs, data)))
+            base = 0 if monster else margin_damage(face, number, inputs, data)
+            by_base[base] = by_base.get(base, Fraction(0)) + pf
         else:
-            p["cover"] += pf if outcome == COVER else 0
-            parts.append((pf, Dist.constant(0)))
+            p["cover" if outcome == COVER else "miss"] += pf
+    parts = [(p["cover"] + p["miss"], Dist.constant(0))]
+    parts += [(q, _hit_damage(base, inputs, data)) for base, q in by_base.items()]
     _damage_steps(inputs, data, steps)
     return Dist.mixture(parts), p
 
@@ -130,14 +133,16 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     protection = armour["protection"]
     reading = inputs["wound_damage"]
     severities = data.table("wound-severity")
-    by_name = {row["name"]: Fraction(0) for row in severities}
-    p_death = Fraction(0)
-    for x, px in dist.items():
+    weight = {row["name"]: 0 for row in severities}  # integer weights: one division per outcome
+    death = 0
+    for x, w in dist.weights():
         row = wound_row(x, hp, protection, reading, data)
         if row is not None:
-            by_name[row["name"]] += px
+            weight[row["name"]] += w
             if max_hp and x == max_hp:
-                p_death += px
+                death += w
+    by_name = {name: Fraction(w, dist.total) for name, w in weight.items()}
+    p_death = Fraction(death, dist.total)
     p_wound = sum(by_name.values(), Fraction(0))
     who = "you" if failure else "the target"
     read = "the damage below 0 HP" if reading == "overflow" else "the whole blow (other reading)"
