@@ -65,7 +65,7 @@ class DiceExpr:
         """The distribution of the dice alone, without the modifier."""
         total = Dist.constant(0)
         for t in self.terms:
-            rolled = Dist.die(t.sides).times(t.count)
+            rolled = Dist.dice(t.count, t.sides)
             total = total + rolled if t.sign > 0 else total - rolled
         return total
 

@@ -82,3 +82,9 @@ def test_invalid_construction():
         Dist.die(0)
     with pytest.raises(ValueError):
         Dist.mixture([(Fraction(1, 2), Dist.die(6))])
+
+
+@given(st.integers(0, 5), st.integers(1, 7))
+def test_dice_pool_equals_enumeration(count, sides):
+    assert dict(Dist.dice(count, sides).items()) == brute([sides] * count) if count else {0: 1}
+    assert Dist.dice(count, sides) == Dist.die(sides).times(count)
