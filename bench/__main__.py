@@ -43,7 +43,7 @@ CHROMIUM_ARGS = [
 ]
 TIMEOUT_MS = 120_000
 # Records, in the page, every moment a calculator result appears (a result block gains content).
-RESULT_SELECTOR = ".cc-result[data-state='done']"
+RESULT_SELECTOR = "[data-cc-calculator][data-cc-state='done']"
 OBSERVE_RESULTS = """
 window.__resultTimes = [];
 const seen = new WeakSet();
@@ -122,7 +122,7 @@ def measure_weight(browser: Browser, url: str, until_result: bool) -> dict[str, 
     context = browser.new_context()
     context.add_init_script(OBSERVE_RESULTS)
     done = []
-    context.on("requestfinished", done.append)
+    context.on("requestfinished", lambda request: done.append(request))
     page = context.new_page()
     page.goto(url, wait_until="load")
     if until_result:
