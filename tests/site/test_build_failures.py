@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, mkdocs_build
+from site_html import ROOT, mkdocs_build
 
 FIXTURE = ROOT / "tests" / "data" / "fixtures" / "good"
 CONFIG = """

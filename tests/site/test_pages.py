@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from conftest import page_html
+from site_html import page_html
 
 from macros import catalog
 

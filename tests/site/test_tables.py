@@ -8,7 +8,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from conftest import html_tables, page_html
+from site_html import html_tables, page_html
 
 from calc.data import SystemData
 from macros import catalog
