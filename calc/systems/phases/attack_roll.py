@@ -94,6 +94,8 @@ def target_number(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -
     if kind == "melee":
         if parry:
             parts.append(f"parry {parry}")
+            weapon = row_by(data, "parry-bonuses", "id", inputs["parry_weapon"])["weapon"]
+            steps.append(data.step("parry", f"The target's {weapon.lower()} adds its parry {parry:+d} against melee."))
     else:
         rule = "spell-attacks" if kind == "spell" else "ranged-attacks"
         if kind == "spell":

@@ -71,6 +71,7 @@ def _ordered(inputs: dict[str, Any], data: SystemData, steps: list[Step], by_mar
         data.step("declaration-order", "Actions are declared first: the GM for the monsters, then players clockwise.")
     )
     if by_margin:
+        steps.append(data.step("movement-order", "Those who want to move roll Dexterity: a d20 against their target."))
         if inputs["movement_order"] == "margin":
             steps.append(
                 data.step("ruling:movement-order", "Movers go in order of Dexterity margin (d20 − Dexterity target).")
