@@ -1,7 +1,7 @@
 """CPython's answers for the Node smoke test (tests/node/smoke.mjs) to compare Pyodide's against.
 
 Imports `calc` from the built wheel itself (a wheel is a zip, so it is importable as is): both
-sides run the very same code and data. Prints JSON: [{"request": …, "reply": …}, …] with one
+sides run the very same code and data. Prints JSON: [{"request", "reply", "url", "declaration"}, …] with one
 request per calculator of every system at its defaults, one at its `stress` inputs, and one bad
 input per system (an integer input pushed past its maximum).
 Usage: python tests/node/cpython_answers.py <wheel>
@@ -37,7 +37,17 @@ def main(wheel: str) -> None:
     sys.path.insert(0, wheel)
     from calc.browser import evaluate_json
 
-    cases = [{"request": r, "reply": json.loads(evaluate_json(json.dumps(r)))} for r in requests()]
+    from calc import data
+
+    cases = [
+        {
+            "request": r,
+            "reply": json.loads(evaluate_json(json.dumps(r))),
+            "url": data.system(r["system"]).calculator(r["calculator"]).get("url"),
+            "declaration": data.system(r["system"]).calculator(r["calculator"]),
+        }
+        for r in requests()
+    ]
     json.dump(cases, sys.stdout)
 
 

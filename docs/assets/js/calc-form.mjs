@@ -1,8 +1,8 @@
 // A calculator's form, built from its input declaration (rules_data/<system>/calculators.yaml,
 // exported with `options_from` resolved): same names, labels, help, ranges and defaults.
-// Each field carries its own help and error line (aria-describedby / aria-invalid). The form
-// checks what it can cheaply (whole numbers, ranges, lengths) with the same wording as
-// calc/inputs.py; Python stays the authority and its errors are shown at the field they name.
+// Each field carries its own help and error line (aria-describedby / aria-invalid). Python
+// (calc/inputs.py) is the only judge of a value: its error is shown at the field it names, so the
+// browser, the command line and the tests report bad input in the same words.
 import { el, replace, uid } from "./dom.mjs";
 
 const INTEGER = /^\s*[+-]?\d{1,12}\s*$/;
@@ -38,16 +38,11 @@ export class CalcForm {
     this.onChange(reason);
   }
 
-  /** The typed inputs, or null when a field holds something the form can already refuse. */
+  /** The inputs to send, by name. */
   read() {
     const inputs = {};
-    let ok = true;
-    for (const [name, field] of this.fields) {
-      const value = field.read();
-      if (value === INVALID) ok = false;
-      else inputs[name] = value;
-    }
-    return ok ? inputs : null;
+    for (const [name, field] of this.fields) inputs[name] = field.read();
+    return inputs;
   }
 
   /** Show an error from Python ({input, message}) next to the field it names. */
@@ -96,8 +91,6 @@ export class CalcForm {
     this.changed("reset");
   }
 }
-
-const INVALID = Symbol("invalid");
 
 /** One integer, choice, boolean, dice or text input, with its label, help and error line. */
 class ScalarField {
@@ -181,35 +174,13 @@ class ScalarField {
     else this.control.value = value === undefined || value === null ? "" : String(value);
   }
 
-  /** The typed value, or INVALID (with the reason shown at the field). */
+  /** The value to send: whole numbers as numbers, anything else as typed (Python judges it). */
   read() {
     const decl = this.decl;
     if (decl.type === "boolean") return this.control.checked;
     const text = this.control.value;
-    if (decl.type === "choice") return text;
-    if (decl.type === "integer") {
-      if (text.trim() === "" && decl.default !== undefined) return decl.default;
-      if (!INTEGER.test(text)) return this.invalid("Must be a whole number");
-      const number = Number(text);
-      const { min, max } = decl;
-      const hasMin = min !== undefined && min !== null;
-      const hasMax = max !== undefined && max !== null;
-      if ((hasMin && number < min) || (hasMax && number > max)) {
-        return this.invalid(hasMin && hasMax ? `Must be between ${min} and ${max}` : hasMin ? `Must be at least ${min}` : `Must be at most ${max}`);
-      }
-      return number;
-    }
-    if (decl.type === "text") {
-      const limit = decl.max_length || 40;
-      if (text.trim().length > limit) return this.invalid(`Must be at most ${limit} characters`);
-      return text;
-    }
-    return text; // dice: calc.dice parses it and names any mistake
-  }
-
-  invalid(message) {
-    this.setError(message);
-    return INVALID;
+    if (decl.type === "integer" && INTEGER.test(text)) return Number(text);
+    return text;
   }
 
   setError(message) {
@@ -263,7 +234,7 @@ class ListField {
     });
     this.node = el(
       "fieldset",
-      { class: "cc-field cc-field-list", "aria-describedby": decl.help ? `${legendId}-help ${legendId}-error` : `${legendId}-error` },
+      { class: "cc-field cc-field-list", "data-input": decl.name, "aria-describedby": decl.help ? `${legendId}-help ${legendId}-error` : `${legendId}-error` },
       el("legend", { class: "cc-label" }, decl.label || decl.name),
       decl.help ? el("p", { class: "cc-help", id: `${legendId}-help` }, decl.help) : null,
       this.body,
@@ -356,17 +327,7 @@ class ListField {
   }
 
   read() {
-    let ok = true;
-    const items = this.rows.map((row) => {
-      const item = {};
-      for (const field of row.fields) {
-        const value = field.read();
-        if (value === INVALID) ok = false;
-        else item[field.decl.name] = value;
-      }
-      return item;
-    });
-    return ok ? items : INVALID;
+    return this.rows.map((row) => Object.fromEntries(row.fields.map((field) => [field.decl.name, field.read()])));
   }
 
   setError(message) {

@@ -16,7 +16,7 @@ class Calculator {
     this.root = root;
     this.system = root.dataset.ccSystem;
     this.name = root.dataset.ccCalculator;
-    this.declaration = JSON.parse(root.querySelector("script.cc-declaration").textContent);
+    this.declaration = JSON.parse(root.dataset.ccDeclaration);
     this.latest = 0;
     this.timer = null;
     root.querySelector(".cc-fallback")?.remove();
@@ -42,6 +42,7 @@ class Calculator {
   start(worker, paramPrefix) {
     this.worker = worker;
     this.prefix = paramPrefix;
+    this.page = location.pathname;
     this.form.load(readParams(this.prefix, this.declaration));
     this.unsubscribe = worker.onStatus((s) => this.showStatus(s));
     this.compute();
@@ -65,11 +66,7 @@ class Calculator {
   async compute() {
     const inputs = this.form.read();
     writeParams(this.prefix, this.form.state());
-    if (!inputs) {
-      this.root.dataset.ccState = "invalid";
-      this.output.classList.add("cc-stale");
-      return;
-    }
+    this.search = location.search;
     const id = ++this.latest;
     this.busy = true;
     this.root.dataset.ccState = this.worker.status.stage === "ready" ? "computing" : "loading";
@@ -78,6 +75,7 @@ class Calculator {
     if (this.worker.status.stage === "ready") replace(this.status, "Calculating…");
     const reply = await this.worker.request({ system: this.system, calculator: this.name, inputs });
     if (id !== this.latest) return; // a newer edit is on its way
+    this.root.dataset.ccResults = String(Number(this.root.dataset.ccResults || 0) + 1);
     this.busy = false;
     this.cancel.disabled = true;
     this.output.setAttribute("aria-busy", "false");
@@ -86,6 +84,7 @@ class Calculator {
       this.output.classList.add("cc-stale");
       if (reply.error.kind === "LoadFailure" || reply.error.kind === "Cancelled") replace(this.status, reply.error.message);
       else {
+        this.form.clearErrors();
         this.form.showError(reply.error);
         replace(this.status, "Ready — check the highlighted input");
       }
@@ -114,6 +113,14 @@ class Calculator {
     }
   }
 
+  /** A link to this same page with other inputs: Material changes the URL but not the page. */
+  followLink(url) {
+    if (url.pathname !== this.page || url.search === this.search) return;
+    this.form.reset();
+    this.form.load(readParams(this.prefix, this.declaration, url));
+    this.schedule();
+  }
+
   dispose() {
     clearTimeout(this.timer);
     this.unsubscribe?.();
@@ -121,8 +128,8 @@ class Calculator {
 }
 
 /** URL parameter names: the input's name, prefixed `<calculator>.` when a page holds several. */
-function readParams(prefix, declaration) {
-  const params = new URLSearchParams(location.search);
+function readParams(prefix, declaration, url = location) {
+  const params = new URLSearchParams(url.search);
   const state = {};
   for (const decl of declaration.inputs) {
     const value = params.get(prefix + decl.name);
@@ -168,6 +175,11 @@ function bind() {
   }
 }
 
+if (window.location$) {
+  window.location$.subscribe((url) => {
+    for (const calc of live) if (calc.root.isConnected) calc.followLink(url);
+  });
+}
 if (window.document$) window.document$.subscribe(bind);
 else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", bind);
 else bind();

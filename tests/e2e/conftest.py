@@ -1,0 +1,108 @@
+"""Browser tests of the built site: Debian's Chromium driven by Playwright over loopback.
+
+The site is built ONCE per session into a temporary folder with
+SITE_URL=http://127.0.0.1:<port>/sub/ (Material's instant navigation only works when the served
+URL is `site_url`), and served under /sub/ so GitHub-Pages-style project paths are exercised.
+CPython's answers for every calculator (defaults, stress inputs, a bad input) come from the very
+wheel the site ships. Set CC_E2E_BUILD to a command with `{dir}` to build some other way.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shlex
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SUBPATH = "sub"
+FIRST_READY_MS = 60_000
+"""Generous: the first Python start on a busy 2-core machine."""
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """Playwright cannot download browsers here: use Debian's Chromium."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": [*browser_type_launch_args.get("args", []), "--disable-dev-shm-usage"],
+    }
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib signature)
+        pass
+
+
+@dataclass
+class Site:
+    base: str  # http://127.0.0.1:<port>/sub/
+    dir: Path  # the built site
+    cases: list[dict]  # [{"request", "reply", "url", "declaration"}]
+
+    @property
+    def origin(self) -> str:
+        return self.base.split(f"/{SUBPATH}/")[0]
+
+    def calculator_pages(self) -> dict[tuple[str, str], dict]:
+        """(system, calculator) → {"url", "declaration"} for every calculator."""
+        return {(c["request"]["system"], c["request"]["calculator"]): c for c in self.cases}
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    root = tmp_path_factory.mktemp("e2e-site")
+    site_dir = root / SUBPATH
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(root)))
+    port = server.server_address[1]
+    base = f"http://127.0.0.1:{port}/{SUBPATH}/"
+    command = os.environ.get("CC_E2E_BUILD", f"{sys.executable} tools/build_site.py --site-dir {{dir}}")
+    env = {**os.environ, "SITE_URL": base, "NO_MKDOCS_2_WARNING": "1"}
+    subprocess.run(shlex.split(command.format(dir=site_dir)), cwd=ROOT, env=env, check=True)
+    wheels = sorted((site_dir / "assets" / "wheels").glob("calc-*.whl"))
+    assert len(wheels) == 1, f"expected one calc wheel in the site, found {wheels}"
+    answers = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "node" / "cpython_answers.py"), str(wheels[0])],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Site(base=base, dir=site_dir, cases=json.loads(answers.stdout))
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def watched(context, page, site: Site):
+    """A page whose off-origin requests are refused and recorded, with console errors, page
+    errors and dialogs (any dialog is a failure: nothing typed may run) collected."""
+    record = {"external": [], "errors": [], "dialogs": [], "requests": []}
+
+    def route(route):
+        url = route.request.url
+        if url.startswith(site.origin + "/"):
+            route.continue_()
+        else:
+            record["external"].append(url)
+            route.abort()
+
+    context.route("**/*", route)
+    page.on("request", lambda r: record["requests"].append(r.url))
+    page.on("console", lambda m: record["errors"].append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: record["errors"].append(str(e)))
+    page.on("dialog", lambda d: (record["dialogs"].append(d.message), d.dismiss()))
+    page.set_default_timeout(FIRST_READY_MS)
+    return page, record

@@ -1,0 +1,108 @@
+"""Helpers for the browser tests: calculator URLs with inputs, instant navigation, and the
+comparison of what a page shows (tests/e2e/shown.js) with what calc.evaluate returned."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urljoin
+
+SHOWN_JS = (Path(__file__).parent / "shown.js").read_text()
+SETTLED = ".cc-calc:not([data-cc-old])[data-cc-state=done], .cc-calc:not([data-cc-old])[data-cc-state=error]"
+
+
+def param_text(value: Any) -> str:
+    """An input value as the page writes it in its URL."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return json.dumps(value)
+    return str(value)
+
+
+def calculator_url(base: str, case: dict, inputs: dict | None = None) -> str:
+    inputs = case["request"]["inputs"] if inputs is None else inputs
+    query = urlencode({name: param_text(v) for name, v in inputs.items()})
+    return urljoin(base, case["url"]) + (f"?{query}" if query else "")
+
+
+def answers(page) -> int:
+    """How many answers the current calculator has shown so far."""
+    return int(page.eval_on_selector(".cc-calc:not([data-cc-old])", "(c) => c.dataset.ccResults || 0"))
+
+
+def settle(page, calculator: str | None = None, after: int | None = None) -> dict:
+    """Wait until the (new) calculator shows a result or an error (its answer number `after`+1
+    or later, when given); return what it shows."""
+    selector = SETTLED
+    if calculator:
+        selector = ", ".join(f"{s.strip()}[data-cc-calculator={calculator}]" for s in SETTLED.split(","))
+    try:
+        if after is not None:
+            page.wait_for_function(
+                "([sel, n]) => { const c = document.querySelector(sel); return c && Number(c.dataset.ccResults) > n; }",
+                arg=[selector, after],
+            )
+        root = page.wait_for_selector(selector)
+    except Exception as err:
+        states = page.evaluate(
+            "[...document.querySelectorAll('.cc-calc')].map((c) => [c.dataset.ccCalculator, c.dataset.ccState,"
+            " c.querySelector('.cc-status')?.textContent])"
+        )
+        raise AssertionError(f"no settled calculator at {page.url}: {states}") from err
+    return root.evaluate(SHOWN_JS)
+
+
+def instant_go(page, href: str, same_page: bool = False) -> None:
+    """Follow a link the way a reader does, so Material's instant navigation handles it.
+    `same_page`: the link only changes the query, so the calculator stays and follows it."""
+    page.evaluate(
+        """([href, samePage]) => {
+            if (!samePage) document.querySelectorAll(".cc-calc").forEach((c) => c.setAttribute("data-cc-old", ""));
+            const a = document.createElement("a");
+            a.href = href;
+            a.textContent = "next";
+            document.querySelector("article").append(a);
+            a.click();
+        }""",
+        [href, same_page],
+    )
+
+
+def frac(p: dict) -> str:
+    return p["fraction"]
+
+
+def expected(reply: dict, base: str) -> dict:
+    """What the page must show for calc.evaluate's reply."""
+    if "error" in reply:
+        err = reply["error"]
+        message = err["message"][:1].upper() + err["message"][1:]
+        return {"state": "error", "errors": [[err["input"], message]]}
+    r = reply["result"]
+    d = r["distribution"]
+    at_least = {row["x"]: frac(row["p"]) for row in d["at_least"]} if d else {}
+    return {
+        "state": "done",
+        "errors": [],
+        "summary": r["summary"],
+        "chances": [[c["label"], frac(c["p"])] for c in r["chances"]],
+        "roll_needed": r["roll_needed"]["text"] if r["roll_needed"] else None,
+        "distribution": {
+            "mean": frac(d["mean"]),
+            "min": str(d["min"]),
+            "max": str(d["max"]),
+            "rows": [[str(row["x"]), frac(row["p"]), at_least.get(row["x"])] for row in d["pmf"]],
+        }
+        if d
+        else None,
+        "order": [[g["rank"], ", ".join(g["names"]), g["tied"]] for g in r["order"]] if r["order"] else None,
+        "pairwise": [
+            [p["first"], p["second"], frac(p["before"]), frac(p["tied"]), frac(p["after"])] for p in r["pairwise"]
+        ]
+        if r["pairwise"]
+        else None,
+        "table": r["table"],
+        "steps": [[s["text"], urljoin(base, s["url"]) if s.get("url") else None] for s in r["steps"]],
+    }

@@ -1,0 +1,223 @@
+"""The calculators in a real browser: parity with CPython, origin-only traffic, no console
+errors, one Python start across instant navigation, offline reloads, and user text that is
+shown as text and never run."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode, urljoin
+
+import pytest
+from pages import answers, calculator_url, expected, instant_go, settle
+
+from conftest import FIRST_READY_MS
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def test_parity_with_cpython_on_every_calculator(watched, site):
+    """Defaults, stress inputs and a bad input of every calculator of every system: the page
+    shows exactly what calc.evaluate answers in CPython (one Python start, instant navigation)."""
+    page, record = watched
+    assert site.cases, "no calculator in the data"
+    mismatches = []
+    pages = list(site.calculator_pages().values())
+    for i, case in enumerate(site.cases):
+        url = calculator_url(site.base, case)
+        if i == 0:
+            page.goto(url)
+        else:
+            if case["url"] == site.cases[i - 1]["url"]:  # hop away: a same-page link is not a page load
+                hop = next(p for p in pages if p["url"] != case["url"])
+                instant_go(page, urljoin(site.base, hop["url"]))
+                settle(page, hop["request"]["calculator"])
+            instant_go(page, url)
+        shown = settle(page, case["request"]["calculator"])
+        want = expected(case["reply"], site.base)
+        if shown != want:
+            mismatches.append((case["request"], want, shown))
+    assert not mismatches, "\n\n".join(f"{r}\nexpected {w}\nshown    {s}" for r, w, s in mismatches[:3])
+    assert record["external"] == []
+    assert record["errors"] == []
+    assert sum(u.endswith("pyodide.asm.wasm") for u in record["requests"]) == 1
+
+
+def test_requests_stay_on_origin_and_console_is_clean(watched, site):
+    page, record = watched
+    page.goto(calculator_url(site.base, site.cases[0], {}))
+    settle(page)
+    page.goto(site.base)  # the home page too
+    page.wait_for_load_state("load")
+    assert record["external"] == []
+    assert record["errors"] == []
+    assert record["dialogs"] == []
+
+
+@pytest.fixture
+def context_args_no_sw(browser):
+    ctx = browser.new_context(service_workers="block")
+    yield ctx
+    ctx.close()
+
+
+def test_instant_navigation_reuses_python(context_args_no_sw, site):
+    """A second calculator page reached by a link answers without fetching the runtime again."""
+    page = context_args_no_sw.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    wasm = []
+    page.on("request", lambda r: wasm.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
+    pages = list(site.calculator_pages().values())
+    assert len(pages) >= 2, "needs two calculators"
+    page.goto(urljoin(site.base, pages[0]["url"]))
+    settle(page)
+    page.evaluate("window.__sameDocument = true")
+    instant_go(page, urljoin(site.base, pages[1]["url"]))
+    settle(page, pages[1]["request"]["calculator"])
+    assert page.evaluate("window.__sameDocument === true"), "the link did a full reload"
+    assert len(wasm) == 1
+
+
+def test_offline_reload_still_computes(context, page, site):
+    page.set_default_timeout(FIRST_READY_MS)
+    case = site.cases[0]
+    page.goto(calculator_url(site.base, case))
+    settle(page)
+    # The service worker registers after the first result and precaches runtime, wheel and pages.
+    page.wait_for_function(
+        """async () => {
+            const reg = await navigator.serviceWorker.getRegistration();
+            if (!(reg && reg.active && navigator.serviceWorker.controller)) return false;
+            // The service worker fills the runtime cache before the site cache: a cached page
+            // means everything is in (reg.active alone can come early).
+            const page = await caches.match(location.href, { ignoreSearch: true });
+            return Boolean(page);
+        }""",
+        polling=250,
+    )
+    context.set_offline(True)
+    try:
+        page.reload()
+        shown = settle(page)
+        assert shown == expected(case["reply"], site.base)
+        second = next(c for c in site.cases if c["url"] != case["url"])
+        instant_go(page, calculator_url(site.base, second))
+        assert settle(page, second["request"]["calculator"]) == expected(second["reply"], site.base)
+    finally:
+        context.set_offline(False)
+
+
+def test_typed_markup_is_text(watched, site):
+    """The payload typed into every text field of every calculator is shown as text, runs nothing."""
+    page, record = watched
+    for i, case in enumerate(site.calculator_pages().values()):
+        url = urljoin(site.base, case["url"])
+        if i == 0:
+            page.goto(url)
+        else:
+            instant_go(page, url)
+        settle(page, case["request"]["calculator"])
+        calc = page.locator(".cc-calc:not([data-cc-old])")
+        fields = calc.locator("input[type=text]")
+        for n in range(fields.count()):
+            field = fields.nth(n)
+            limit = int(field.get_attribute("maxlength") or len(XSS))
+            seen = answers(page)
+            field.fill(XSS)
+            assert field.input_value() == XSS[:limit]
+            shown = settle(page, case["request"]["calculator"], after=seen)
+            assert calc.locator("img").count() == 0
+            # Either refused by Python (its message quotes the text) or accepted and shown as text.
+            assert shown["errors"] or XSS[:limit] in calc.inner_text()
+            seen = answers(page)
+            field.fill("")
+            settle(page, case["request"]["calculator"], after=seen)
+    assert record["dialogs"] == []
+    assert page.locator(".cc-calc img").count() == 0
+
+
+def test_url_parameters_are_text(watched, site):
+    """The payload as every URL parameter (plus a list parameter holding it) runs nothing."""
+    page, record = watched
+    first = True
+    for case in site.calculator_pages().values():
+        params = {d["name"]: XSS for d in case["declaration"]["inputs"]}
+        url = urljoin(site.base, case["url"]) + "?" + urlencode(params)
+        if first:
+            page.goto(url)
+            first = False
+        else:
+            instant_go(page, url)
+        settle(page, case["request"]["calculator"])
+        calc = page.locator(".cc-calc:not([data-cc-old])")
+        assert calc.locator("img").count() == 0
+        for d in case["declaration"]["inputs"]:
+            control = calc.locator(f'[data-input="{d["name"]}"]')
+            if d["type"] in {"integer", "dice", "text"}:  # kept in the field, as text
+                assert control.input_value() == XSS
+            elif d["type"] in {"choice", "boolean"}:  # refused, the refusal quotes it as text
+                assert XSS in calc.inner_text()
+        lists = [d for d in case["declaration"]["inputs"] if d["type"] == "list"]
+        for d in lists:
+            names = [f["name"] for f in d["fields"] if f["type"] == "text"]
+            item = {name: XSS for name in names}
+            seen = answers(page)
+            href = urljoin(site.base, case["url"]) + "?" + urlencode({d["name"]: f"[{_json(item)}]"})
+            instant_go(page, href, same_page=True)
+            shown = settle(page, case["request"]["calculator"], after=seen)
+            if shown["state"] == "done" and names:  # accepted: the names are shown, as text
+                assert XSS in page.locator(".cc-calc:not([data-cc-old])").inner_text()
+            assert page.locator(".cc-calc:not([data-cc-old]) img").count() == 0
+    assert record["dialogs"] == []
+    assert record["errors"] == []
+
+
+def _json(obj) -> str:
+    import json
+
+    return json.dumps(obj)
+
+
+def test_rule_page_without_calculator_loads_no_python(watched, site):
+    page, record = watched
+    rule_pages = [p for p in site.dir.rglob("index.html") if "cc-calc" not in p.read_text(encoding="utf-8")]
+    assert rule_pages, "every page holds a calculator?"
+    target = rule_pages[0].relative_to(site.dir).parent.as_posix()
+    page.goto(urljoin(site.base, "" if target == "." else target + "/"))
+    page.wait_for_load_state("networkidle")
+    heavy = [
+        u for u in record["requests"] if "/assets/pyodide/" in u or "/assets/wheels/" in u or "pyodide-worker" in u
+    ]
+    assert heavy == []
+
+
+def test_phone_width_and_keyboard_only(browser, site):
+    """At 360 px nothing overflows sideways; the keyboard alone changes an input and the result."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        pages = site.calculator_pages()
+        case = next((c for (_, name), c in pages.items() if name == "initiative"), next(iter(pages.values())))
+        page.goto(urljoin(site.base, case["url"]))
+        before = settle(page, case["request"]["calculator"])
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert answers(page) == 1
+        first = page.locator(".cc-calc input, .cc-calc select").first
+        first.focus()
+        add = page.locator(".cc-calc .cc-add")
+        if add.count():
+            rows = page.locator(".cc-calc .cc-row").count()
+            for _ in range(60):  # Tab forward to the Add button
+                page.keyboard.press("Tab")
+                if page.evaluate("document.activeElement.classList.contains('cc-add')"):
+                    break
+            page.keyboard.press("Enter")
+            assert page.locator(".cc-calc .cc-row").count() == rows + 1
+            assert page.evaluate("document.activeElement.closest('.cc-row') !== null")
+        else:
+            page.keyboard.press("Control+a")
+            page.keyboard.type("1")
+        after = settle(page, after=1)
+        assert after["state"] in {"done", "error"} and after != before
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        ctx.close()
