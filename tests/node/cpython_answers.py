@@ -35,9 +35,8 @@ def requests() -> list[dict]:
 
 def main(wheel: str) -> None:
     sys.path.insert(0, wheel)
-    from calc.browser import evaluate_json
-
     from calc import data
+    from calc.browser import evaluate_json
 
     cases = [
         {
