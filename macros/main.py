@@ -44,6 +44,8 @@ def define_env(env) -> None:
     def rules_page() -> str:
         """The page this Markdown file stands for, rendered from rules_data/."""
         path = env.page.file.src_uri
+        if path in SITE_PAGES:  # the home and comparison pages use the full width
+            env.page.meta["hide"] = ["navigation", "toc"] if path == "index.md" else ["toc"]
         if path.split("/")[0] in broken:
             return "# Data problems\n\n```\n" + "\n".join(broken[path.split("/")[0]]) + "\n```\n"
         return site.render(path)

@@ -72,7 +72,7 @@ def home_page(catalog: Catalog, page: str = "index.md") -> str:
         "is an exact probability, computed in your browser.",
         "{: .cc-lead }",
         "",
-        '<div class="grid cards" markdown>',
+        '<div class="grid cards cc-home" markdown>',
         "",
     ]
     for system in catalog.systems.values():
