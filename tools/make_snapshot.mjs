@@ -99,6 +99,8 @@ const meta = {
   stdlib: { file: basename(stdlibZip), sha256: sha256(stdlibBytes), fingerprint },
   wheel: { file: basename(wheelPath), sha256: sha256(wheelBytes) },
   dataVersion: warm.data_version,
+  // A request the loader sends after a restore to prove calc answers (the first that did here).
+  probe: warm.answers.find((a) => a.ok).request,
   imported: warm.imported,
   rawBytes: raw.length,
   rawSha256: sha256(raw),

@@ -156,6 +156,11 @@ async function verify(pyodide, probe) {
   if (!made || !zipPath) throw new Error("the snapshot does not record which stdlib zip it was made with");
   const now = await stdlibFingerprint(pyodide.FS.readFile(zipPath));
   if (made !== now) throw new Error(`the stdlib zip is not the one the snapshot was made with (${made} vs ${now})`);
+  // Every restore starts from the same memory: reseed `random` (imported by Pyodide itself) so
+  // visitors do not share one sequence. (The str hash seed stays the build's; calc never relies on it.)
+  const random = pyodide.pyimport("random");
+  random.seed();
+  random.destroy();
   const evaluateJson = pyodide.pyimport("calc.browser").evaluate_json;
   const reply = JSON.parse(evaluateJson(JSON.stringify(probe)));
   if (!reply || typeof reply !== "object" || !("result" in reply)) {
