@@ -1,9 +1,11 @@
 // Build-time: a Pyodide memory snapshot with `calc` already imported and warmed up, so a browser
 // worker can start Python by copying memory instead of booting the interpreter and importing.
 //
-// Usage: node tools/make_snapshot.mjs <pyodide dir> <pyc stdlib zip> <calc wheel> <out .bin.gz>
-// Writes <out> (the snapshot, gzip-compressed: the raw heap is ~30 MB of mostly zeros) and
-// <out minus .gz>.json (its identity and sizes, for the build script and the loader).
+// Usage: node tools/make_snapshot.mjs <pyodide dir> <pyc stdlib zip> <calc wheel> <out>
+// Writes <out> (the snapshot, ALWAYS gzip-compressed whatever its name: the raw heap is ~31 MB,
+// half of it zero pages; the loader recognises gzip by its magic bytes) and <out>.json (its
+// identity, sizes and probe request, for the build script). Name it without `.gz` if the service
+// worker should precache it (tools/build_site.py skips `.gz` files there).
 //
 // Why these steps, in this order:
 // - the SAME .pyc stdlib zip the site serves: the snapshot holds zipimport's table of contents of
@@ -23,8 +25,8 @@ import { gzipSync } from "node:zlib";
 import { stdlibFingerprint } from "../docs/assets/js/snapshot-loader.mjs";
 
 const [pyodideDir, stdlibZip, wheelPath, outPath] = process.argv.slice(2);
-if (!pyodideDir || !stdlibZip || !wheelPath || !outPath || !outPath.endsWith(".gz")) {
-  console.error("usage: node tools/make_snapshot.mjs <pyodide dir> <pyc stdlib zip> <calc wheel> <out .bin.gz>");
+if (!pyodideDir || !stdlibZip || !wheelPath || !outPath) {
+  console.error("usage: node tools/make_snapshot.mjs <pyodide dir> <pyc stdlib zip> <calc wheel> <out>");
   process.exit(2);
 }
 
@@ -105,9 +107,9 @@ const meta = {
   rawBytes: raw.length,
   rawSha256: sha256(raw),
   gzipBytes: gz.length,
-  sha256: sha256(gz),
+  sha256: sha256(gz), // of the file as written (gzip)
 };
-writeFileSync(outPath.replace(/\.gz$/, "") + ".json", JSON.stringify(meta, null, 1) + "\n");
+writeFileSync(`${outPath}.json`, JSON.stringify(meta, null, 1) + "\n");
 console.log(
   `snapshot: ${(raw.length / 1e6).toFixed(1)} MB raw, ${(gz.length / 1e6).toFixed(2)} MB gzipped, ` +
     `${warm.imported.length} calc modules, ${warm.answers.length} warm-up requests, ` +

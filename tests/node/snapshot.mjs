@@ -28,12 +28,12 @@ const cases = JSON.parse(
 
 // 1. Make the snapshot (the build step itself).
 const dir = mkdtempSync(join(tmpdir(), "calc-snapshot-"));
-const snapshotFile = join(dir, "calc-snapshot.bin.gz");
+const snapshotFile = join(dir, "calc-snapshot.bin"); // gzip inside, as the site serves it
 const made = execFileSync("node", [join(root, "tools/make_snapshot.mjs"), pyodideDir, artifacts.pyc_stdlib, artifacts.wheel, snapshotFile], {
   encoding: "utf8",
 });
 console.log(made.trim().split("\n").pop());
-const meta = JSON.parse(readFileSync(join(dir, "calc-snapshot.bin.json"), "utf8"));
+const meta = JSON.parse(readFileSync(`${snapshotFile}.json`, "utf8"));
 assert.equal(meta.file, basename(snapshotFile));
 assert.ok(meta.imported.includes("calc.browser"), "calc.browser must be imported in the snapshot");
 // The probe the worker will send after a restore (recorded by the maker) is one CPython answers.
@@ -54,7 +54,13 @@ writeFileSync(join(dir, "other-build.bin.gz"), gzipSync(otherBuild, { level: 1 }
 writeFileSync(join(dir, "not-a-snapshot.bin"), Buffer.from("<html>404 page served with status 200</html>"));
 
 const server = createServer((req, res) => {
-  const file = join(dir, basename(new URL(req.url, "http://x").pathname));
+  const name = basename(new URL(req.url, "http://x").pathname);
+  if (name === "encoded.bin") {
+    // A host that marks the gzip file as Content-Encoding: gzip, so fetch hands over raw bytes.
+    const headers = { "Content-Type": "application/octet-stream", "Content-Encoding": "gzip", Connection: "close" };
+    return res.writeHead(200, headers).end(gz);
+  }
+  const file = join(dir, name);
   if (!existsSync(file)) return res.writeHead(404, { Connection: "close" }).end("not found");
   // Connection: close, so a boot longer than the keep-alive timeout cannot race a reused socket.
   res.writeHead(200, { "Content-Type": "application/octet-stream", Connection: "close" }).end(readFileSync(file));
@@ -113,6 +119,17 @@ await check("snapshot boots and answers like CPython", async () => {
   // The restored interpreter still imports stdlib modules it had not imported (from the zip).
   assert.equal(booted.pyodide.runPython("import textwrap, difflib; textwrap.shorten('a b c d', 5)"), "[...]");
   console.log(`     ${cases.length} requests match; boot ${booted.ms.boot} ms, verified ${booted.ms.verify} ms`);
+});
+
+await check("snapshot sent with Content-Encoding: gzip boots (raw sha256 checked)", async () => {
+  const served = new Uint8Array(await (await fetch(url("encoded.bin"))).arrayBuffer());
+  assert.equal(served.length, meta.rawBytes, "fetch should have decoded the Content-Encoding");
+  const booted = await boot("encoded.bin");
+  assert.equal(booted.source, "snapshot");
+  const tampered = await boot("encoded.bin", { rawSha256: "0".repeat(64), fallback: async () => "normal-load" });
+  assert.equal(tampered.source, "fallback");
+  assert.equal(tampered.error.stage, "integrity");
+  assert.deepStrictEqual(JSON.parse(booted.evaluateJson(JSON.stringify(probe))), probeCase.reply);
 });
 
 // 3. Every broken snapshot falls back; the fallback (a real normal load) then answers like CPython.

@@ -51,8 +51,8 @@ function hex(buffer) {
 
 /**
  * The snapshot's bytes: fetched, checked against the expected sha256, gunzipped if gzip, and
- * checked for Pyodide's snapshot magic number. `sha256` is the hash of the .gz file as built,
- * `rawSha256` of the uncompressed snapshot: a server that sends the .gz with
+ * checked for Pyodide's snapshot magic number. `sha256` is the hash of the gzip file as built,
+ * `rawSha256` of the uncompressed snapshot: a server that sends the gzip file with
  * `Content-Encoding: gzip` hands us the raw bytes, so what arrived decides which hash applies.
  * The hash matters: a corrupted heap image could make the restored interpreter crash or hang in
  * ways no try/catch can stop, so a bad download is refused before it reaches Pyodide.
