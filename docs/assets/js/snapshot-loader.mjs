@@ -130,7 +130,7 @@ export async function bootFromSnapshot({
         stdLibURL,
         ...(lockFileURL ? { lockFileURL } : {}),
         packages: [], // everything calc needs is already in the snapshot's memory
-        _loadSnapshot: bytes,
+        _loadSnapshot: releaseAfterUse(bytes),
       }),
     );
     // A SnapshotError raised inside the bytes promise surfaces here as the boot's cause.
@@ -145,6 +145,22 @@ export async function bootFromSnapshot({
     const pyodide = await fallback(error);
     return { pyodide, evaluateJson: null, source: "fallback", error, ms };
   }
+}
+
+/**
+ * A thenable that hands `promise`'s value over once and then forgets it. Pyodide keeps its config
+ * (and so `_loadSnapshot`) for the worker's lifetime: given the promise itself, it would pin the
+ * 31 MB decompressed heap image in memory after it has been copied into wasm memory.
+ */
+function releaseAfterUse(promise) {
+  let pending = promise;
+  return {
+    then(resolve, reject) {
+      const p = pending;
+      pending = null;
+      return (p || Promise.reject(new Error("snapshot bytes already used"))).then(resolve, reject);
+    },
+  };
 }
 
 /** calc.browser.evaluate_json, once the stdlib matches and it has answered `probe` with a result. */
