@@ -37,7 +37,8 @@ assert.ok(version.startsWith("3.14"), `unexpected Python ${version}`);
 let failures = 0;
 let errors = 0;
 for (const { request, reply } of cases) {
-  const label = `${request.system}/${request.calculator} ${JSON.stringify(request.inputs)}`;
+  const shownInputs = JSON.stringify(request.inputs);
+  const label = `${request.system}/${request.calculator} ${shownInputs.length > 100 ? `${shownInputs.slice(0, 99)}…` : shownInputs}`;
   const t = performance.now();
   const got = JSON.parse(evaluateJson(JSON.stringify(request)));
   const ms = performance.now() - t;

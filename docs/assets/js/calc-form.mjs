@@ -100,7 +100,8 @@ class ScalarField {
     this.path = path;
     const id = uid(`cc-${path.replace(/[^a-z0-9_-]/gi, "-")}`);
     this.errorLine = el("p", { class: "cc-error", id: `${id}-error`, hidden: true });
-    const describedBy = [`${id}-error`];
+    this.noteLine = el("p", { class: "cc-error cc-link-note", id: `${id}-note`, hidden: true });
+    const describedBy = [`${id}-error`, `${id}-note`];
     let help = null;
     if (decl.help && !compact) {
       help = el("p", { class: "cc-help", id: `${id}-help` }, decl.help);
@@ -111,10 +112,10 @@ class ScalarField {
     const rangeText = decl.type === "integer" ? rangeHint(decl) : decl.type === "dice" ? "e.g. 2d6+3" : "";
     const hint = rangeText && !compact ? el("span", { class: "cc-range" }, ` (${rangeText})`) : null;
     if (decl.type === "boolean") {
-      this.node = el("div", { class: "cc-field cc-field-boolean" }, el("div", { class: "cc-check" }, this.control, label), help, this.errorLine);
+      this.node = el("div", { class: "cc-field cc-field-boolean" }, el("div", { class: "cc-check" }, this.control, label), help, this.errorLine, this.noteLine);
     } else {
       label.append(...(hint ? [hint] : []));
-      this.node = el("div", { class: `cc-field cc-field-${decl.type}` }, label, this.control, help, this.errorLine);
+      this.node = el("div", { class: `cc-field cc-field-${decl.type}` }, label, this.control, help, this.errorLine, this.noteLine);
     }
     this.reset(false);
   }
@@ -160,13 +161,26 @@ class ScalarField {
 
   edited() {
     this.clearErrors();
+    this.clearNote();
     this.form.changed("input");
   }
 
   reset(notify = true) {
     this.setText(this.decl.default);
     this.clearErrors();
+    this.clearNote();
     if (notify) this.form.changed("reset");
+  }
+
+  /** A note about a value the link asked for and the form could not take; stays until edited. */
+  setNote(message) {
+    replace(this.noteLine, message);
+    this.noteLine.hidden = false;
+  }
+
+  clearNote() {
+    this.noteLine.hidden = true;
+    replace(this.noteLine);
   }
 
   setText(value) {
@@ -204,12 +218,12 @@ class ScalarField {
     if (decl.type === "choice") {
       if (!decl.options.some((o) => String(o.value) === text)) {
         this.reset(false);
-        return this.setError(`The link asked for “${shorten(text)}”, which is not an option; showing the default`);
+        return this.setNote(`The link asked for “${shorten(text)}”, which is not an option; showing the default`);
       }
     } else if (decl.type === "boolean") {
       if (!["true", "false", "1", "0"].includes(text)) {
         this.reset(false);
-        return this.setError(`The link asked for “${shorten(text)}”, which is not true or false; showing the default`);
+        return this.setNote(`The link asked for “${shorten(text)}”, which is not true or false; showing the default`);
       }
       return this.setText(text === "true" || text === "1");
     }
@@ -225,6 +239,7 @@ class ListField {
     this.rows = [];
     const legendId = uid(`cc-${decl.name}`);
     this.errorLine = el("p", { class: "cc-error", id: `${legendId}-error`, hidden: true });
+    this.noteLine = el("p", { class: "cc-error cc-link-note", id: `${legendId}-note`, hidden: true });
     this.body = el("div", { class: "cc-rows" });
     this.addButton = el("button", { type: "button", class: "md-button cc-add" }, `Add ${singular(decl.label || decl.name)}`);
     this.addButton.addEventListener("click", () => {
@@ -234,12 +249,13 @@ class ListField {
     });
     this.node = el(
       "fieldset",
-      { class: "cc-field cc-field-list", "data-input": decl.name, "aria-describedby": decl.help ? `${legendId}-help ${legendId}-error` : `${legendId}-error` },
+      { class: "cc-field cc-field-list", "data-input": decl.name, "aria-describedby": [decl.help ? `${legendId}-help` : null, `${legendId}-error`, `${legendId}-note`].filter(Boolean).join(" ") },
       el("legend", { class: "cc-label" }, decl.label || decl.name),
       decl.help ? el("p", { class: "cc-help", id: `${legendId}-help` }, decl.help) : null,
       this.body,
       this.addButton,
       this.errorLine,
+      this.noteLine,
     );
     this.reset(false);
   }
@@ -311,7 +327,18 @@ class ListField {
 
   edited() {
     this.clearErrors();
+    this.clearNote();
     this.form.changed("input");
+  }
+
+  setNote(message) {
+    replace(this.noteLine, message);
+    this.noteLine.hidden = false;
+  }
+
+  clearNote() {
+    this.noteLine.hidden = true;
+    replace(this.noteLine);
   }
 
   cell(index, name) {
@@ -323,6 +350,7 @@ class ListField {
     this.rows = [];
     for (const values of this.decl.default || []) this.addRow(values);
     this.clearErrors();
+    this.clearNote();
     if (notify) this.form.changed("reset");
   }
 
@@ -359,7 +387,7 @@ class ListField {
     const max = this.decl.max_items ?? 50;
     if (!Array.isArray(items) || !items.every((x) => x && typeof x === "object" && !Array.isArray(x)) || items.length > max) {
       this.reset(false);
-      return this.setError("The link's list could not be read; showing the default list");
+      return this.setNote("The link's list could not be read; showing the default list");
     }
     for (const row of this.rows) row.node.remove();
     this.rows = [];

@@ -148,8 +148,15 @@ let swRegistered = false;
 function registerServiceWorker() {
   if (swRegistered || !("serviceWorker" in navigator) || location.protocol === "file:") return;
   swRegistered = true;
-  navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.pathname }).catch((err) => {
+  const sw = navigator.serviceWorker;
+  sw.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.pathname }).catch((err) => {
     console.warn("Offline support unavailable:", err.message);
+  });
+  // The worker activates only once everything is precached; `data-cc-offline="ready"` then says
+  // this tab can go offline (a hook for tests and styles).
+  const controlled = sw.controller ? Promise.resolve() : new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true }));
+  Promise.all([sw.ready, controlled]).then(() => {
+    document.documentElement.dataset.ccOffline = "ready";
   });
 }
 
