@@ -135,6 +135,19 @@ await check("snapshot sent with Content-Encoding: gzip boots (raw sha256 checked
   assert.deepStrictEqual(JSON.parse(booted.evaluateJson(JSON.stringify(probe))), probeCase.reply);
 });
 
+await check("onlyIfCached: restores from CacheStorage, never downloads", async () => {
+  const cached = { match: async (u) => (u === url(meta.file) ? new Response(gz) : undefined) };
+  const noFetch = async (u) => assert.fail(`fetched ${u} although onlyIfCached`);
+  const booted = await boot(meta.file, { onlyIfCached: true, cacheStorage: cached, fetch: noFetch });
+  assert.equal(booted.source, "snapshot");
+  assert.deepStrictEqual(JSON.parse(booted.evaluateJson(JSON.stringify(probe))), probeCase.reply);
+  for (const cacheStorage of [{ match: async () => undefined }, undefined]) {
+    const skipped = await boot(meta.file, { onlyIfCached: true, cacheStorage, fetch: noFetch, fallback: async () => "normal-load" });
+    assert.equal(skipped.source, "fallback");
+    assert.equal(skipped.error.stage, "not-cached");
+  }
+});
+
 // 3. Every broken snapshot falls back; the fallback (a real normal load) then answers like CPython.
 const broken = [
   ["missing file (HTTP 404)", { name: "missing.bin.gz" }, "download"],
