@@ -8,10 +8,10 @@ from itertools import product
 
 import icepool
 import pytest
+from answers import chance, pmf, runner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import calc
 from calc import data as calc_data
 from calc.dist import Dist
 from calc.errors import InputError
@@ -25,21 +25,7 @@ def data():
     return calc_data.system(SYSTEM)
 
 
-def run(calculator: str, **inputs):
-    return calc.evaluate({"system": SYSTEM, "calculator": calculator, "inputs": inputs})
-
-
-def p(entry) -> Fraction:
-    return Fraction(entry["p"]["fraction"])
-
-
-def chance(answer, label: str) -> Fraction:
-    (found,) = [c for c in answer["chances"] if c["label"] == label]
-    return p(found)
-
-
-def pmf(answer) -> dict[int, Fraction]:
-    return {e["x"]: Fraction(e["p"]["fraction"]) for e in answer["distribution"]["pmf"]}
+run = runner(SYSTEM)
 
 
 FIGHTER = {"attack": "melee", "to_hit": 5, "ability_from": "score", "ability_score": 16, "misc": 1}

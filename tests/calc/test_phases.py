@@ -8,6 +8,7 @@ from itertools import product
 
 import icepool
 import pytest
+from answers import chance, pmf, runner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,21 +32,7 @@ COVER = {row["id"]: row["bonus"] for row in DATA.table("cover-bonuses")}
 ARMOUR = {row["id"]: row["protection"] for row in DATA.table("armour-wound-protection")}
 
 
-def run(calculator: str, **inputs):
-    return calc.evaluate({"system": SYSTEM, "calculator": calculator, "inputs": inputs})
-
-
-def p(entry) -> Fraction:
-    return Fraction(entry["p"]["fraction"])
-
-
-def chance(answer, label: str) -> Fraction:
-    (found,) = [c for c in answer["chances"] if c["label"] == label]
-    return p(found)
-
-
-def pmf(answer) -> dict[int, Fraction]:
-    return {e["x"]: Fraction(e["p"]["fraction"]) for e in answer["distribution"]["pmf"]}
+run = runner(SYSTEM)
 
 
 def pair(answer, first: str, second: str) -> tuple[Fraction, Fraction, Fraction]:

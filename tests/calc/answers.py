@@ -1,0 +1,34 @@
+"""Reading `calc.evaluate` answers in tests: exact probabilities back as Fractions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import calc
+
+
+def runner(system: str) -> Callable[..., dict[str, Any]]:
+    """`run(calculator, **inputs)` → the answer of `system`'s calculator."""
+
+    def run(calculator: str, **inputs: Any) -> dict[str, Any]:
+        return calc.evaluate({"system": system, "calculator": calculator, "inputs": inputs})
+
+    return run
+
+
+def p(entry: dict[str, Any]) -> Fraction:
+    """The exact probability of an entry carrying `{"p": {"fraction": …}}`."""
+    return Fraction(entry["p"]["fraction"])
+
+
+def chance(answer: dict[str, Any], label: str) -> Fraction:
+    """The headline chance with this label (exactly one must exist)."""
+    (found,) = [c for c in answer["chances"] if c["label"] == label]
+    return p(found)
+
+
+def pmf(answer: dict[str, Any]) -> dict[int, Fraction]:
+    """The damage distribution as {outcome: probability}."""
+    return {e["x"]: p(e) for e in answer["distribution"]["pmf"]}
