@@ -210,3 +210,26 @@ def test_phone_width_and_keyboard_only(browser, site):
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("blocked", "named"),
+    [
+        ("**/pyodide.asm.wasm", "the Python runtime (pyodide.asm.wasm)"),
+        ("**/python_stdlib_pyc.zip", "the Python standard library (python_stdlib_pyc.zip)"),
+        ("**/assets/wheels/calc-*.whl", "the calculators package (calc-"),
+    ],
+)
+def test_load_failure_says_what_failed(browser, site, blocked, named):
+    """A runtime file that cannot be fetched gives a status line naming what failed."""
+    ctx = browser.new_context(service_workers="block")
+    try:
+        ctx.route(blocked, lambda route: route.fulfill(status=404, body="missing"))
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        page.goto(urljoin(site.base, site.cases[0]["url"]))
+        page.wait_for_selector(".cc-calc[data-cc-state=failed]")
+        status = page.locator(".cc-calc .cc-status").inner_text()
+        assert status.startswith("Could not load") and named in status, status
+    finally:
+        ctx.close()

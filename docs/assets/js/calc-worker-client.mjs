@@ -35,7 +35,7 @@ export class CalcWorker {
 
   receive(msg, resolve, reject) {
     if (msg.type === "progress") {
-      this.setStatus({ stage: msg.stage, text: msg.text });
+      if (this.status.stage !== "failed") this.setStatus({ stage: msg.stage, text: msg.text });
     } else if (msg.type === "ready") {
       this.bootMs = msg.ms;
       this.setStatus({ stage: "ready", text: "Ready" });

@@ -17,7 +17,7 @@ function progress(stage, text) {
 
 class LoadFailure extends Error {
   constructor(what, cause) {
-    super(cause instanceof Error ? cause.message : String(cause));
+    super(cause instanceof Error ? cause.message : (cause?.message ?? String(cause)));
     this.what = what;
   }
 }
@@ -30,24 +30,66 @@ async function step(what, work) {
   }
 }
 
+// What Pyodide reports on stderr while starting (shown when the calc package fails to load).
+const bootLog = [];
+function onStderr(line) {
+  console.warn(line);
+  if (!evaluateJson) bootLog.push(line);
+}
+
+// Pyodide does not always reject when a runtime file cannot be downloaded: for pyodide.asm.wasm
+// it logs and waits forever. So, while booting, watch this worker's own fetches and fail fast,
+// naming the file, on any HTTP error or network failure.
+let downloadFailed = null;
+const downloadFailure = new Promise((_, reject) => {
+  downloadFailed = reject;
+});
+downloadFailure.catch(() => {});
+const nativeFetch = self.fetch.bind(self);
+self.fetch = async (input, init) => {
+  const url = String(input instanceof Request ? input.url : input);
+  const name = url.split("/").pop().split("?")[0];
+  let response;
+  try {
+    response = await nativeFetch(input, init);
+  } catch (err) {
+    if (!evaluateJson) downloadFailed(new LoadFailure(describe(name), `download failed (${err.message})`));
+    throw err;
+  }
+  if (!response.ok && !evaluateJson) downloadFailed(new LoadFailure(describe(name), `download failed (HTTP ${response.status})`));
+  return response;
+};
+
+/** What a runtime file is, for a failure message a reader can act on. */
+function describe(file) {
+  if (file.endsWith(".whl")) return `the calculators package (${file})`;
+  if (file.endsWith("-lock.json")) return `the package list (${file})`;
+  if (file.startsWith("python_stdlib")) return `the Python standard library (${file})`;
+  return `the Python runtime (${file})`;
+}
+
 async function boot() {
   progress("download", `Downloading the Python runtime (${RUNTIME.downloadText})…`);
   const runtimeUrl = here(RUNTIME.pyodideDir + "pyodide.mjs");
   const { loadPyodide } = await step(`the Python runtime (${runtimeUrl})`, () => import(runtimeUrl));
   const pyodide = await step("Python start-up (pyodide.asm.wasm / standard library)", () =>
-    loadPyodide({
-      indexURL: here(RUNTIME.pyodideDir),
-      stdLibURL: here(RUNTIME.stdlib),
-      lockFileURL: here(RUNTIME.lock),
-      packages: ["calc"], // fetched while Python boots
-      fsInit: async () => progress("start", "Starting Python…"),
-      stdout: () => {},
-      stderr: (line) => console.warn(line),
-    }),
+    Promise.race([
+      downloadFailure,
+      loadPyodide({
+        indexURL: here(RUNTIME.pyodideDir),
+        stdLibURL: here(RUNTIME.stdlib),
+        lockFileURL: here(RUNTIME.lock),
+        packages: ["calc"], // fetched while Python boots
+        fsInit: async () => progress("start", "Starting Python…"),
+        stdout: () => {},
+        stderr: onStderr,
+      }),
+    ]),
   );
   progress("import", "Loading the calculators…");
   if (!pyodide.loadedPackages.calc) {
-    throw new LoadFailure(`the calculators package (${here(RUNTIME.wheel)})`, "download failed or its sha256 did not match the lock file");
+    const why = bootLog.length ? bootLog[bootLog.length - 1] : "download failed";
+    throw new LoadFailure(`the calculators package (${here(RUNTIME.wheel)})`, `${why} (or its sha256 did not match the lock file)`);
   }
   // Import right away, so a broken package surfaces now and not at the first request.
   const browser = await step("the calculators package (import calc)", () => pyodide.pyimport("calc.browser"));
@@ -68,7 +110,8 @@ self.onmessage = async (event) => {
   const { id, request } = event.data;
   await ready;
   if (bootError) {
-    self.postMessage({ id, error: { input: null, message: `Python did not start: ${bootError.message}`, kind: "LoadFailure" } });
+    const message = `Could not load ${bootError.what || "Python start-up"}: ${bootError.message}`;
+    self.postMessage({ id, error: { input: null, message, kind: "LoadFailure" } });
     return;
   }
   try {
