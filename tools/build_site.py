@@ -2,10 +2,13 @@
 
 Order matters:
 1. export the rules data (`python -m macros.export` → calc/rules.json);
-2. build the `calc` wheel (tools/wheel_backend.py; it carries calc/rules.json);
+2. build the `calc` wheel (tools/wheel_backend.py; it carries calc/rules.json) and add bytecode
+   compiled by the pinned runtime (tools/make_pyc_stdlib.mjs --wheel), so `import calc` compiles
+   nothing in the browser;
 3. `mkdocs build --strict` (SITE_URL comes from the environment, read by mkdocs.yml);
 4. copy the Pyodide runtime of the exactly pinned npm package to `assets/pyodide/<version>/`;
-5. write the precompiled `.pyc` standard library (tools/make_pyc_stdlib.mjs, cached in build/);
+5. write the precompiled `.pyc` standard library (tools/make_pyc_stdlib.mjs, cached in build/,
+   made before the wheel's bytecode, which reuses it);
 6. copy the wheel and write a lock file holding its sha256 (`loadPyodide({lockFileURL,
    packages: ["calc"]})` then downloads it while Python boots);
 7. generate `assets/js/runtime.mjs` (the runtime URLs the worker needs) and `sw.js` (the
@@ -70,12 +73,17 @@ def pinned_pyodide_version() -> str:
     return installed
 
 
-def build_wheel(out_dir: Path) -> Path:
-    for old in out_dir.glob("calc-*.whl"):
+def build_wheel(out_dir: Path, stdlib: Path | None = None) -> Path:
+    """The `calc` wheel with bytecode for the pinned runtime (tools/pyc_compile.py)."""
+    plain_dir = out_dir / "plain"
+    for old in [*out_dir.glob("calc-*.whl"), *plain_dir.glob("calc-*.whl")]:
         old.unlink()
-    name = wheel_backend.build_wheel(str(out_dir))
+    name = wheel_backend.build_wheel(str(plain_dir))
+    wheel = out_dir / name
+    cmd = ["node", "tools/make_pyc_stdlib.mjs", str(PYODIDE_NPM), "--wheel", str(plain_dir / name), str(wheel)]
+    run("wheel bytecode", cmd + ([str(stdlib)] if stdlib else []))
     print(f"[build] wheel: {name}", flush=True)
-    return out_dir / name
+    return wheel
 
 
 def pyc_stdlib(version: str) -> Path:
@@ -83,7 +91,7 @@ def pyc_stdlib(version: str) -> Path:
     key = hashlib.sha256(
         (PYODIDE_NPM / "python_stdlib.zip").read_bytes()
         + (PYODIDE_NPM / "pyodide.asm.wasm").read_bytes()[: 1 << 20]
-        + (ROOT / "tools" / "pyc_stdlib.py").read_bytes()
+        + (ROOT / "tools" / "pyc_compile.py").read_bytes()
         + version.encode()
     ).hexdigest()[:16]
     cached = ROOT / "build" / "pyc-stdlib" / f"{key}.zip"
@@ -179,7 +187,7 @@ def build(site: Path) -> None:
     started = time.perf_counter()
     version = pinned_pyodide_version()
     run("export data", [sys.executable, "-m", "macros.export"])
-    wheel = build_wheel(ROOT / "build" / "wheels")
+    wheel = build_wheel(ROOT / "build" / "wheels", pyc_stdlib(version))
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     run("mkdocs", [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], env=env)
     install_runtime(site, wheel, version)
@@ -205,7 +213,7 @@ def install_runtime(site: Path, wheel: Path, version: str) -> None:
 def build_runtime_artifacts() -> Path:
     """Just the wheel and the .pyc stdlib, for the Node smoke test: paths in build/artifacts.json."""
     version = pinned_pyodide_version()
-    wheel = build_wheel(ROOT / "build" / "wheels")
+    wheel = build_wheel(ROOT / "build" / "wheels", pyc_stdlib(version))
     manifest = ROOT / "build" / "artifacts.json"
     manifest.write_text(
         json.dumps({"pyodide": version, "wheel": str(wheel), "pyc_stdlib": str(pyc_stdlib(version))}, indent=1) + "\n"

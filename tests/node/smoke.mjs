@@ -31,6 +31,12 @@ const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", stdLibURL: artif
 const bootMs = performance.now() - t0;
 pyodide.unpackArchive(new Uint8Array(readFileSync(artifacts.wheel)), "wheel");
 const evaluateJson = pyodide.pyimport("calc.browser").evaluate_json;
+// The wheel's own bytecode is what got imported: an unchecked hash-based .pyc (flags = 1), not
+// one Python compiled and cached itself (flags = 0, timestamp-based).
+const cached = pyodide.pyimport("calc.browser").__spec__.cached;
+const pycBytes = pyodide.FS.analyzePath(cached).exists ? pyodide.FS.readFile(cached) : new Uint8Array(8);
+const flags = new DataView(pycBytes.buffer).getUint32(4, true);
+assert.equal(flags, 1, `${cached} is not the wheel's precompiled bytecode`);
 const version = pyodide.pyimport("sys").version;
 assert.ok(version.startsWith("3.14"), `unexpected Python ${version}`);
 
