@@ -233,3 +233,33 @@ def test_load_failure_says_what_failed(browser, site, blocked, named):
         assert status.startswith("Could not load") and named in status, status
     finally:
         ctx.close()
+
+
+def test_cancel_terminates_and_a_new_worker_answers(browser, site):
+    """Cancel while Python is busy (here: held in start-up) stops the worker; the next edit is
+    answered by a fresh one."""
+    ctx = browser.new_context(service_workers="block")
+    held = []
+    try:
+        ctx.route("**/calc-lock.json", lambda route: held.append(route))  # held: never answered
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        wasm = []
+        page.on("request", lambda r: wasm.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
+        case = site.cases[0]
+        with page.expect_request("**/calc-lock.json"):  # the worker now waits on it
+            page.goto(urljoin(site.base, case["url"]))
+        page.wait_for_selector(".cc-calc .cc-cancel:enabled")
+        ctx.unroute("**/calc-lock.json")
+        page.locator(".cc-calc .cc-cancel").click()
+        page.wait_for_selector(".cc-calc[data-cc-state=error]")
+        assert "Cancelled" in page.locator(".cc-calc .cc-form-error").inner_text()
+        page.wait_for_selector(".cc-calc .cc-status:text-is('Ready')")
+        seen = answers(page)
+        field = page.locator(".cc-calc input[type=text]").first
+        field.fill(field.input_value())  # any edit asks again
+        shown = settle(page, after=seen)
+        assert shown["state"] == "done"
+        assert len(wasm) == 2  # a new worker started Python again
+    finally:
+        ctx.close()

@@ -57,7 +57,7 @@ export class CalcWorker {
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.restart(`Stopped: the calculation took longer than ${timeoutMs / 1000} s.`);
+        this.restart(`Stopped: the calculation took longer than ${timeoutMs / 1000} s. Change an input to try again.`);
       }, timeoutMs + (this.status.stage === "ready" ? 0 : 120000));
       this.pending.set(id, { resolve, timer });
       this.worker.postMessage({ id, request });

@@ -28,7 +28,7 @@ class Calculator {
     const reset = el("button", { type: "button", class: "md-button cc-reset" }, "Reset");
     reset.addEventListener("click", () => this.form.reset());
     this.cancel = el("button", { type: "button", class: "md-button cc-cancel", disabled: true }, "Cancel");
-    this.cancel.addEventListener("click", () => this.worker.restart("Cancelled."));
+    this.cancel.addEventListener("click", () => this.worker.restart("Cancelled: change an input to calculate again."));
     const own = root.dataset.ccUrl ? siteHref(root.dataset.ccUrl, SITE_ROOT) : null;
     const ownLink = own && new URL(own).pathname !== location.pathname ? el("a", { href: own, class: "cc-own-page" }, "Open on its own page") : null;
     this.actions = el("div", { class: "cc-actions" }, copy, reset, this.cancel, ownLink);
@@ -73,7 +73,9 @@ class Calculator {
     this.output.setAttribute("aria-busy", "true");
     this.cancel.disabled = false;
     if (this.worker.status.stage === "ready") replace(this.status, "Calculating…");
+    performance.mark("cc:request");
     const reply = await this.worker.request({ system: this.system, calculator: this.name, inputs });
+    performance.mark("cc:reply");
     if (id !== this.latest) return; // a newer edit is on its way
     this.root.dataset.ccResults = String(Number(this.root.dataset.ccResults || 0) + 1);
     this.busy = false;
@@ -82,17 +84,19 @@ class Calculator {
     if (reply.error) {
       this.root.dataset.ccState = reply.error.kind === "LoadFailure" ? "failed" : "error";
       this.output.classList.add("cc-stale");
-      if (reply.error.kind === "LoadFailure" || reply.error.kind === "Cancelled") replace(this.status, reply.error.message);
-      else {
+      if (reply.error.kind === "LoadFailure") {
+        replace(this.status, reply.error.message);
+      } else {
         this.form.clearErrors();
         this.form.showError(reply.error);
-        replace(this.status, "Ready — check the highlighted input");
+        if (reply.error.kind !== "Cancelled") replace(this.status, "Ready — check the highlighted input");
       }
       return;
     }
     this.form.clearErrors();
     this.output.classList.remove("cc-stale");
     replace(this.output, renderResult(reply.result, SITE_ROOT));
+    performance.mark("cc:rendered");
     replace(this.status, reply.result.summary ? `Ready — ${reply.result.summary}` : "Ready");
     this.root.dataset.ccState = "done";
     registerServiceWorker();
@@ -161,6 +165,7 @@ function registerServiceWorker() {
 }
 
 function bind() {
+  performance.mark("cc:bind");
   for (const calc of [...live]) {
     if (!calc.root.isConnected) {
       calc.dispose();

@@ -10,6 +10,7 @@ import { RUNTIME } from "./runtime.mjs";
 const here = (path) => new URL(path, import.meta.url).href;
 const started = performance.now();
 let evaluateJson = null;
+let runtime = null; // the Pyodide instance, once started
 
 function progress(stage, text) {
   self.postMessage({ type: "progress", stage, text });
@@ -94,7 +95,30 @@ async function boot() {
   // Import right away, so a broken package surfaces now and not at the first request.
   const browser = await step("the calculators package (import calc)", () => pyodide.pyimport("calc.browser"));
   evaluateJson = browser.evaluate_json;
+  runtime = pyodide;
   return Math.round(performance.now() - started);
+}
+
+// After the first answer, import the other systems' engines one per task while the reader reads,
+// so the next calculator page (reached by instant navigation) answers without that import.
+// A request that arrives meanwhile waits at most for one module's import.
+let warmed = false;
+function warmUp(pyodide) {
+  if (warmed) return;
+  warmed = true;
+  const systems = pyodide.pyimport("calc.systems");
+  const ids = pyodide.pyimport("calc.data").system_ids().toJs();
+  const next = () => {
+    const id = ids.shift();
+    if (id === undefined) return systems.destroy();
+    try {
+      systems.module(id);
+    } catch (err) {
+      console.warn(`warm-up of ${id} failed: ${err.message}`);
+    }
+    setTimeout(next, 0);
+  };
+  setTimeout(next, 0);
 }
 
 let bootError = null;
@@ -119,6 +143,7 @@ self.onmessage = async (event) => {
     const reply = JSON.parse(evaluateJson(JSON.stringify(request)));
     const ms = performance.now() - t0;
     self.postMessage(reply.error ? { id, error: reply.error, ms } : { id, result: reply.result, ms });
+    warmUp(runtime);
   } catch (err) {
     // Not a CalcError: a bug in an engine. Report it as such, never silently.
     self.postMessage({ id, error: { input: null, message: `Internal error: ${lastLine(err.message)}`, kind: "InternalError" } });
