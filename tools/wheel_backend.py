@@ -76,7 +76,7 @@ def _metadata(version: str) -> str:
         f"Name: {PACKAGE}\n"
         f"Version: {version}\n"
         "Summary: Exact hit, damage and initiative probabilities for the Combat Codex systems.\n"
-        "Requires-Python: >=3.12\n"
+        "Requires-Python: >=3.11\n"
     )
 
 
