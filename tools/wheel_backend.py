@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -71,12 +72,14 @@ def build_wheel(
 
 
 def _metadata(version: str) -> str:
+    """Core metadata from pyproject.toml's [project] table (written once, there)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     return (
         "Metadata-Version: 2.1\n"
-        f"Name: {PACKAGE}\n"
+        f"Name: {project['name']}\n"
         f"Version: {version}\n"
-        "Summary: Exact hit, damage and initiative probabilities for the Combat Codex systems.\n"
-        "Requires-Python: >=3.11\n"
+        f"Summary: {project.get('description', '')}\n"
+        f"Requires-Python: {project.get('requires-python', '>=3')}\n"
     )
 
 
