@@ -263,3 +263,30 @@ def test_cancel_terminates_and_a_new_worker_answers(browser, site):
         assert len(wasm) == 2  # a new worker started Python again
     finally:
         ctx.close()
+
+
+def test_page_with_several_calculators_keeps_their_inputs_apart(watched, site):
+    """On a rule page holding two calculators, URL parameters are prefixed `<calculator>.` and
+    each calculator reads only its own; both share the one worker."""
+    page, record = watched
+    several = [p for p in site.dir.rglob("index.html") if p.read_text(encoding="utf-8").count('class="cc-calc"') > 1]
+    if not several:
+        pytest.skip("no page holds two calculators")
+    path = several[0].relative_to(site.dir).parent.as_posix() + "/"
+    page.goto(urljoin(site.base, path))
+    roots = page.locator(".cc-calc")
+    names = [roots.nth(i).get_attribute("data-cc-calculator") for i in range(roots.count())]
+    for name in names:
+        page.wait_for_selector(f".cc-calc[data-cc-calculator={name}][data-cc-state=done]")
+    query = page.evaluate("location.search")
+    for name in names:
+        assert f"{name}." in query
+    # A bad value for the first calculator only: it reports it, the others still answer.
+    first = page.locator(f".cc-calc[data-cc-calculator={names[0]}] input[type=text]").first
+    param = f"{names[0]}.{first.get_attribute('data-input')}"
+    page.goto(urljoin(site.base, path) + "?" + urlencode({param: "not a number"}))
+    page.wait_for_selector(f".cc-calc[data-cc-calculator={names[0]}][data-cc-state=error]")
+    for name in names[1:]:
+        page.wait_for_selector(f".cc-calc[data-cc-calculator={name}][data-cc-state=done]")
+    assert sum(u.endswith("pyodide.asm.wasm") for u in record["requests"]) == 2  # one per page load
+    assert record["errors"] == [] and record["external"] == []

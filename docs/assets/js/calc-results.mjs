@@ -83,10 +83,10 @@ function renderOrder(order) {
   return el(
     "section",
     { class: "cc-order" },
-    el("h4", {}, "Order"),
+    el("p", { class: "cc-subhead" }, "Action order (tied entries share a line)"),
     el(
       "ol",
-      {},
+      { "aria-label": "Action order" },
       ...order.map((g) =>
         el(
           "li",
