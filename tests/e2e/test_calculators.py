@@ -88,6 +88,9 @@ def test_offline_reload_still_computes(context, page, site):
         page.reload()
         shown = settle(page)
         assert shown == expected(case["reply"], site.base)
+        # A repeat visit restores the build-time memory snapshot, now that it is cached.
+        has_snapshot = any((site.dir / "assets" / "snapshot").glob("*.bin"))
+        assert page.evaluate("document.documentElement.dataset.ccPython") == ("snapshot" if has_snapshot else "normal")
         second = next(c for c in site.cases if c["url"] != case["url"])
         instant_go(page, calculator_url(site.base, second))
         assert settle(page, second["request"]["calculator"]) == expected(second["reply"], site.base)
@@ -290,3 +293,30 @@ def test_page_with_several_calculators_keeps_their_inputs_apart(watched, site):
         page.wait_for_selector(f".cc-calc[data-cc-calculator={name}][data-cc-state=done]")
     assert sum(u.endswith("pyodide.asm.wasm") for u in record["requests"]) == 2  # one per page load
     assert record["errors"] == [] and record["external"] == []
+
+
+def test_bad_snapshot_falls_back_to_a_normal_start(context, page, site):
+    """A cached snapshot that is not what the build made (here: junk) is refused; Python starts
+    the normal way and answers the same."""
+    if not any((site.dir / "assets" / "snapshot").glob("*.bin")):
+        pytest.skip("the build made no memory snapshot")
+    page.set_default_timeout(FIRST_READY_MS)
+    case = site.cases[0]
+    page.goto(calculator_url(site.base, case))
+    settle(page)
+    page.wait_for_selector("html[data-cc-offline=ready]", state="attached")
+    page.evaluate(
+        """async () => {
+            for (const name of await caches.keys()) {
+                if (!name.startsWith("cc-snapshot-")) continue;
+                const cache = await caches.open(name);
+                for (const request of await cache.keys()) await cache.put(request, new Response("junk"));
+            }
+        }"""
+    )
+    warnings = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    page.reload()
+    assert settle(page) == expected(case["reply"], site.base)
+    assert page.evaluate("document.documentElement.dataset.ccPython") == "normal"
+    assert any("Memory snapshot not used" in w for w in warnings), warnings

@@ -38,6 +38,7 @@ export class CalcWorker {
       if (this.status.stage !== "failed") this.setStatus({ stage: msg.stage, text: msg.text });
     } else if (msg.type === "ready") {
       this.bootMs = msg.ms;
+      document.documentElement.dataset.ccPython = msg.source; // "snapshot" | "normal": for tests, bench
       this.setStatus({ stage: "ready", text: "Ready" });
       resolve(msg.ms);
     } else if (msg.type === "failed") {

@@ -6,11 +6,13 @@
 // Every runtime URL comes from runtime.mjs, which tools/build_site.py generates from the exactly
 // pinned npm package (package.json is the one place the Pyodide version is written).
 import { RUNTIME } from "./runtime.mjs";
+import { bootFromSnapshot } from "./snapshot-loader.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const started = performance.now();
 let evaluateJson = null;
 let runtime = null; // the Pyodide instance, once started
+let bootSource = "normal"; // "snapshot" when restored from the build-time memory snapshot
 
 function progress(stage, text) {
   self.postMessage({ type: "progress", stage, text });
@@ -73,28 +75,60 @@ async function boot() {
   progress("download", `Downloading the Python runtime (${RUNTIME.downloadText})…`);
   const runtimeUrl = here(RUNTIME.pyodideDir + "pyodide.mjs");
   const { loadPyodide } = await step(`the Python runtime (${runtimeUrl})`, () => import(runtimeUrl));
-  const pyodide = await step("Python start-up (pyodide.asm.wasm / standard library)", () =>
-    Promise.race([
-      downloadFailure,
-      loadPyodide({
-        indexURL: here(RUNTIME.pyodideDir),
-        stdLibURL: here(RUNTIME.stdlib),
-        lockFileURL: here(RUNTIME.lock),
-        packages: ["calc"], // fetched while Python boots
-        fsInit: async () => progress("start", "Starting Python…"),
-        stdout: () => {},
-        stderr: onStderr,
-      }),
-    ]),
-  );
-  progress("import", "Loading the calculators…");
-  if (!pyodide.loadedPackages.calc) {
-    const why = bootLog.length ? bootLog[bootLog.length - 1] : "download failed";
-    throw new LoadFailure(`the calculators package (${here(RUNTIME.wheel)})`, `${why} (or its sha256 did not match the lock file)`);
+  const urls = { indexURL: here(RUNTIME.pyodideDir), stdLibURL: here(RUNTIME.stdlib), lockFileURL: here(RUNTIME.lock) };
+  const quiet = { stdout: () => {}, stderr: onStderr };
+
+  /** The normal start: boot, with the calc wheel downloaded meanwhile, then import calc. */
+  async function normalStart() {
+    const pyodide = await step("Python start-up (pyodide.asm.wasm / standard library)", () =>
+      Promise.race([
+        downloadFailure,
+        loadPyodide({
+          ...urls,
+          ...quiet,
+          packages: ["calc"], // fetched while Python boots
+          fsInit: async () => progress("start", "Starting Python…"),
+        }),
+      ]),
+    );
+    progress("import", "Loading the calculators…");
+    if (!pyodide.loadedPackages.calc) {
+      const why = bootLog.length ? bootLog[bootLog.length - 1] : "download failed";
+      throw new LoadFailure(`the calculators package (${here(RUNTIME.wheel)})`, `${why} (or its sha256 did not match the lock file)`);
+    }
+    return pyodide;
+  }
+
+  let pyodide;
+  let ready = null; // calc.browser.evaluate_json when the snapshot already proved it works
+  bootSource = "normal";
+  if (RUNTIME.snapshot) {
+    // Restore a build-time memory snapshot (calc already imported), but only once the service
+    // worker has cached it: a first visit never pays its download. Any problem → normal start.
+    const s = RUNTIME.snapshot;
+    const booted = await bootFromSnapshot({
+      loadPyodide,
+      ...urls,
+      snapshotURL: here(s.url),
+      sha256: s.sha256,
+      rawSha256: s.rawSha256,
+      probe: s.probe,
+      onlyIfCached: true,
+      options: quiet,
+      fallback: normalStart,
+      onFallback: (err) => {
+        if (err.stage !== "not-cached") console.warn(`Memory snapshot not used (${err.message}); normal start-up instead.`);
+      },
+    });
+    pyodide = booted.pyodide;
+    ready = booted.evaluateJson;
+    bootSource = booted.source === "snapshot" ? "snapshot" : "normal";
+  } else {
+    pyodide = await normalStart();
   }
   // Import right away, so a broken package surfaces now and not at the first request.
-  const browser = await step("the calculators package (import calc)", () => pyodide.pyimport("calc.browser"));
-  evaluateJson = browser.evaluate_json;
+  const browser = ready ? null : await step("the calculators package (import calc)", () => pyodide.pyimport("calc.browser"));
+  evaluateJson = ready || browser.evaluate_json;
   runtime = pyodide;
   return Math.round(performance.now() - started);
 }
@@ -123,7 +157,7 @@ function warmUp(pyodide) {
 
 let bootError = null;
 const ready = boot().then(
-  (ms) => self.postMessage({ type: "ready", ms }),
+  (ms) => self.postMessage({ type: "ready", ms, source: bootSource }),
   (err) => {
     bootError = err;
     self.postMessage({ type: "failed", what: err.what || "Python start-up", message: err.message });
