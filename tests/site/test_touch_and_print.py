@@ -4,23 +4,18 @@ navigation."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium not installed")
+from playwright.sync_api import expect
 
 
-@pytest.fixture(scope="module")
-def phone():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
-        yield context.new_page()
-        browser.close()
+@pytest.fixture
+def phone(browser):
+    """A 360-px touch screen in pytest-playwright's Chromium (see tests/conftest.py)."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    yield context.new_page()
+    context.close()
 
 
 def _term_page(site: Path) -> Path:
@@ -34,18 +29,15 @@ def test_term_explains_itself_on_tap_and_focus(site: Path, phone) -> None:
     phone.goto(_term_page(site).as_uri())
     term = phone.locator(".cc-term").first
     tip = term.locator(".cc-tip")
-    assert not tip.is_visible()
+    expect(tip).to_be_hidden()
     term.tap()
-    phone.wait_for_timeout(300)
-    assert tip.is_visible()
+    expect(tip).to_be_visible()
     box = tip.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
     phone.locator("h1").tap()
-    phone.wait_for_timeout(300)
-    assert not tip.is_visible()
+    expect(tip).to_be_hidden()
     term.focus()
-    phone.wait_for_timeout(300)
-    assert tip.is_visible()
+    expect(tip).to_be_visible()
 
 
 @pytest.mark.parametrize("url", ["index.html", "compare/index.html", "segments/attacks/index.html"])
@@ -57,7 +49,7 @@ def test_no_page_wider_than_a_phone(site: Path, phone, url: str) -> None:
 def test_print_hides_navigation(site: Path, phone) -> None:
     phone.goto((site / "countup" / "attacks" / "index.html").as_uri())
     phone.emulate_media(media="print")
-    assert not phone.locator(".md-header").is_visible()
+    expect(phone.locator(".md-header")).to_be_hidden()
     assert not phone.locator(".md-sidebar--primary").is_visible()
     assert phone.locator("h1").is_visible()
     phone.emulate_media(media="screen")
