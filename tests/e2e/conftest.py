@@ -21,11 +21,10 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from pages import FIRST_READY_MS
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBPATH = "sub"
-FIRST_READY_MS = 60_000
-"""Generous: the first Python start on a busy 2-core machine."""
 
 
 @pytest.fixture(scope="session")

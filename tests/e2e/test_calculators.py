@@ -7,8 +7,7 @@ from __future__ import annotations
 from urllib.parse import urlencode, urljoin
 
 import pytest
-from conftest import FIRST_READY_MS
-from pages import answers, calculator_url, expected, instant_go, settle
+from pages import FIRST_READY_MS, answers, calculator_url, expected, instant_go, settle
 
 XSS = "<img src=x onerror=alert(1)>"
 
