@@ -1,6 +1,7 @@
 // The module Web Worker that runs Python. One per tab, created by calc-worker-client.mjs only on
 // pages that hold a calculator. Protocol (see calc-worker-client.mjs):
-//   worker → page: {type: "progress", stage, text} | {type: "ready", ms} | {type: "failed", what, message}
+//   worker → page: {type: "progress", stage, text} | {type: "ready", ms, source: "normal" | "snapshot"}
+//                  | {type: "failed", what, message}
 //                  {id, result} | {id, error: {input, message, kind}}
 //   page → worker: {id, request}            (request: {system, calculator, inputs})
 // Every runtime URL comes from runtime.mjs, which tools/build_site.py generates from the exactly
@@ -20,7 +21,8 @@ function progress(stage, text) {
 
 class LoadFailure extends Error {
   constructor(what, cause) {
-    super(cause instanceof Error ? cause.message : (cause?.message ?? String(cause)));
+    // A Python traceback's last line says what went wrong; the rest is noise for a reader.
+    super(lastLine(cause instanceof Error ? cause.message : (cause?.message ?? String(cause))));
     this.what = what;
   }
 }
@@ -63,6 +65,25 @@ self.fetch = async (input, init) => {
   return response;
 };
 
+// The snapshot (~5 MB gzipped) saves about a second of start-up when it arrives quickly, but a
+// first visit over a slow link loses more downloading it than it saves (measured: a gain at
+// loopback speed, even at 50 Mbit/s, a loss at 20 Mbit/s). So it must be fully downloaded within
+// this budget from the worker's start (or come from the service worker's cache, which is
+// instant); otherwise the download is aborted and Python starts normally, and the service
+// worker's precache brings the snapshot for the next visit.
+const SNAPSHOT_BUDGET_MS = 1200;
+
+/** `fetch` whose whole response (body included) must arrive within `budgetMs` of the worker's
+ * start, or it is aborted. Uses the unwatched fetch: a missing snapshot only means a normal start. */
+function fetchWithinBudget(budgetMs) {
+  return (input, init = {}) => {
+    const control = new AbortController();
+    const left = Math.max(0, started + budgetMs - performance.now());
+    setTimeout(() => control.abort(new Error(`not downloaded within ${budgetMs} ms`)), left);
+    return nativeFetch(input, { ...init, signal: control.signal });
+  };
+}
+
 /** What a runtime file is, for a failure message a reader can act on. */
 function describe(file) {
   if (file.endsWith(".whl")) return `the calculators package (${file})`;
@@ -100,11 +121,12 @@ async function boot() {
   }
 
   let pyodide;
-  let ready = null; // calc.browser.evaluate_json when the snapshot already proved it works
+  let proven = null; // calc.browser.evaluate_json when the snapshot already proved it works
   bootSource = "normal";
   if (RUNTIME.snapshot) {
-    // Restore a build-time memory snapshot (calc already imported), but only once the service
-    // worker has cached it: a first visit never pays its download. Any problem → normal start.
+    // Restore a build-time memory snapshot (calc already imported): from the service worker's
+    // cache when it holds it, else downloaded only if the link proves fast enough (see
+    // fetchWithinBudget). Any problem → normal start.
     const s = RUNTIME.snapshot;
     const booted = await bootFromSnapshot({
       loadPyodide,
@@ -113,22 +135,20 @@ async function boot() {
       sha256: s.sha256,
       rawSha256: s.rawSha256,
       probe: s.probe,
-      onlyIfCached: true,
+      fetch: fetchWithinBudget(SNAPSHOT_BUDGET_MS),
       options: quiet,
       fallback: normalStart,
-      onFallback: (err) => {
-        if (err.stage !== "not-cached") console.warn(`Memory snapshot not used (${err.message}); normal start-up instead.`);
-      },
+      onFallback: (err) => console.info(`Memory snapshot not used (${err.message}); normal start-up instead.`),
     });
     pyodide = booted.pyodide;
-    ready = booted.evaluateJson;
+    proven = booted.evaluateJson;
     bootSource = booted.source === "snapshot" ? "snapshot" : "normal";
   } else {
     pyodide = await normalStart();
   }
   // Import right away, so a broken package surfaces now and not at the first request.
-  const browser = ready ? null : await step("the calculators package (import calc)", () => pyodide.pyimport("calc.browser"));
-  evaluateJson = ready || browser.evaluate_json;
+  const browser = proven ? null : await step("the calculators package (import calc)", () => pyodide.pyimport("calc.browser"));
+  evaluateJson = proven || browser.evaluate_json;
   runtime = pyodide;
   return Math.round(performance.now() - started);
 }
