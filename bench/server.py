@@ -32,9 +32,14 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A browser context closed mid-download (the benchmark does that on purpose): not news."""
+
+
 def serve(root: Path, port: int, extra: dict[str, bytes]) -> http.server.ThreadingHTTPServer:
     """Serve `root` on 127.0.0.1:`port` in a daemon thread; `extra` maps paths to HTML bodies."""
     handler = type("Handler", (_Handler,), {"extra": extra})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(root)))
+    server = _Server(("127.0.0.1", port), functools.partial(handler, directory=str(root)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
