@@ -129,7 +129,9 @@ async function boot() {
     // fetchWithinBudget). Any problem → normal start.
     const s = RUNTIME.snapshot;
     const booted = await bootFromSnapshot({
-      loadPyodide,
+      // Pyodide waits forever on a runtime file it cannot fetch: fail fast here too (the normal
+      // start then reports the file by name).
+      loadPyodide: (options) => Promise.race([downloadFailure, loadPyodide(options)]),
       ...urls,
       snapshotURL: here(s.url),
       sha256: s.sha256,
@@ -138,7 +140,7 @@ async function boot() {
       fetch: fetchWithinBudget(SNAPSHOT_BUDGET_MS),
       options: quiet,
       fallback: normalStart,
-      onFallback: (err) => console.info(`Memory snapshot not used (${err.message}); normal start-up instead.`),
+      onFallback: (err) => console.warn(`Memory snapshot not used (${err.message}); normal start-up instead.`),
     });
     pyodide = booted.pyodide;
     proven = booted.evaluateJson;
