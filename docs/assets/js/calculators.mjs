@@ -72,10 +72,14 @@ class Calculator {
     this.root.dataset.ccState = this.worker.status.stage === "ready" ? "computing" : "loading";
     this.output.setAttribute("aria-busy", "true");
     this.cancel.disabled = false;
-    if (this.worker.status.stage === "ready") replace(this.status, "Calculating…");
+    // Say "Calculating…" only when it takes a noticeable time (no chatter on every keystroke).
+    const slow = setTimeout(() => {
+      if (this.worker.status.stage === "ready" && id === this.latest) replace(this.status, "Calculating…");
+    }, 300);
     performance.mark("cc:request");
     const reply = await this.worker.request({ system: this.system, calculator: this.name, inputs });
     performance.mark("cc:reply");
+    clearTimeout(slow);
     if (id !== this.latest) return; // a newer edit is on its way
     this.root.dataset.ccResults = String(Number(this.root.dataset.ccResults || 0) + 1);
     this.busy = false;
