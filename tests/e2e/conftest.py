@@ -27,16 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SUBPATH = "sub"
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """Playwright cannot download browsers here: use Debian's Chromium."""
-    return {
-        **browser_type_launch_args,
-        "executable_path": "/usr/bin/chromium",
-        "args": [*browser_type_launch_args.get("args", []), "--disable-dev-shm-usage"],
-    }
-
-
 class QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib signature)
         pass
