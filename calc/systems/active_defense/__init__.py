@@ -1,0 +1,39 @@
+"""Active Defense: an attack roll against Passive Defense that the defender may still block or dodge.
+
+The attacker's d20 turns a natural 20 into 30 and a natural 1 into −10; the attack lands when it
+reaches Passive Defense and the defender's active roll (if any) does not match it. Damage is dice +
+Strength − armour with a floor. Initiative is 1d20 + Dexterity modifier, highest first. Every number
+comes from `rules_data/active-defense/` through `SystemData`; rulings are inputs.
+
+Modules: `readers` (formatting, the dice and natural rolls), `two_weapon`, `hit` (the exchange of
+attack and active defense), `damage`, `initiative`.
+"""
+
+from __future__ import annotations
+
+from calc.systems.active_defense.damage import damage
+from calc.systems.active_defense.hit import hit
+from calc.systems.active_defense.initiative import initiative
+from calc.systems.active_defense.two_weapon import (
+    applicable_rows,
+    favourable_row,
+    stacked_penalty,
+    two_weapon_combinations,
+    two_weapon_penalty,
+)
+
+CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
+TABLES = {"two_weapon_combinations": two_weapon_combinations}
+
+__all__ = [
+    "CALCULATORS",
+    "TABLES",
+    "applicable_rows",
+    "damage",
+    "favourable_row",
+    "hit",
+    "initiative",
+    "stacked_penalty",
+    "two_weapon_combinations",
+    "two_weapon_penalty",
+]

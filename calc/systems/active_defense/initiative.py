@@ -1,0 +1,105 @@
+"""Active Defense initiative: 1d20 + Dexterity (or Agility) modifier, highest first."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from calc.data import SystemData
+from calc.dist import Dist
+from calc.errors import InputError
+from calc.result import chance, order_groups, pairwise, percent
+from calc.systems.active_defense.readers import num, rule_die
+
+
+def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    sides = rule_die(data, "initiative")
+    by_agility = inputs["initiative_ability"] == "agility"
+    break_by_dex = inputs["initiative_ties"] == "dexterity"
+    steps = [
+        data.step(
+            "initiative",
+            f"Initiative: 1d{sides} + {'Agility score' if by_agility else 'Dexterity modifier'}, highest first.",
+        ),
+        data.step(
+            "ruling:initiative-ability",
+            "Agility score added (the prose's reading)."
+            if by_agility
+            else "Dexterity modifier added (the formula wins).",
+        ),
+    ]
+    people = inputs["combatants"]
+    names, rolls, dex = [], [], []
+    for i, c in enumerate(people, start=1):
+        if c["roll"] > sides:
+            raise InputError(f"combatants[{i}].roll", f"must be between 1 and {sides}, or 0 when not rolled yet")
+        add = c["agility"] if by_agility else c["dexterity"]
+        rolls.append(Dist.constant(c["roll"] + add) if c["roll"] else Dist.die(sides) + add)
+        names.append(c["name"])
+        dex.append(c["dexterity"])
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise InputError("combatants", f"two combatants are called '{dup}': give each a different name")
+
+    def chances(i: int, j: int) -> tuple[Fraction, Fraction, Fraction]:
+        below, equal, above = rolls[i].compare(rolls[j])
+        if break_by_dex and dex[i] != dex[j]:
+            return (above + equal, Fraction(0), below) if dex[i] > dex[j] else (above, Fraction(0), below + equal)
+        return above, equal, below
+
+    entries = [(names[i], i) for i in range(len(people))]
+    rolled = [bool(c["roll"]) for c in people]
+
+    def score(i: int) -> Fraction:
+        return rolls[i].mean
+
+    def tie_key(i: int) -> tuple[Any, ...]:
+        return (score(i), rolled[i], dex[i] if break_by_dex else None)
+
+    order = order_groups(
+        entries,
+        key=lambda i: (-score(i), not rolled[i], -dex[i] if break_by_dex else 0),
+        tie_key=tie_key,
+        score=lambda i: num(score(i)) if rolled[i] else f"≈ {num(score(i))}",
+        note=lambda group: "" if rolled[group[0]] else "not rolled yet: expected score",
+    )
+    if break_by_dex:
+        steps.append(
+            data.step(
+                "ruling:initiative-ties", "Equal totals: the higher Dexterity modifier acts first (other reading)."
+            )
+        )
+    else:
+        steps.append(data.step("ruling:initiative-ties", "Equal totals are shown as tied; the table settles them."))
+    first = order[0]
+    lead = ", ".join(first["names"])
+    alone = [acts_first_alone(rolls, dex if break_by_dex else None, i) for i in range(len(rolls))]
+    if all(rolled):
+        summary = f"{lead} {'tie for' if first['tied'] else 'acts'} first"
+    else:
+        best = max(range(len(rolls)), key=lambda i: alone[i])
+        summary = f"{names[best]} is likeliest to act first alone ({percent(alone[best])})"
+    return {
+        "summary": summary,
+        "chances": [chance(f"{names[i]} acts first, tied with no one", alone[i]) for i in range(len(rolls))],
+        "order": order,
+        "pairwise": pairwise(names, chances),
+        "steps": steps,
+    }
+
+
+def acts_first_alone(rolls: list[Dist], dex: list[int] | None, i: int) -> Fraction:
+    """P(combatant i acts before every other one): each other total is lower, or equal with a lower
+    Dexterity modifier when `dex` is given (the tie-break reading)."""
+    total = Fraction(0)
+    for x, p in rolls[i].items():
+        for j, other in enumerate(rolls):
+            if j != i:
+                below = other.p_lt(x)
+                if dex is not None and dex[j] < dex[i]:
+                    below += other.p(x)
+                p *= below
+                if not p:
+                    break
+        total += p
+    return total

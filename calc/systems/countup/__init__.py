@@ -1,0 +1,32 @@
+"""Countup: d20 + bonuses against ascending AC, damage with the Hurt penalty, and an initiative
+count that runs *up* from 1 (lowest total first, players before NPCs on a tie).
+
+Every number comes from `rules_data/countup/` through `SystemData`: the attack and initiative dice,
+the Hurt penalties and thresholds, which attacks add Strength to damage, the ability score table
+(a ruling), the damage and healing floors (rulings).
+
+Modules: `readers` (dice facts, the ability score table, number formatting), `hit`, `damage`,
+`initiative`, `generated` (the tables of the pages).
+"""
+
+from __future__ import annotations
+
+from calc.systems.countup.damage import damage
+from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds, natural_healing
+from calc.systems.countup.hit import hit
+from calc.systems.countup.initiative import initiative
+from calc.systems.countup.readers import ability_bonus_of
+
+CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
+
+__all__ = [
+    "CALCULATORS",
+    "TABLES",
+    "ability_bonus_of",
+    "damage",
+    "healing_table",
+    "hit",
+    "hp_thresholds",
+    "initiative",
+    "natural_healing",
+]

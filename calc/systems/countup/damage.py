@@ -1,0 +1,109 @@
+"""Countup damage: dice + Strength + misc (− Hurt), with the damage floor ruling and the effect on a target."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from calc import dice, result
+from calc.data import SystemData
+from calc.dist import Dist
+from calc.errors import InputError
+from calc.systems.countup.readers import (
+    chosen_bonus,
+    number,
+    signed,
+)
+
+STRENGTH_FACTS = {"melee": "melee_adds_strength", "thrown": "thrown_adds_strength", "ranged": "ranged_adds_strength"}
+"""Which fact of the damage rule says whether each kind of attack adds the Strength bonus."""
+
+
+def damage_dist(expr: dice.DiceExpr, modifier: int, floor: int | None) -> Dist:
+    """Dice + modifier, with every total below `floor` counted as `floor` (None: no floor)."""
+    raw = expr.dist() + modifier
+    return raw if floor is None else raw.map(lambda x: max(x, floor))
+
+
+def target_outcomes(
+    data: SystemData, damage: Dist, target: str, hp: int, npc_hurt: bool
+) -> tuple[list[tuple[str, Fraction]], dict[str, str]]:
+    """P(killed), P(Hurt) (when the target can be Hurt) and P(still up) after the hit."""
+    uses_hurt = target == "character" or npc_hurt
+    if uses_hurt:
+        dead_at = data.fact("death", "death_hp")
+        hurt_band = data.fact("hurt", "hurt_hp")
+        who = "A character" if target == "character" else "An important NPC (the GM uses Hurt)"
+        if hp <= dead_at:
+            raise InputError("target_hp", f"a target at {number(hp)} hit points or fewer is already dead")
+        after = hp - damage
+        killed = after.p_le(dead_at)
+        hurt = after.p_where(lambda x: hurt_band["min"] <= x <= hurt_band["max"])
+        up = after.p_gt(hurt_band["max"])
+        rule = "death" if target == "character" else "ruling:npc-death-at-zero"
+        text = (
+            f"{who} at {number(hp)} hit points is Hurt from {number(hurt_band['max'])} to "
+            f"{number(hurt_band['min'])} and dies at {number(dead_at)} or fewer."
+        )
+        return [("Killed", killed), ("Hurt", hurt), ("Still up, not Hurt", up)], data.step(rule, text)
+    dead_at = data.fact("npc-death", "npc_death_hp")
+    if hp <= dead_at:
+        raise InputError("target_hp", f"an ordinary NPC at {number(hp)} hit points or fewer is already dead")
+    after = hp - damage
+    killed = after.p_le(dead_at)
+    text = f"An ordinary NPC or monster at {number(hp)} hit points dies at {number(dead_at)} or fewer (never Hurt)."
+    return [("Killed", killed), ("Still up", 1 - killed)], data.step("npc-death", text)
+
+
+def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The full damage distribution of one hit, and optionally its effect on a target."""
+    expr: dice.DiceExpr = inputs["dice"]
+    attack = inputs["attack"]
+    adds_strength = data.fact("damage", STRENGTH_FACTS[attack])
+    parts: list[tuple[int, str]] = []
+    steps: list[dict[str, str]] = []
+    kind = {"melee": "A melee weapon", "thrown": "A thrown weapon or composite bow", "ranged": "This ranged weapon"}
+    if adds_strength:
+        strength, strength_step = chosen_bonus(
+            data, inputs["strength_from"], inputs["strength_score"], inputs["strength_bonus"], "Strength",
+            "strength_score",
+        )  # fmt: skip
+        parts.append((strength, "Strength"))
+        steps.append(data.step("damage", f"{kind[attack]} adds the Strength bonus to damage."))
+        steps.append(strength_step)
+    else:
+        steps.append(data.step("damage", f"{kind[attack]} adds no Strength bonus to damage."))
+    parts.append((inputs["misc"], "misc"))
+    if inputs["hurt"]:
+        penalty = data.fact("hurt", "damage_penalty")
+        parts.append((penalty, "Hurt"))
+        steps.append(data.step("hurt", f"The attacker is Hurt: {signed(penalty)} to damage."))
+    modifier = sum(v for v, _ in parts)
+    shown = " ".join(f"{signed(v)} ({label})" for v, label in parts)
+    steps.insert(0, data.step("damage", f"{expr} {shown} = {expr.plus(modifier)}."))
+
+    floor: int | None = None
+    raw = expr.dist() + modifier
+    if inputs["damage_floor"]:
+        floor = data.fact("damage", "minimum")
+        if raw.min < floor:
+            steps.append(
+                data.step(
+                    "ruling:damage-floor",
+                    f"Totals below {floor} count as {floor}: P = {result.percent(raw.p_lt(floor))}.",
+                )
+            )
+    elif raw.min < 0:
+        steps.append(data.step("ruling:damage-floor", "Option off: totals below 0 are kept as rolled."))
+    dist = damage_dist(expr, modifier, floor)
+
+    chances = []
+    summary = f"{expr.plus(modifier)}: {number(dist.min)} to {number(dist.max)} damage, mean {float(dist.mean):.4g}"
+    if inputs["target"] != "none":
+        outcomes, target_step = target_outcomes(data, dist, inputs["target"], inputs["target_hp"], inputs["npc_hurt"])
+        chances += [result.chance(label, p) for label, p in outcomes]
+        steps.append(data.step("apply-damage", "Damage comes off the target's current hit points."))
+        steps.append(target_step)
+        summary += "; " + ", ".join(f"{label.lower()} {result.percent(p)}" for label, p in outcomes[:2])
+    chances.append(result.chance("At least 1 damage", dist.p_ge(1)))
+    return {"summary": summary, "chances": chances, "distribution": result.dist_json(dist), "steps": steps}
