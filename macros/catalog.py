@@ -130,6 +130,8 @@ def load(root: Path = ROOT, *, complete: bool = False) -> Catalog:
     catalog = Catalog(root, {s: systems[s] for s in SYSTEM_IDS if s in systems}, problems)
     located = {(p.file, p.line, p.field) for p in problems}
     for system in catalog.systems.values():
+        if not all(source.usable for source in system.files):
+            continue  # a file unread or of the wrong shape: its one problem is the report, not every echo
         # a field whose schema problem is reported needs no second report from the cross-checks
         found = crossref.check(system, catalog, complete=complete)
         problems.extend(p for p in found if (p.file, p.line, p.field) not in located)

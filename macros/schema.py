@@ -33,6 +33,8 @@ def validate(source: Source, kind: str) -> list[Problem]:
     """Every schema violation of `source`, each at the line of the field it concerns."""
     problems = []
     for error in validator(kind).iter_errors(source.data):
+        if error.validator == "type" and set(_listed(error.validator_value)) & {"array", "object"}:
+            source.misshapen = True
         problems.extend(_located(source, error))
     return problems
 
@@ -58,6 +60,10 @@ def _located(source: Source, error: jsonschema.ValidationError) -> list[Problem]
     if error.validator == "dependentRequired":
         return [source.problem(path, error.message.replace("is a dependency of", "is needed with"))]
     return [source.problem(path, error.message)]
+
+
+def _listed(value: Any) -> list:
+    return value if isinstance(value, list) else [value]
 
 
 def _types(value: Any) -> str:

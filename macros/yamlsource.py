@@ -2,7 +2,9 @@
 
 Errors in the data must name `file:LINE: field.path`, so the loader composes the YAML node tree
 (which carries marks), builds the values from it, and records a path → line map beside them.
-Duplicate keys, which PyYAML silently accepts, are reported here.
+Duplicate keys, which PyYAML silently accepts, are reported here, and so is hostile input: a file
+that is not UTF-8, an alias bomb, absurd nesting or a number too long to read each become one
+located problem, quickly and in bounded memory, never a traceback.
 """
 
 from __future__ import annotations
@@ -16,11 +18,73 @@ import yaml
 from macros.problems import Problem, field_path
 
 try:
-    _Loader: type = yaml.CSafeLoader
+    _Base: type = yaml.CSafeLoader  # libyaml: ~20x faster than the pure-Python loader on our data
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
 
 Path_ = tuple[str | int, ...]
+
+MAX_NODES = 100_000
+"""Most nodes a file may hold with every alias expanded (the largest real file has ~2,000)."""
+MAX_DEPTH = 50
+"""Deepest nesting of lists and mappings (real files nest 10 deep)."""
+_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
+
+
+class _Loader(_Base):
+    """The safe loader with limits, checked on the composed node graph before anything is built.
+
+    Aliases share nodes, so composing even a "billion laughs" file is cheap; it is everything done
+    with the values afterwards (the line map, the schema) that would expand them. Counting each
+    node's expanded size once (memoised per node) costs time linear in the file.
+    """
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        _check_limits(node)
+        return super().construct_document(node)
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, OverflowError) as err:  # e.g. an integer past Python's 4300 digits
+            reason = str(err).split(";")[0]
+            message = f"cannot read this value: {reason}"
+            raise yaml.constructor.ConstructorError(None, None, message, node.start_mark) from None
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _check_limits(root: yaml.Node) -> None:
+    """Raise a located `ConstructorError` when `root` nests deeper than MAX_DEPTH or expands to
+    more than MAX_NODES nodes. Iterative, so no nesting can exhaust the Python stack."""
+    size: dict[int, int] = {}  # id(node) → expanded size, once known
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, children_done = stack.pop()
+        if depth > MAX_DEPTH:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"nested more than {MAX_DEPTH} levels deep", node.start_mark
+            )
+        if children_done:
+            size[id(node)] = 1 + sum(size[id(c)] for c in _children(node))
+            if size[id(node)] > MAX_NODES:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"expands to more than {MAX_NODES:,} values (aliases repeating aliases?)",
+                    node.start_mark,
+                )
+            continue
+        if id(node) in size:
+            continue
+        stack.append((node, depth, True))
+        stack.extend((c, depth + 1, False) for c in _children(node) if id(c) not in size)
 
 
 @dataclass
@@ -32,6 +96,13 @@ class Source:
     lines: dict[Path_, int] = field(default_factory=dict)
     blocks: dict[Path_, int] = field(default_factory=dict)  # literal `|` scalars: line of the `|`
     problems: list[Problem] = field(default_factory=list)
+    misshapen: bool = False  # a list or mapping holds a value of another kind (set by the schema check)
+
+    @property
+    def usable(self) -> bool:
+        """Whether ids and references can be read from it: it was read and has the right shape.
+        When not, its one problem is the report; checks against its contents would only echo it."""
+        return not (self.data is None and self.problems) and not self.misshapen
 
     def line(self, path: Path_) -> int:
         """The line of `path`, or of its nearest ancestor that exists (1 when none does)."""
@@ -53,8 +124,13 @@ class Source:
 
 
 def read(path: Path, shown_as: str) -> Source:
-    """Load `path`; a YAML syntax error becomes a problem of the returned (empty) source."""
-    text = path.read_text(encoding="utf-8")
+    """Load `path`; a file that cannot be read (not UTF-8, bad YAML, past a limit) becomes one
+    problem of the returned (empty) source."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return _unreadable(shown_as, raw[: err.start].count(b"\n") + 1, _not_utf8(raw, err))
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -63,14 +139,32 @@ def read(path: Path, shown_as: str) -> Source:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark else 1
         message = " ".join(str(x) for x in (err.context, err.problem) if x) or "unreadable YAML"
-        problem = Problem(shown_as, line, "", f"YAML syntax: {message}")
-        return Source(shown_as, None, lines={(): line}, problems=[problem])
+        if isinstance(err, yaml.constructor.ConstructorError):
+            return _unreadable(shown_as, line, f"YAML: {message}")
+        if mark and text.splitlines()[mark.line : mark.line + 1] and "\t" in text.splitlines()[mark.line]:
+            message += " (a tab? YAML indents with spaces only)"
+        return _unreadable(shown_as, line, f"YAML syntax: {message}")
+    except yaml.YAMLError as err:  # a reader error: a character YAML does not allow
+        position = getattr(err, "position", 0) or 0
+        message = str(err).splitlines()[0]
+        return _unreadable(shown_as, text.count("\n", 0, position) + 1, f"YAML: {message}")
     finally:
         loader.dispose()
     source = Source(shown_as, data, {(): 1})
     if node is not None:
         _walk(node, (), source)
     return source
+
+
+def _unreadable(shown_as: str, line: int, message: str) -> Source:
+    return Source(shown_as, None, lines={(): line}, problems=[Problem(shown_as, line, "", message)])
+
+
+def _not_utf8(raw: bytes, err: UnicodeDecodeError) -> str:
+    for bom, encoding in _BOMS.items():
+        if raw.startswith(bom):
+            return f"the file is {encoding} text: save it as UTF-8"
+    return f"the file is not UTF-8 (byte 0x{raw[err.start]:02x} cannot start or continue a character): save it as UTF-8"
 
 
 def _walk(node: yaml.Node, path: Path_, source: Source) -> None:
