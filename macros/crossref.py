@@ -8,7 +8,7 @@ import importlib
 from typing import Any
 
 from macros import cells
-from macros.catalog import CALCULATORS, Catalog, System, Where, sources_dir
+from macros.catalog import CALCULATORS, RULING_PREFIX, Catalog, System, Where, sources_dir
 from macros.markup import MarkupError, refs
 from macros.problems import Problem, suggest
 
@@ -103,8 +103,11 @@ def _check_meta(system: System, catalog: Catalog, out: list[Problem], complete: 
         if complete and not (catalog.root / "docs" / system.id / f"{pid}.md").is_file():
             out.append(where.problem(f"page '{pid}' has no docs/{system.id}/{pid}.md stub", "pages", i, "id"))
         _prose(system, catalog, where, ("pages", i, "summary"), page.get("summary"), out)
-    for aspect, rule_id in (meta.get("comparison") or {}).items():
-        problem = _ref(where, ("comparison", aspect), "rule", rule_id, system.rules)
+    for aspect, ref in (meta.get("comparison") or {}).items():
+        if ref.startswith(RULING_PREFIX):
+            problem = _ref(where, ("comparison", aspect), "ruling", ref[len(RULING_PREFIX) :], system.rulings)
+        else:
+            problem = _ref(where, ("comparison", aspect), "rule", ref, system.rules)
         if problem:
             out.append(problem)
 

@@ -110,6 +110,13 @@ def test_battle_axe_speed_7_or_8_after_dropping_a_shield():
     assert scores == {"Orc": "2", "Ogre": "7", "Axeman": "8"}
 
 
+def test_weapon_speed_table_is_in_speed_order():
+    rows = SEG.table("weapon-speed-factors")
+    keys = [(row["speed"], row["weapon"]) for row in rows]
+    assert keys == sorted(keys)
+    assert keys[0] == (1, "fist") and keys[-1] == (13, "awl pike")
+
+
 @pytest.mark.parametrize("reading", ["before", "any-time"])
 @pytest.mark.parametrize(("before", "after"), [(0, 0), (1, 0), (0, 1), (2, 3), (0, 9)])
 def test_activity_timing_both_readings(reading, before, after):

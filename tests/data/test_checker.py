@@ -157,6 +157,12 @@ BAD = {
         "    body: a\n    body: b",
         "rules_data/countup/rules.yaml:41: rules[1].body: duplicate key",
     ),
+    "comparison names an unknown ruling": (
+        "system.yaml",
+        "  initiative_ties: attack\n",
+        "  initiative_ties: ruling:nat-2\n",
+        "rules_data/countup/system.yaml:13: comparison.initiative_ties: no ruling 'nat-2' (did you mean 'nat-20'?)",
+    ),
     "YAML syntax error": (
         "tables.yaml",
         "    rule: damage\n",
