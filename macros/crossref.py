@@ -279,6 +279,7 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem]) -> 
                 out.append(where.problem(f"duplicate input name '{decl['name']}'", "inputs", i, "name"))
             names.add(decl["name"])
             _check_input(system, where, ("inputs", i), decl, out)
+            _check_when(system, where, i, decl, calc["inputs"][:i], out)
             if "ruling" in decl:
                 ruling = system.rulings.get(decl["ruling"])
                 if ruling is None:
@@ -310,6 +311,19 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem]) -> 
                 why = _input_value_problem(system, decl, value)
                 if why:
                     out.append(where.problem(why, "stress", key))
+
+
+def _check_when(system: System, where: Where, i: int, decl: dict, earlier: list[dict], out: list[Problem]) -> None:
+    """`when` names inputs declared before this one (the form shows them first), with values they take."""
+    before = {d["name"]: d for d in earlier}
+    for other, value in (decl.get("when") or {}).items():
+        if other not in before:
+            problem = f"no input '{other}' declared before this one{suggest(other, before)}"
+            out.append(where.problem(problem, "inputs", i, "when", other))
+            continue
+        why = _input_value_problem(system, before[other], value)
+        if why:
+            out.append(where.problem(why, "inputs", i, "when", other))
 
 
 def _check_input(system: System, where: Where, field: tuple, decl: dict, out: list[Problem]) -> None:
