@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import data, inputs, result, systems
+from calc import applies, data, inputs, result, systems
 from calc.errors import CalcError, InputError, UnknownCalculator
 
 __all__ = ["CalcError", "InputError", "evaluate"]
@@ -41,7 +41,7 @@ def evaluate(request: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(raw_inputs, Mapping):
         raise InputError("inputs", "must be an object of input names to values")
     declarations = system.calculator(name)["inputs"]
-    values = inputs.validate(declarations, raw_inputs)
+    values = inputs.validate(declarations, applies.resolve(declarations, raw_inputs))
     engine = systems.module(system_id).CALCULATORS[name]
     answer = result.complete(engine(values, system))
     return {"system": system_id, "calculator": name, "inputs": inputs.to_json(declarations, values), **answer}

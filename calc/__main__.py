@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from calc import data, evaluate
+from calc import applies, data, evaluate
 from calc.errors import CalcError
 
 
@@ -45,6 +45,8 @@ def _add_option(parser: argparse.ArgumentParser, decl: dict[str, Any]) -> None:
     if decl["type"] == "list":
         fields = ", ".join(f["name"] for f in decl["fields"])
         help_text += f". Entries as JSON or 'name=A,modifier=1; name=B' (fields: {fields})"
+    if decl.get("when"):
+        help_text += f"; applies when {applies.condition_text(decl['when'])}, which giving it chooses"
     if "default" in decl and decl["type"] != "list":
         help_text += f" [default: {decl['default']}]"
     help_text = help_text.replace("%", "%%")

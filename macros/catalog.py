@@ -19,6 +19,8 @@ from macros.yamlsource import Path_, Source, read
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEM_IDS = ("countup", "segments", "action-points", "phases", "active-defense")
 CALCULATORS = ("hit", "damage", "initiative")
+# A system.yaml `comparison` aspect names a rule by its id, or a ruling as `ruling:<id>`.
+RULING_PREFIX = "ruling:"
 # Files other than rules*.yaml: name → schema kind. A missing optional file means "none".
 OPTIONAL_FILES = {"tables.yaml": "tables", "rulings.yaml": "rulings", "glossary.yaml": "glossary"}
 

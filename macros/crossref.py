@@ -8,7 +8,7 @@ import importlib
 from typing import Any
 
 from macros import cells
-from macros.catalog import CALCULATORS, Catalog, System, Where, sources_dir
+from macros.catalog import CALCULATORS, RULING_PREFIX, Catalog, System, Where, sources_dir
 from macros.markup import MarkupError, refs
 from macros.problems import Problem, suggest
 
@@ -103,8 +103,11 @@ def _check_meta(system: System, catalog: Catalog, out: list[Problem], complete: 
         if complete and not (catalog.root / "docs" / system.id / f"{pid}.md").is_file():
             out.append(where.problem(f"page '{pid}' has no docs/{system.id}/{pid}.md stub", "pages", i, "id"))
         _prose(system, catalog, where, ("pages", i, "summary"), page.get("summary"), out)
-    for aspect, rule_id in (meta.get("comparison") or {}).items():
-        problem = _ref(where, ("comparison", aspect), "rule", rule_id, system.rules)
+    for aspect, ref in (meta.get("comparison") or {}).items():
+        if ref.startswith(RULING_PREFIX):
+            problem = _ref(where, ("comparison", aspect), "ruling", ref[len(RULING_PREFIX) :], system.rulings)
+        else:
+            problem = _ref(where, ("comparison", aspect), "rule", ref, system.rules)
         if problem:
             out.append(problem)
 
@@ -276,6 +279,7 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem]) -> 
                 out.append(where.problem(f"duplicate input name '{decl['name']}'", "inputs", i, "name"))
             names.add(decl["name"])
             _check_input(system, where, ("inputs", i), decl, out)
+            _check_when(system, where, i, decl, calc["inputs"][:i], out)
             if "ruling" in decl:
                 ruling = system.rulings.get(decl["ruling"])
                 if ruling is None:
@@ -307,6 +311,19 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem]) -> 
                 why = _input_value_problem(system, decl, value)
                 if why:
                     out.append(where.problem(why, "stress", key))
+
+
+def _check_when(system: System, where: Where, i: int, decl: dict, earlier: list[dict], out: list[Problem]) -> None:
+    """`when` names inputs declared before this one (the form shows them first), with values they take."""
+    before = {d["name"]: d for d in earlier}
+    for other, value in (decl.get("when") or {}).items():
+        if other not in before:
+            problem = f"no input '{other}' declared before this one{suggest(other, before)}"
+            out.append(where.problem(problem, "inputs", i, "when", other))
+            continue
+        why = _input_value_problem(system, before[other], value)
+        if why:
+            out.append(where.problem(why, "inputs", i, "when", other))
 
 
 def _check_input(system: System, where: Where, field: tuple, decl: dict, out: list[Problem]) -> None:

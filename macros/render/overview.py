@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from macros.catalog import Catalog
+from macros.catalog import RULING_PREFIX, Catalog, System
 from macros.render.prose import Prose, doc_path, md_text
 
 ASPECTS = (
@@ -25,8 +25,19 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _aspect(prose: Prose, system: System, ref: str) -> str:
+    """One cell: a rule's summary and a link to it, or a ruling's title (marked) and a link to it."""
+    if ref.startswith(RULING_PREFIX):
+        ruling_id = ref[len(RULING_PREFIX) :]
+        title = md_text(system.rulings[ruling_id]["title"])
+        return f'<span class="cc-badge">Ruling</span> {title}. [→ the ruling]({prose.ruling_href(system, ruling_id)})'
+    rule = system.rules[ref]
+    return f"{prose.expand(rule['summary'])} [→ {md_text(rule['title'])}]({prose.rule_href(system, ref)})"
+
+
 def compare_page(catalog: Catalog, page: str = "compare.md") -> str:
-    """The systems side by side: each cell is the summary of the rule a system names for that aspect."""
+    """The systems side by side: each cell is the summary of the rule a system names for that aspect
+    (or the title of the ruling it names, where the source is silent)."""
     systems = list(catalog.systems.values())
     parts = [
         "# Compare the systems",
@@ -43,14 +54,7 @@ def compare_page(catalog: Catalog, page: str = "compare.md") -> str:
     for key, label in ASPECTS:
         row = [f"**{label}**"]
         for system in systems:
-            prose = Prose(catalog, system, page)
-            rule_id = system.meta["comparison"][key]
-            rule = system.rules[rule_id]
-            row.append(
-                _cell(
-                    f"{prose.expand(rule['summary'])} [→ {md_text(rule['title'])}]({prose.rule_href(system, rule_id)})"
-                )
-            )
+            row.append(_cell(_aspect(Prose(catalog, system, page), system, system.meta["comparison"][key])))
         parts.append("| " + " | ".join(row) + " |")
     parts += ["", "</div>", ""]
     return "\n".join(parts)

@@ -120,20 +120,81 @@ def test_natural_rolls_both_readings():
     assert chance(run("hit", **easy), "Fumble (natural 1)") == Fraction(1, 20)
 
 
-def test_advantage_second_roll_both_readings():
-    base = {"target_source": "direct", "attack_target": 11, "defense": 0}
-    # the text: the second d20 is used, whatever the first
+def _two_d20(need: int, keep) -> Fraction:
+    """P(the kept one of two d20s reaches `need`), by enumerating all 400 pairs of faces."""
+    return Fraction(sum(keep(a, b) >= need for a in D20 for b in D20), 400)
+
+
+@pytest.mark.parametrize("need", range(2, 21))
+def test_advantage_helps_and_disadvantage_hurts_by_default(need):
+    # The ruling (default): keep the higher d20 with advantage, the lower with disadvantage; a high
+    # roll succeeds (d20 >= attack target + Defense), natural rolls off so only the faces count.
+    base = {"target_source": "direct", "attack_target": need, "defense": 0, "natural_rolls": False}
+    normal = chance(run("hit", **base), "Hit")
+    advantage = chance(run("hit", **base, roll_mode="advantage"), "Hit")
+    disadvantage = chance(run("hit", **base, roll_mode="disadvantage"), "Hit")
+    assert normal == Fraction(21 - need, 20)
+    assert advantage == _two_d20(need, max) == 1 - (1 - normal) ** 2
+    assert disadvantage == _two_d20(need, min) == normal**2
+    assert disadvantage < normal < advantage  # each has an effect, in the right direction
+
+
+@pytest.mark.parametrize("need", range(2, 21))
+def test_advantage_literal_reading_is_a_fresh_d20(need):
+    # The alternative: the second d20 is used whatever the first, so both equal the plain roll.
+    base = {"target_source": "direct", "attack_target": need, "defense": 0, "natural_rolls": False}
+    fresh = Fraction(sum(b >= need for b in D20), 20)
     for mode in ("advantage", "disadvantage"):
-        assert chance(run("hit", **base, roll_mode=mode), "Hit") == Fraction(1, 2)
-        assert chance(run("hit", **base, roll_mode=mode, phase_roll=20), "Hit") == Fraction(1, 2)
-    # the other reading: keep the better / worse
-    assert chance(run("hit", **base, roll_mode="advantage", advantage_reading="better-worse"), "Hit") == Fraction(3, 4)
-    assert chance(run("hit", **base, roll_mode="disadvantage", advantage_reading="better-worse"), "Hit") == Fraction(
-        1, 4
-    )
-    assert (
-        chance(run("hit", **base, roll_mode="advantage", advantage_reading="better-worse", phase_roll=20), "Hit") == 1
-    )
+        assert chance(run("hit", **base, roll_mode=mode, advantage_reading="literal"), "Hit") == fresh
+        # even a known phase roll of 20 is thrown away
+        assert chance(run("hit", **base, roll_mode=mode, advantage_reading="literal", phase_roll=20), "Hit") == fresh
+
+
+def test_advantage_with_a_known_phase_roll_keeps_the_better_or_worse():
+    base = {"target_source": "direct", "attack_target": 11, "defense": 0}
+    assert chance(run("hit", **base, roll_mode="advantage", phase_roll=15), "Hit") == 1
+    assert chance(run("hit", **base, roll_mode="disadvantage", phase_roll=15), "Hit") == Fraction(10, 20)
+    assert chance(run("hit", **base, roll_mode="advantage", phase_roll=5), "Hit") == Fraction(10, 20)
+    assert chance(run("hit", **base, roll_mode="disadvantage", phase_roll=5), "Hit") == 0
+
+
+def _dodge_brute(number: int, mode: str, reading: str) -> Fraction:
+    """Hit chance with the site's default natural rolls (20 hits, 1 misses), by enumeration."""
+
+    def hits(face: int) -> bool:
+        return face == 20 or (face != 1 and face >= number)
+
+    wins = 0
+    for a, b in product(D20, D20):
+        used = a if mode == "normal" else b if reading == "literal" else max(a, b) if mode == "advantage" else min(a, b)
+        wins += hits(used)
+    return Fraction(wins, 400)
+
+
+def test_dodge_and_ranged_in_melee_have_effect_by_default():
+    # The calculator's default attacker against a dodging target (disadvantage): worse than normal.
+    answer = run("hit")
+    number = int(answer["roll_needed"]["value"])
+    normal = chance(answer, "Hit")
+    assert normal == _dodge_brute(number, "normal", "better-worse")
+    dodged = chance(run("hit", roll_mode="disadvantage"), "Hit")
+    assert dodged == _dodge_brute(number, "disadvantage", "better-worse") < normal
+    literal = chance(run("hit", roll_mode="disadvantage", advantage_reading="literal"), "Hit")
+    assert literal == _dodge_brute(number, "disadvantage", "literal") == normal  # the text word for word: no effect
+    # Shooting while in melee: disadvantage on a ranged attack.
+    ranged = {"attack_type": "ranged", "target_source": "direct", "attack_target": 9, "defense": 2}
+    plain = chance(run("hit", **ranged), "Hit")
+    in_melee = chance(run("hit", **ranged, roll_mode="disadvantage"), "Hit")
+    assert in_melee == _dodge_brute(11, "disadvantage", "better-worse") < plain
+
+
+def test_advantage_steps_name_the_reading():
+    base = {"target_source": "direct", "attack_target": 11, "defense": 0, "roll_mode": "advantage"}
+    (ruling,) = [s for s in run("hit", **base)["steps"] if s["rule"] == "ruling:advantage-second-roll"]
+    assert "higher of the two" in ruling["text"]
+    literal = run("hit", **base, advantage_reading="literal")
+    (other,) = [s for s in literal["steps"] if s["rule"] == "ruling:advantage-second-roll"]
+    assert other["text"].startswith("Other reading")
 
 
 def test_damage_margin_both_readings():
@@ -184,10 +245,37 @@ def test_wound_overflow_both_readings():
     assert chance(run("damage", **blow, current_hp=0), "Unconscious") == 1
 
 
-def test_instant_death_when_the_damage_equals_maximum_hp():
+def test_instant_death_both_readings_for_one_blow():
     blow = {"target_source": "direct", "attack_target": 0, "defense": 0, "phase_roll": 12, "current_hp": 3}
     assert chance(run("damage", **blow, max_hp=12), "Instant death") == 1
-    assert chance(run("damage", **blow, max_hp=11), "Instant death") == 0
+    assert chance(run("damage", **blow, max_hp=12, instant_death="exactly"), "Instant death") == 1
+    # 12 damage against 11 maximum HP: more than the maximum kills under the ruling only
+    assert chance(run("damage", **blow, max_hp=11), "Instant death") == 1
+    assert chance(run("damage", **blow, max_hp=11, instant_death="exactly"), "Instant death") == 0
+    assert chance(run("damage", **blow, max_hp=13), "Instant death") == 0
+    # no Wound (armour takes it all), no instant death: the text says "would gain a Wound"
+    assert chance(run("damage", **{**blow, "current_hp": 11}, armour="chain", max_hp=11), "Instant death") == 0
+
+
+@pytest.mark.parametrize("reading", ["at-least", "exactly"])
+def test_instant_death_2d6_against_6_max_hp(reading):
+    # A monster's 2d6 at a character with 5 HP of 6 maximum; natural 1 misses, anything else hits.
+    inputs = {
+        "mode": "monster", "damage_dice": "2d6", "target_source": "direct", "attack_target": 2, "defense": 0,
+        "current_hp": 5, "max_hp": 6, "instant_death": reading,
+    }  # fmt: skip
+    answer = run("damage", **inputs)
+    deaths = 0
+    for d20, a, b in product(D20, range(1, 7), range(1, 7)):
+        hit = d20 != 1 and d20 >= 2
+        damage = a + b
+        wound = hit and damage > 5
+        deaths += wound and (damage >= 6 if reading == "at-least" else damage == 6)
+    expected = Fraction(deaths, 20 * 36)
+    assert chance(answer, "Instant death") == expected
+    assert expected == (Fraction(247, 360) if reading == "at-least" else Fraction(19, 144))
+    (step,) = [s for s in answer["steps"] if s["rule"] == "ruling:instant-death-damage"]
+    assert ("or more" in step["text"]) == (reading == "at-least")
 
 
 def test_failure_damage_both_readings():

@@ -110,6 +110,38 @@ def test_battle_axe_speed_7_or_8_after_dropping_a_shield():
     assert scores == {"Orc": "2", "Ogre": "7", "Axeman": "8"}
 
 
+def test_weapon_speed_table_is_in_speed_order():
+    rows = SEG.table("weapon-speed-factors")
+    keys = [(row["speed"], row["weapon"]) for row in rows]
+    assert keys == sorted(keys)
+    assert keys[0] == (1, "fist") and keys[-1] == (13, "awl pike")
+
+
+@pytest.mark.parametrize("reading", ["before", "any-time"])
+@pytest.mark.parametrize(("before", "after"), [(0, 0), (1, 0), (0, 1), (2, 3), (0, 9)])
+def test_activity_timing_both_readings(reading, before, after):
+    # Speed = the weapon's factor + 1 per 1-segment activity before; + 1 per one after only under
+    # the minor-action rule's reading ("no matter when").
+    table = {row["weapon"]: row["speed"] for row in SEG.table("weapon-speed-factors")}
+    answer = run(
+        "initiative",
+        groups=[{"name": "Party", "roll": 3}, {"name": "Orcs", "roll": 3}],
+        combatants=[
+            {"name": "Axeman", "group": "Party", "action": "melee", "weapon": "battle axe",
+             "minor_actions": before, "minor_after": after},
+            {"name": "Orc", "group": "Orcs", "action": "melee", "weapon": "battle axe"},
+        ],
+        activity_timing=reading,
+    )  # fmt: skip
+    scores = {name: entry["score"] for entry in answer["order"] for name in entry["names"]}
+    expected = table["battle axe"] + before + (after if reading == "any-time" else 0)
+    assert scores == {"Axeman": str(expected), "Orc": str(table["battle axe"])}
+    timing = [s["text"] for s in answer["steps"] if s["rule"] == "ruling:activity-timing"]
+    assert len(timing) == (1 if after else 0)
+    if after:
+        assert timing[0].startswith("Other reading") == (reading == "any-time")
+
+
 def test_racial_hit_dice_versus_level_uses_the_higher():
     by_level = run("hit", attacker="racial", class_group="fighters", level=5, hd=3, ac=5)
     by_hd = run("hit", attacker="racial", class_group="fighters", level=3, hd=3, ac=5)

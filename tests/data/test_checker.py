@@ -138,6 +138,20 @@ BAD = {
         "default: axe",
         "rules_data/countup/calculators.yaml:19: calculators.damage.inputs[0].default: 'axe' is not one of the options",
     ),
+    "when names an input not declared before": (
+        "calculators.yaml",
+        "{name: extra, type: dice, label: Extra dice, default: d6}",
+        "{name: extra, type: dice, label: Extra dice, default: d6, when: {weapn: sword}}",
+        "rules_data/countup/calculators.yaml:20: calculators.damage.inputs[1].when.weapn: "
+        "no input 'weapn' declared before this one (did you mean 'weapon'?)",
+    ),
+    "when asks for a value the input cannot take": (
+        "calculators.yaml",
+        "{name: extra, type: dice, label: Extra dice, default: d6}",
+        "{name: extra, type: dice, label: Extra dice, default: d6, when: {weapon: axe}}",
+        "rules_data/countup/calculators.yaml:20: calculators.damage.inputs[1].when.weapon: "
+        "'axe' is not one of the options",
+    ),
     "table cell of the wrong type": (
         "tables.yaml",
         "bonus: -1}",
@@ -156,6 +170,12 @@ BAD = {
         "    body: Roll the weapon's damage dice.",
         "    body: a\n    body: b",
         "rules_data/countup/rules.yaml:41: rules[1].body: duplicate key",
+    ),
+    "comparison names an unknown ruling": (
+        "system.yaml",
+        "  initiative_ties: attack\n",
+        "  initiative_ties: ruling:nat-2\n",
+        "rules_data/countup/system.yaml:13: comparison.initiative_ties: no ruling 'nat-2' (did you mean 'nat-20'?)",
     ),
     "YAML syntax error": (
         "tables.yaml",

@@ -90,6 +90,29 @@ def test_compare_and_home(site: Site) -> None:
     assert "[Mini](countup/index.md)" in home and "[Compare the systems](compare.md)" in home
 
 
+def test_compare_initiative_ties_row_reads_each_systems_tie_rule() -> None:
+    # The real data: the row shows what each system declares for ties (a rule's summary, or a
+    # ruling's title marked as a ruling), never the general initiative summary.
+    cat = catalog.load()
+    assert cat.problems == []
+    page = overview.compare_page(cat)
+    (ties,) = [line for line in page.split("\n") if line.startswith("| **Initiative ties**")]
+    (general,) = [line for line in page.split("\n") if line.startswith("| **Initiative**")]
+    cells, general_cells = ties.split(" | ")[1:], general.split(" | ")[1:]
+    for system, cell, other in zip(cat.systems.values(), cells, general_cells, strict=True):
+        ref = system.meta["comparison"]["initiative_ties"]
+        if ref.startswith("ruling:"):
+            assert cell.startswith('<span class="cc-badge">Ruling</span> ')
+            assert system.rulings[ref.removeprefix("ruling:")]["title"] in cell
+        else:
+            assert cell.startswith(system.rules[ref]["summary"].split("[[")[0].rstrip())
+        assert cell != other, system.id
+    phases, segments = cat.systems["phases"], cat.systems["segments"]
+    assert phases.rulings["phase-ties"]["title"] in cells[list(cat.systems).index("phases")]
+    assert "(phases/rulings.md#phase-ties)" in ties
+    assert segments.rules["weapon-speed"]["summary"] in cells[list(cat.systems).index("segments")]
+
+
 def test_ruling_shown_once_per_page(site: Site) -> None:
     system = site.catalog.systems["countup"]
     ruling = system.rulings["nat-20"]

@@ -1,7 +1,7 @@
 """The pieces every `phases` roll shares: the attack target (from ability score and level, or
 entered), the target number (attack target + Defense, with parry, cover and range), the d20
-actually used (the phase roll, or a second d20 under advantage or disadvantage), and what each
-face of that d20 does. All numbers come from the rules data."""
+actually used (the phase roll, or the better or worse of it and a second d20 under advantage or
+disadvantage), and what each face of that d20 does. All numbers come from the rules data."""
 
 from __future__ import annotations
 
@@ -149,11 +149,18 @@ def used_roll(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> Di
         return first
     ruling = data.step("ruling:advantage-second-roll", "")
     if inputs["advantage_reading"] == "literal":
-        ruling["text"] = f"{mode.capitalize()}: a second d20 is rolled and its result used instead."
+        ruling["text"] = (
+            f"Other reading, {mode}: a second d20 is rolled and its result used instead, "
+            "so advantage and disadvantage are the same fresh roll."
+        )
         steps.append(ruling)
         return die
+    # A roll succeeds when it is high (at least the target number), so the better die is the higher.
     pick = max if mode == "advantage" else min
-    ruling["text"] = f"{mode.capitalize()}: keep the {'higher' if pick is max else 'lower'} of the two d20s."
+    ruling["text"] = (
+        f"{mode.capitalize()}: a second d20 is rolled and the {'higher' if pick is max else 'lower'} "
+        "of the two is used (a high roll succeeds)."
+    )
     steps.append(ruling)
     return first.binary(die, pick)
 

@@ -135,11 +135,12 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     severities = data.table("wound-severity")
     weight = {row["name"]: 0 for row in severities}  # integer weights: one division per outcome
     death = 0
+    at_least = inputs["instant_death"] == "at-least"
     for x, w in dist.weights():
         row = wound_row(x, hp, protection, reading, data)
         if row is not None:
             weight[row["name"]] += w
-            if max_hp and x == max_hp:
+            if max_hp and (x == max_hp or (at_least and x > max_hp)):
                 death += w
     by_name = {name: Fraction(w, dist.total) for name, w in weight.items()}
     p_death = Fraction(death, dist.total)
@@ -167,7 +168,11 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         chances.append(result.chance("Hits the cover instead", p["cover"]))
     if max_hp:
         chances.append(result.chance("Instant death", p_death))
-        steps.append(data.step("instant-death", f"A Wound from exactly {max_hp} damage (maximum HP) kills outright."))
+        if at_least:
+            text = f"A Wound from {max_hp} damage (maximum HP) or more kills outright."
+        else:
+            text = f"Other reading: a Wound from exactly {max_hp} damage (maximum HP) kills outright; more does not."
+        steps.append(data.step("ruling:instant-death-damage", text))
     rows = [["No wound", "0", result.percent(1 - p_wound), str(1 - p_wound)]]
     rows += [
         [r["name"], str(r["severity"]), result.percent(by_name[r["name"]]), str(by_name[r["name"]])] for r in severities

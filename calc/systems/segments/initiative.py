@@ -115,6 +115,8 @@ def actors(inputs: dict[str, Any], data: SystemData) -> tuple[list[str], list[Ac
             raise InputError(f"groups[{i}].name", f"'{name}' is already group {seen[name.lower()]}: names must differ")
         seen[name.lower()] = i
     per_segment = data.fact("weapon-speed", "segment_per_activity")
+    # After the attack: counted only under the minor-action rule's reading (activity-timing ruling).
+    per_after = data.fact("minor-action-time", "added_segments") if inputs["activity_timing"] == "any-time" else 0
     out = []
     for i, c in enumerate(inputs["combatants"], start=1):
         key = c["group"].lower()
@@ -123,7 +125,7 @@ def actors(inputs: dict[str, Any], data: SystemData) -> tuple[list[str], list[Ac
         speed, has_weapon = _speed(c["weapon"], f"combatants[{i}].weapon", data)
         if c["action"] == "spell" and c["casting_time"] < 1:
             raise InputError(f"combatants[{i}].casting_time", "a spell needs a casting time of at least 1 segment")
-        time = speed + per_segment * c["minor_actions"]
+        time = speed + per_segment * c["minor_actions"] + per_after * c["minor_after"]
         out.append(Actor(c["name"], seen[key] - 1, c["action"], time, c["delayed"], c["casting_time"], has_weapon))
     return names, out
 
@@ -264,6 +266,14 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     )
     if any(p.delayed for p in people):
         steps.append(data.step("delayed-condition", "a delayed creature acts in LOW whatever its group rolled"))
+    after = [p for p, c in zip(people, inputs["combatants"], strict=True) if c["minor_after"]]
+    if after:
+        who = ", ".join(p.name for p in after)
+        if inputs["activity_timing"] == "any-time":
+            text = f"Other reading: 1-segment activities after the attack add to its weapon speed too ({who})"
+        else:
+            text = f"1-segment activities after the attack do not add to its weapon speed ({who})"
+        steps.append(data.step("ruling:activity-timing", text))
     steps += more
     if rows:
         how = "HIGH before LOW on the same segment" if inputs["spell_ties"] == "high-first" else "same segment together"

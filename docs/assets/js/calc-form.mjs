@@ -32,16 +32,35 @@ export class CalcForm {
     }
     this.form.append(grid);
     root.append(this.form);
+    this.showApplicable();
   }
 
   changed(reason = "input") {
+    this.showApplicable();
     this.onChange(reason);
   }
 
-  /** The inputs to send, by name. */
+  /** Whether an input applies: every input its `when` names has the value given there. */
+  applies(decl) {
+    return Object.entries(decl.when || {}).every(([name, value]) => {
+      const field = this.fields.get(name);
+      return !field || field.stateText() === String(value);
+    });
+  }
+
+  /** Hide (and disable) the inputs that do not apply now; they are not sent either. */
+  showApplicable() {
+    for (const field of this.fields.values()) {
+      const on = this.applies(field.decl);
+      field.node.hidden = !on;
+      if (field.control) field.control.disabled = !on;
+    }
+  }
+
+  /** The inputs to send, by name (those that apply). */
   read() {
     const inputs = {};
-    for (const [name, field] of this.fields) inputs[name] = field.read();
+    for (const [name, field] of this.fields) if (this.applies(field.decl)) inputs[name] = field.read();
     return inputs;
   }
 
@@ -84,6 +103,7 @@ export class CalcForm {
     for (const [name, field] of this.fields) {
       if (Object.hasOwn(state, name)) field.loadText(state[name]);
     }
+    this.showApplicable();
   }
 
   reset() {

@@ -1,0 +1,66 @@
+"""Inputs that apply only when another input has a given value (`when:` in an input declaration).
+
+Phases' typed attack target counts only when the attack target is entered directly: a value given
+for an input whose `when` does not hold would otherwise be silently ignored. So giving it chooses
+that value for the other input when that one was not given, and is an error naming the other input
+when it was given with another value. (The browser form hides such an input until it applies and
+does not send it, so it never meets the error.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from calc import inputs
+from calc.errors import InputError
+
+
+def given(raw: Mapping[str, Any], name: str) -> bool:
+    """Whether the request sets `name` (a blank text is the same as leaving it out)."""
+    value = raw.get(name)
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
+def condition_text(when: Mapping[str, Any]) -> str:
+    """`when` in words, e.g. "target_source is direct"."""
+    return " and ".join(f"{name} is {_plain(value)}" for name, value in when.items())
+
+
+def resolve(declarations: list[dict], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """`raw` with the conditions of the inputs it gives filled in; raises `InputError` (naming the
+    input given) when a condition contradicts an input given, or two given inputs ask for
+    different values of one not given."""
+    by_name = {d["name"]: d for d in declarations}
+    out = dict(raw)
+    chosen: dict[str, tuple[str, Any]] = {}  # condition input → (the input that asked, its value)
+    for decl in declarations:
+        when = decl.get("when")
+        if not when or not given(raw, decl["name"]):
+            continue
+        for other, wanted in when.items():
+            cond = by_name[other]
+            want = inputs.value(cond, wanted, other)
+            if given(raw, other):
+                have = inputs.value(cond, raw[other], other)  # a bad value is reported as such
+                if have != want:
+                    raise InputError(
+                        decl["name"],
+                        f"applies only when {other} is {_plain(want)} ({other} is {_plain(have)}): "
+                        f"set {other} to {_plain(want)} or leave {decl['name']} out",
+                    )
+            elif other in chosen and chosen[other][1] != want:
+                first, first_want = chosen[other]
+                raise InputError(
+                    decl["name"],
+                    f"applies only when {other} is {_plain(want)}, but {first} applies only when it is "
+                    f"{_plain(first_want)}: give {other}",
+                )
+            else:
+                chosen[other] = (decl["name"], want)
+                out[other] = want
+    return out
+
+
+def _plain(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

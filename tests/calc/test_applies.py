@@ -1,0 +1,93 @@
+"""Inputs that apply only when another input has a value (`when:`): never silently ignored.
+
+On the real data (phases' attack target applies when `target_source` is `direct`; ability score
+and level when it is `ability`) and on small declarations."""
+
+from __future__ import annotations
+
+import pytest
+from answers import chance, runner
+
+from calc import __main__ as cli
+from calc import applies, data
+from calc.errors import InputError
+
+run = runner("phases")
+
+
+@pytest.mark.parametrize("calculator", ["hit", "damage"])
+def test_the_declarations_say_when_the_attack_target_applies(calculator):
+    decls = {d["name"]: d for d in data.system("phases").calculator(calculator)["inputs"]}
+    assert decls["attack_target"]["when"] == {"target_source": "direct"}
+    assert decls["ability_score"]["when"] == {"target_source": "ability"}
+    assert decls["level"]["when"] == {"target_source": "ability"}
+
+
+@pytest.mark.parametrize("calculator", ["hit", "damage"])
+def test_a_typed_attack_target_chooses_the_direct_source(calculator):
+    typed = run(calculator, attack_target=16, defense=0)
+    explicit = run(calculator, target_source="direct", attack_target=16, defense=0)
+    assert typed == explicit
+    assert typed["inputs"]["target_source"] == "direct"
+    assert "Attack target 16 (entered)." in [s["text"] for s in typed["steps"]]
+    # and it changes the answer: the default source (ability 15, level 1) gives target 10
+    if calculator == "hit":
+        assert chance(typed, "Hit") != chance(run("hit", defense=0), "Hit")
+
+
+def test_a_typed_attack_target_against_the_ability_source_is_an_error_naming_it():
+    with pytest.raises(InputError) as err:
+        run("hit", target_source="ability", attack_target=16)
+    assert err.value.input == "attack_target"
+    assert "target_source is direct" in str(err.value) and "target_source is ability" in str(err.value)
+
+
+def test_ability_score_or_level_with_a_direct_target_is_an_error():
+    for extra in ({"ability_score": 17}, {"level": 4}):
+        with pytest.raises(InputError) as err:
+            run("hit", target_source="direct", attack_target=12, **extra)
+        assert err.value.input == next(iter(extra))
+        assert "target_source is ability" in str(err.value)
+
+
+def test_inputs_asking_for_different_sources_are_an_error():
+    with pytest.raises(InputError) as err:
+        run("hit", ability_score=17, attack_target=12)
+    assert err.value.input == "attack_target"
+    assert "ability_score" in str(err.value) and "give target_source" in str(err.value)
+
+
+def test_a_bad_source_is_reported_as_itself():
+    with pytest.raises(InputError) as err:
+        run("hit", target_source="guess", attack_target=12)
+    assert err.value.input == "target_source"
+
+
+def test_blank_counts_as_not_given():
+    assert run("hit", attack_target="", ability_score=17)["inputs"]["target_source"] == "ability"
+
+
+def test_command_line_typed_target_switches_and_help_says_when(capsys):
+    assert cli.main(["phases", "hit", "--attack-target", "16", "--defense", "0"]) == 0
+    assert "Attack target 16 (entered)." in capsys.readouterr().out
+    assert cli.main(["phases", "hit", "--target-source", "ability", "--attack-target", "16"]) == 2
+    assert "attack_target" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["phases", "hit", "--help"])
+    assert "applies when target_source is direct" in " ".join(capsys.readouterr().out.split())
+
+
+DECLS = [
+    {"name": "flag", "type": "boolean", "label": "Flag", "default": False},
+    {"name": "n", "type": "integer", "label": "N", "min": 0, "max": 9, "default": 0, "when": {"flag": True}},
+]
+
+
+def test_resolve_on_small_declarations():
+    assert applies.resolve(DECLS, {"n": 3}) == {"n": 3, "flag": True}
+    assert applies.resolve(DECLS, {"n": 3, "flag": "true"}) == {"n": 3, "flag": "true"}
+    assert applies.resolve(DECLS, {"flag": False}) == {"flag": False}
+    with pytest.raises(InputError) as err:
+        applies.resolve(DECLS, {"n": 3, "flag": "false"})
+    assert err.value.input == "n" and "flag is true (flag is false)" in str(err.value)
+    assert applies.condition_text({"flag": True}) == "flag is true"
