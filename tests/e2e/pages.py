@@ -42,9 +42,10 @@ def settle(page, calculator: str | None = None, after: int | None = None) -> dic
         selector = ", ".join(f"{s.strip()}[data-cc-calculator={calculator}]" for s in SETTLED.split(","))
     try:
         if after is not None:
-            page.wait_for_function(
+            wait_until(
+                page,
                 "([sel, n]) => { const c = document.querySelector(sel); return c && Number(c.dataset.ccResults) > n; }",
-                arg=[selector, after],
+                [selector, after],
             )
         root = page.wait_for_selector(selector)
     except Exception as err:
@@ -54,6 +55,26 @@ def settle(page, calculator: str | None = None, after: int | None = None) -> dic
         )
         raise AssertionError(f"no settled calculator at {page.url}: {states}") from err
     return root.evaluate(SHOWN_JS)
+
+
+def wait_until(page, predicate: str, arg: Any = None, timeout_ms: int = FIRST_READY_MS) -> None:
+    """`page.wait_for_function` for pages under the site's Content-Security-Policy: Playwright
+    compiles a string predicate with eval in the page, which the policy refuses; `evaluate` is
+    compiled by the debugger protocol instead. Polls page state until `predicate(arg)` holds."""
+    ok = page.evaluate(
+        f"""async (arg) => {{
+            const predicate = {predicate};
+            const end = performance.now() + {timeout_ms};
+            while (!(await predicate(arg))) {{
+                if (performance.now() > end) return false;
+                await new Promise((resolve) => setTimeout(resolve, 50));
+            }}
+            return true;
+        }}""",
+        arg,
+    )
+    if not ok:
+        raise TimeoutError(f"not true within {timeout_ms} ms: {predicate}")
 
 
 def instant_go(page, href: str, same_page: bool = False) -> None:

@@ -3,6 +3,8 @@
 // lives as long as the tab. One ready promise; id-tagged requests; {id, result|error} replies.
 // Cancel and time-out terminate the worker and start a new one (no SharedArrayBuffer needed).
 
+import { missingFileRecovery, recoverOnce, workerBuildMismatch } from "./site-update.mjs";
+
 const WORKER_URL = new URL("./pyodide-worker.mjs", import.meta.url);
 export const REQUEST_TIMEOUT_MS = 30000;
 
@@ -23,6 +25,7 @@ export class CalcWorker {
       this.worker.onmessage = (event) => this.receive(event.data, resolve, reject);
       this.worker.onerror = (event) => {
         event.preventDefault();
+        if (recoverOnce("the calculator worker could not be loaded")) return; // likely another build's
         const failure = { what: `the calculator worker (${WORKER_URL.pathname})`, message: event.message || "it could not be loaded" };
         this.setStatus({ stage: "failed", text: failureText(failure), failure });
         reject(new Error(failureText(failure)));
@@ -37,11 +40,13 @@ export class CalcWorker {
     if (msg.type === "progress") {
       if (this.status.stage !== "failed") this.setStatus({ stage: msg.stage, text: msg.text });
     } else if (msg.type === "ready") {
+      if (workerBuildMismatch(msg.build)) return; // reloading into one build
       this.bootMs = msg.ms;
       document.documentElement.dataset.ccPython = msg.source; // "snapshot" | "normal": for tests, bench
       this.setStatus({ stage: "ready", text: "Ready" });
       resolve(msg.ms);
     } else if (msg.type === "failed") {
+      if (missingFileRecovery(msg.message)) return; // reloading into one build
       const text = failureText(msg);
       this.setStatus({ stage: "failed", text, failure: msg });
       reject(new Error(text));

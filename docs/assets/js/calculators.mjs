@@ -6,6 +6,7 @@ import { calcWorker } from "./calc-worker-client.mjs";
 import { CalcForm } from "./calc-form.mjs";
 import { renderResult } from "./calc-results.mjs";
 import { el, replace, siteHref } from "./dom.mjs";
+import { pageBuildMismatch, registerServiceWorker } from "./site-update.mjs";
 
 const SITE_ROOT = new URL("../../", import.meta.url);
 const DEBOUNCE_MS = 120;
@@ -152,22 +153,6 @@ function writeParams(prefix, state) {
   if (url.href !== location.href) history.replaceState(history.state, "", url);
 }
 
-let swRegistered = false;
-function registerServiceWorker() {
-  if (swRegistered || !("serviceWorker" in navigator) || location.protocol === "file:") return;
-  swRegistered = true;
-  const sw = navigator.serviceWorker;
-  sw.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.pathname }).catch((err) => {
-    console.warn("Offline support unavailable:", err.message);
-  });
-  // The worker activates only once everything is precached; `data-cc-offline="ready"` then says
-  // this tab can go offline (a hook for tests and styles).
-  const controlled = sw.controller ? Promise.resolve() : new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true }));
-  Promise.all([sw.ready, controlled]).then(() => {
-    document.documentElement.dataset.ccOffline = "ready";
-  });
-}
-
 function bind() {
   performance.mark("cc:bind");
   for (const calc of [...live]) {
@@ -177,7 +162,7 @@ function bind() {
     }
   }
   const roots = [...document.querySelectorAll(".cc-calc:not([data-cc-bound])")];
-  if (!roots.length) return;
+  if (!roots.length || pageBuildMismatch()) return;
   const worker = calcWorker();
   const several = document.querySelectorAll(".cc-calc").length > 1;
   for (const root of roots) {

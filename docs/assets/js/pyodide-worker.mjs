@@ -8,6 +8,7 @@
 // pinned npm package (package.json is the one place the Pyodide version is written).
 import { RUNTIME } from "./runtime.mjs";
 import { bootFromSnapshot } from "./snapshot-loader.mjs";
+import { keepForServiceWorker } from "./handoff.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const started = performance.now();
@@ -50,7 +51,8 @@ const downloadFailure = new Promise((_, reject) => {
   downloadFailed = reject;
 });
 downloadFailure.catch(() => {});
-const nativeFetch = self.fetch.bind(self);
+// What is fetched is also kept for the service worker's precache (no second download).
+const nativeFetch = keepForServiceWorker(self.fetch.bind(self));
 self.fetch = async (input, init) => {
   const url = String(input instanceof Request ? input.url : input);
   const name = url.split("/").pop().split("?")[0];
@@ -179,7 +181,7 @@ function warmUp(pyodide) {
 
 let bootError = null;
 const ready = boot().then(
-  (ms) => self.postMessage({ type: "ready", ms, source: bootSource }),
+  (ms) => self.postMessage({ type: "ready", ms, source: bootSource, build: RUNTIME.build }),
   (err) => {
     bootError = err;
     self.postMessage({ type: "failed", what: err.what || "Python start-up", message: err.message });
