@@ -131,15 +131,24 @@ def write_lock(wheel: Path, dest: Path) -> None:
 def write_runtime_module(site: Path, version: str, wheel_name: str, snapshot: dict | None = None) -> None:
     """assets/js/runtime.mjs: the URLs the worker loads, relative to assets/js/."""
     pyodide_dir = f"../pyodide/{version}/"
-    download = sum((site / "assets" / "pyodide" / version / f).stat().st_size for f in (*BOOT_FILES, PYC_STDLIB))
-    download += (site / "assets" / "wheels" / wheel_name).stat().st_size
+    runtime_dir = site / "assets" / "pyodide" / version
+    # What a first visit downloads: the two runtime modules Pyodide imports, then the files it
+    # fetches (the page's progress bar counts those bytes as they arrive and adds the modules').
+    modules = sum((runtime_dir / f).stat().st_size for f in BOOT_FILES if f.endswith(".mjs"))
+    fetched = sum((runtime_dir / f).stat().st_size for f in BOOT_FILES if not f.endswith(".mjs"))
+    fetched += (runtime_dir / PYC_STDLIB).stat().st_size
+    fetched += (site / "assets" / "wheels" / wheel_name).stat().st_size
+    fetched += (site / "assets" / "wheels" / LOCK_NAME).stat().st_size
+    download = modules + fetched
     runtime = {
         "version": version,
         "pyodideDir": pyodide_dir,
         "stdlib": pyodide_dir + PYC_STDLIB,
         "lock": f"../wheels/{LOCK_NAME}",
         "wheel": f"../wheels/{wheel_name}",
-        "downloadText": f"about {round(download / 1e6)} MB, once",
+        "downloadText": f"{download / 1e6:.1f} MB, once",
+        "downloadBytes": download,
+        "moduleBytes": modules,
         "snapshot": snapshot,
         "build": None,  # the build id, written by stamp_site.stamp once every file is in place
     }

@@ -17,7 +17,12 @@ function chanceText(p) {
   return [el("span", { class: "cc-pct" }, percent(p)), " ", el("span", { class: "cc-frac", "data-fraction": p.fraction }, `(${p.fraction})`)];
 }
 
-export function renderResult(result, siteRoot) {
+/**
+ * `options.showAll`: every distribution row (rendered in chunks); otherwise a long distribution
+ * collapses (see ROW_LIMIT). `options.onShowAll()`: asked for by the "Show all" button when the
+ * worker sent only the most likely rows.
+ */
+export function renderResult(result, siteRoot, options = {}) {
   const out = el("div", { class: "cc-result-body" });
   if (result.summary) out.append(el("p", { class: "cc-summary" }, result.summary));
 
@@ -28,7 +33,7 @@ export function renderResult(result, siteRoot) {
     const r = result.roll_needed;
     out.append(el("p", { class: "cc-roll-needed" }, "Roll needed on the ", r.die, ": ", el("strong", {}, r.text)));
   }
-  if (result.distribution) out.append(renderDistribution(result.distribution));
+  if (result.distribution) out.append(renderDistribution(result.distribution, options));
   if (result.order) out.append(renderOrder(result.order));
   if (result.pairwise?.length) out.append(renderPairwise(result.pairwise));
   if (result.table) out.append(renderTable(result.table));
@@ -36,23 +41,38 @@ export function renderResult(result, siteRoot) {
   return out;
 }
 
-function renderDistribution(d) {
-  const peak = Math.max(...d.pmf.map((row) => row.p.float)) || 1;
+/** Rows a distribution table shows before it collapses: a bad shared link can have thousands
+ * (100d20 with a power attack: 7405 rows, ~140 000 DOM nodes, 8 MB from the worker). The page
+ * asks the worker for at most this many (calc/browser.py `max_rows`); a longer table collapses to
+ * a chart of the whole range plus its most likely rows, with a "Show all N rows" button. */
+export const ROW_LIMIT = 60;
+/** Rows added per task when a long table is shown whole, so no task blocks for long. */
+const CHUNK_ROWS = 400;
+
+function renderDistribution(d, { showAll = false, onShowAll = null } = {}) {
+  const total = d.rows ?? d.pmf.length; // `rows`: the worker sent only the most likely ones
+  const collapsed = !showAll && total > ROW_LIMIT;
+  const pmf = collapsed ? mostLikely(d.pmf, ROW_LIMIT) : d.pmf;
+  const peak = Math.max(...pmf.map((row) => row.p.float)) || 1;
   const atLeast = new Map(d.at_least.map((row) => [row.x, row.p]));
-  const rows = d.pmf.map((row) => {
+  const row = (r) => {
     const bar = el("span", { class: "cc-bar", "aria-hidden": "true" });
-    bar.style.width = `${((row.p.float / peak) * 100).toFixed(1)}%`;
-    const ge = atLeast.get(row.x);
+    bar.style.width = `${((r.p.float / peak) * 100).toFixed(1)}%`;
+    const ge = atLeast.get(r.x);
     return el(
       "tr",
       {},
-      el("th", { scope: "row" }, String(row.x)),
-      el("td", { class: "cc-bar-cell" }, el("span", { class: "cc-bar-track" }, bar), el("span", { class: "cc-bar-label" }, ...chanceText(row.p))),
+      el("th", { scope: "row" }, String(r.x)),
+      el("td", { class: "cc-bar-cell" }, el("span", { class: "cc-bar-track" }, bar), el("span", { class: "cc-bar-label" }, ...chanceText(r.p))),
       el("td", {}, ...(ge ? chanceText(ge) : ["—"])),
     );
-  });
+  };
   const label = d.label || "Damage";
-  return el(
+  const tbody = el("tbody", {});
+  const caption = collapsed
+    ? `${label}: the ${pmf.length} most likely of ${total} totals, with the chance of at least that total`
+    : `${label}: chance of each total and of at least that total`;
+  const section = el(
     "section",
     { class: "cc-distribution" },
     el(
@@ -65,18 +85,86 @@ function renderDistribution(d) {
       el("dt", {}, "Maximum"),
       el("dd", { class: "cc-max" }, String(d.max)),
     ),
+    collapsed ? renderSpark(d, label) : null,
     el(
       "div",
       { class: "cc-chart", tabindex: "0", role: "region", "aria-label": `${label} distribution` },
       el(
         "table",
         { class: "cc-dist-table" },
-        el("caption", {}, `${label}: chance of each total and of at least that total`),
+        el("caption", {}, caption),
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, label), el("th", { scope: "col" }, "Chance of exactly"), el("th", { scope: "col" }, "Chance of at least (P ≥ x)"))),
-        el("tbody", {}, ...rows),
+        tbody,
       ),
     ),
   );
+  if (collapsed) {
+    const button = el("button", { type: "button", class: "md-button cc-show-all" }, `Show all ${total} rows`);
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      if (d.rows && onShowAll) onShowAll();
+      else section.replaceWith(renderDistribution(d, { showAll: true }));
+    });
+    section.append(button);
+  }
+  appendInChunks(section, tbody, pmf, row);
+  return section;
+}
+
+/** The `n` most likely rows, in order of total (ties: the lower total). */
+function mostLikely(pmf, n) {
+  const ranked = pmf.map((r, i) => [r.p.float, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  return ranked
+    .slice(0, n)
+    .map(([, i]) => i)
+    .sort((a, b) => a - b)
+    .map((i) => pmf[i]);
+}
+
+/** Add the rows' <tr>s: the first chunk now, the rest one chunk per task while `section` stays on
+ * the page; `data-cc-complete` marks the table whole (a hook for tests). */
+function appendInChunks(section, tbody, rows, make) {
+  let next = 0;
+  const chunk = () => {
+    if (next > 0 && !section.isConnected) return; // replaced by a newer answer
+    const end = Math.min(rows.length, next + CHUNK_ROWS);
+    const frag = document.createDocumentFragment();
+    for (; next < end; next++) frag.append(make(rows[next]));
+    tbody.append(frag);
+    if (next < rows.length) setTimeout(chunk, 0);
+    else section.dataset.ccComplete = "true";
+  };
+  chunk();
+}
+
+/** The whole range as at most ~100 bars (the worker's `chart`, else bucketed here): a picture
+ * only, summed up in its accessible name; the table holds the numbers. */
+function renderSpark(d, label) {
+  const bars = d.chart ?? bucket(d.pmf);
+  const peak = Math.max(...bars.map((b) => b.p)) || 1;
+  const top = bars.reduce((a, b) => (b.p > a.p ? b : a), bars[0]);
+  const range = top.from === top.to ? String(top.from) : `${top.from}–${top.to}`;
+  return el(
+    "div",
+    { class: "cc-spark", role: "img", "aria-label": `${label} from ${d.min} to ${d.max}; the most likely totals are around ${range}` },
+    ...bars.map((b) => {
+      const bar = el("span", { class: "cc-spark-bar", title: `${b.from === b.to ? b.from : `${b.from}–${b.to}`}: ${Number((b.p * 100).toFixed(2))}%` });
+      bar.style.height = `${Math.max(1, (b.p / peak) * 100).toFixed(1)}%`;
+      return bar;
+    }),
+  );
+}
+
+function bucket(pmf, count = 100) {
+  const lo = pmf[0].x;
+  const hi = pmf[pmf.length - 1].x;
+  const width = Math.ceil((hi - lo + 1) / count);
+  const bars = new Map();
+  for (const r of pmf) {
+    const start = lo + Math.floor((r.x - lo) / width) * width;
+    bars.set(start, (bars.get(start) || 0) + r.p.float);
+  }
+  return [...bars].map(([x, p]) => ({ from: x, to: Math.min(x + width - 1, hi), p }));
 }
 
 function renderOrder(order) {

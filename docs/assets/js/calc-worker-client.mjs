@@ -2,10 +2,18 @@
 // calculator call `calcWorker()`), kept across Material's instant navigation because this module
 // lives as long as the tab. One ready promise; id-tagged requests; {id, result|error} replies.
 // Cancel and time-out terminate the worker and start a new one (no SharedArrayBuffer needed).
+// Requests carry a key (one per calculator): a newer one supersedes the older ones at once, the
+// worker skips those still queued, and one still running is stopped once it has run as long as a
+// fresh start takes (then a restart is the faster way to the latest answer).
+
+import { knob } from "./knobs.mjs";
 
 import { missingFileRecovery, recoverOnce, workerBuildMismatch } from "./site-update.mjs";
 
 const WORKER_URL = new URL("./pyodide-worker.mjs", import.meta.url);
+/** Settings for the worker, passed in its name (the URL stays the one the service worker
+ * caches): `stallMs` only when a test sets the `cc-stall-ms` knob. */
+const WORKER_NAME = JSON.stringify({ stallMs: knob("stall-ms", 0) || undefined });
 export const REQUEST_TIMEOUT_MS = 30000;
 
 export class CalcWorker {
@@ -20,7 +28,7 @@ export class CalcWorker {
 
   /** Start (or restart) the worker; `ready` resolves with the boot time, rejects on load failure. */
   start() {
-    this.worker = new Worker(WORKER_URL, { type: "module" });
+    this.worker = new Worker(WORKER_URL, { type: "module", name: WORKER_NAME });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = (event) => this.receive(event.data, resolve, reject);
       this.worker.onerror = (event) => {
@@ -38,7 +46,7 @@ export class CalcWorker {
 
   receive(msg, resolve, reject) {
     if (msg.type === "progress") {
-      if (this.status.stage !== "failed") this.setStatus({ stage: msg.stage, text: msg.text });
+      if (this.status.stage !== "failed") this.setStatus({ stage: msg.stage, text: msg.text, loaded: msg.loaded, total: msg.total });
     } else if (msg.type === "ready") {
       if (workerBuildMismatch(msg.build)) return; // reloading into one build
       this.bootMs = msg.ms;
@@ -50,7 +58,13 @@ export class CalcWorker {
       const text = failureText(msg);
       this.setStatus({ stage: "failed", text, failure: msg });
       reject(new Error(text));
+    } else if (msg.type === "started") {
+      const entry = this.pending.get(msg.id);
+      this.running = msg.id;
+      if (entry) entry.started = performance.now();
+      else this.stopLater(msg.id, 0); // superseded while on its way to the worker
     } else if (msg.id !== undefined && this.pending.has(msg.id)) {
+      if (this.running === msg.id) this.running = null;
       const { resolve: done, timer } = this.pending.get(msg.id);
       clearTimeout(timer);
       this.pending.delete(msg.id);
@@ -58,23 +72,56 @@ export class CalcWorker {
     }
   }
 
-  /** Send one request; resolves with {result, ms} or {error}. Never rejects. */
-  request(request, timeoutMs = REQUEST_TIMEOUT_MS) {
+  /** Send one request; resolves with {result, ms} or {error}. Never rejects. `key`: requests
+   * with the same key supersede each other (the older ones answer kind "Superseded"). */
+  request(request, timeoutMs = REQUEST_TIMEOUT_MS, { key = null } = {}) {
     const id = this.nextId++;
+    if (key !== null) this.supersede(key);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.restart(`Stopped: the calculation took longer than ${timeoutMs / 1000} s. Change an input to try again.`);
       }, timeoutMs + (this.status.stage === "ready" ? 0 : 120000));
-      this.pending.set(id, { resolve, timer });
-      this.worker.postMessage({ id, request });
+      this.pending.set(id, { resolve, timer, key, request });
+      this.worker.postMessage({ id, request, key });
     });
   }
 
-  /** Stop whatever runs now: terminate and start afresh. Pending requests answer `cancelled`. */
+  /** Answer the requests under `key` "Superseded" now. If one of them is running, stop it by a
+   * restart once it has run as long as a fresh start takes (ski-rental: never worse than twice
+   * the better choice), keeping the other requests. */
+  supersede(key) {
+    for (const [id, entry] of this.pending) {
+      if (entry.key !== key) continue;
+      this.pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.resolve({ error: { input: null, message: "Superseded by a newer edit.", kind: "Superseded" } });
+      if (id === this.running) this.stopLater(id, performance.now() - entry.started);
+    }
+  }
+
+  /** Restart if the superseded request `id`, running for `ran` ms, is still running once it has
+   * had as long as a restart costs. */
+  stopLater(id, ran) {
+    clearTimeout(this.stopTimer);
+    this.stopTimer = setTimeout(() => {
+      if (this.running === id) this.restart(null);
+    }, Math.max(0, this.restartCostMs() - ran));
+  }
+
+  /** What a restart costs: the last start-up's time (at least a second: a guess before it). */
+  restartCostMs() {
+    return Math.max(1000, this.bootMs || 0);
+  }
+
+  /** Stop whatever runs now: terminate and start afresh. With a `reason`, pending requests
+   * answer it as "Cancelled"; with null they are sent again to the new worker. */
   restart(reason = "Cancelled.") {
     this.worker.terminate();
-    this.rejectAll(reason, "Cancelled");
+    this.running = null;
+    clearTimeout(this.stopTimer);
+    if (reason !== null) this.rejectAll(reason, "Cancelled");
     this.start();
+    for (const [id, { request, key }] of this.pending) this.worker.postMessage({ id, request, key });
   }
 
   rejectAll(message, kind = "LoadFailure") {

@@ -4,12 +4,13 @@
 // it outlives instant navigation, so the next calculator page answers at once.
 import { calcWorker } from "./calc-worker-client.mjs";
 import { CalcForm } from "./calc-form.mjs";
-import { renderResult } from "./calc-results.mjs";
-import { el, replace, siteHref } from "./dom.mjs";
+import { renderResult, ROW_LIMIT } from "./calc-results.mjs";
+import { el, replace, siteHref, uid } from "./dom.mjs";
+import { knob } from "./knobs.mjs";
 import { pageBuildMismatch, registerServiceWorker } from "./site-update.mjs";
 
 const SITE_ROOT = new URL("../../", import.meta.url);
-const DEBOUNCE_MS = 120;
+const DEBOUNCE_MS = knob("debounce-ms", 120);
 const live = new Set(); // calculators bound on the current page
 
 class Calculator {
@@ -20,6 +21,7 @@ class Calculator {
     this.declaration = JSON.parse(root.dataset.ccDeclaration);
     this.latest = 0;
     this.timer = null;
+    this.key = uid("calc"); // tags this calculator's requests to the worker
     root.querySelector(".cc-fallback")?.remove();
 
     this.status = el("p", { class: "cc-status", role: "status", "aria-live": "polite" });
@@ -34,8 +36,13 @@ class Calculator {
     const ownLink = own && new URL(own).pathname !== location.pathname ? el("a", { href: own, class: "cc-own-page" }, "Open on its own page") : null;
     this.actions = el("div", { class: "cc-actions" }, copy, reset, this.cancel, ownLink);
     this.linkBox = el("p", { class: "cc-linkbox", hidden: true });
+    this.progressBar = el("progress", { "aria-label": "Downloading the Python runtime" });
+    this.progressText = el("span", { class: "cc-progress-text" });
+    this.progress = el("div", { class: "cc-progress", hidden: true }, this.progressBar, this.progressText);
+    this.retry = el("button", { type: "button", class: "md-button cc-retry", hidden: true }, "Retry");
+    this.retry.addEventListener("click", () => retryAll(this.worker));
     this.output = el("div", { class: "cc-result", "aria-busy": "false" });
-    root.append(this.actions, this.linkBox, this.status, this.output);
+    root.append(this.actions, this.linkBox, this.status, this.progress, this.retry, this.output);
     root.dataset.ccBound = "true";
     root.dataset.ccState = "loading";
   }
@@ -56,15 +63,53 @@ class Calculator {
     } else {
       this.status.classList.remove("cc-failed");
     }
-    if (s.stage !== "ready" || !this.busy) replace(this.status, s.text);
+    // The same text again must not make a screen reader repeat it (progress comes often).
+    if ((s.stage !== "ready" || !this.busy) && this.status.textContent !== s.text) replace(this.status, s.text);
+    this.showProgress(s);
+    this.retry.hidden = s.stage !== "failed";
+  }
+
+  /** A bar with real bytes while the runtime downloads ("3.1 of 15.7 MB"); gone afterwards.
+   * Outside the live region: the bar is there to look at, not to be read out every 100 ms. */
+  showProgress(s) {
+    if (s.stage !== "download" || !s.total) {
+      this.progress.hidden = true;
+      return;
+    }
+    this.progress.hidden = false;
+    this.progressBar.max = s.total;
+    this.progressBar.value = s.loaded;
+    this.progressText.textContent = `${mb(s.loaded)} of ${mb(s.total)} MB`;
   }
 
   schedule() {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.compute(), DEBOUNCE_MS);
+    this.root.dataset.ccPending = "true"; // an edit waits for its debounce (a hook for tests)
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      delete this.root.dataset.ccPending;
+      this.compute();
+    }, DEBOUNCE_MS);
   }
 
-  async compute() {
+  /** Drop an edit still waiting for its debounce (the reader is leaving this page). */
+  cancelPending() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    delete this.root.dataset.ccPending;
+  }
+
+  /** Still on the page this calculator lives on? Instant navigation changes `location` before
+   * it swaps the page, so a late debounce must neither write its inputs into another page's URL
+   * (the next calculator would read them) nor compute for a page that is gone. */
+  onItsPage() {
+    return this.root.isConnected && location.pathname === this.page;
+  }
+
+  /** `showAll`: every row of a long distribution (the reader asked); otherwise the worker sends
+   * at most ROW_LIMIT of them, so a huge result never crosses to this thread. */
+  async compute({ showAll = false } = {}) {
+    if (!this.onItsPage()) return this.cancelPending();
     const inputs = this.form.read();
     writeParams(this.prefix, this.form.state());
     this.search = location.search;
@@ -78,7 +123,9 @@ class Calculator {
       if (this.worker.status.stage === "ready" && id === this.latest) replace(this.status, "Calculating…");
     }, 300);
     performance.mark("cc:request");
-    const reply = await this.worker.request({ system: this.system, calculator: this.name, inputs });
+    const request = { system: this.system, calculator: this.name, inputs, ...(showAll ? {} : { max_rows: ROW_LIMIT }) };
+    // Keyed by calculator: a newer request supersedes an older one still queued or running.
+    const reply = await this.worker.request(request, undefined, { key: this.key });
     performance.mark("cc:reply");
     clearTimeout(slow);
     if (id !== this.latest) return; // a newer edit is on its way
@@ -100,7 +147,7 @@ class Calculator {
     }
     this.form.clearErrors();
     this.output.classList.remove("cc-stale");
-    replace(this.output, renderResult(reply.result, SITE_ROOT));
+    replace(this.output, renderResult(reply.result, SITE_ROOT, { showAll, onShowAll: () => this.compute({ showAll: true }) }));
     performance.mark("cc:rendered");
     replace(this.status, reply.result.summary ? `Ready — ${reply.result.summary}` : "Ready");
     this.root.dataset.ccState = "done";
@@ -124,16 +171,28 @@ class Calculator {
 
   /** A link to this same page with other inputs: Material changes the URL but not the page. */
   followLink(url) {
-    if (url.pathname !== this.page || url.search === this.search) return;
+    if (url.pathname !== this.page) return this.cancelPending(); // leaving: the edit stays here
+    if (url.search === this.search) return;
     this.form.reset();
     this.form.load(readParams(this.prefix, this.declaration, url));
     this.schedule();
   }
 
   dispose() {
-    clearTimeout(this.timer);
+    this.cancelPending();
     this.unsubscribe?.();
   }
+}
+
+function mb(bytes) {
+  return (bytes / 1e6).toFixed(1);
+}
+
+/** After a failed start (a download that stalled or failed): a fresh worker, and every
+ * calculator on the page asks again. */
+function retryAll(worker) {
+  worker.restart("Retrying.");
+  for (const calc of live) if (calc.onItsPage()) calc.compute();
 }
 
 /** URL parameter names: the input's name, prefixed `<calculator>.` when a page holds several. */

@@ -17,6 +17,7 @@ let runtime = null; // the Pyodide instance, once started
 let bootSource = "normal"; // "snapshot" when restored from the build-time memory snapshot
 
 function progress(stage, text) {
+  if (stage !== "download") reporting = false; // the bar is for the download only
   self.postMessage({ type: "progress", stage, text });
 }
 
@@ -43,9 +44,24 @@ function onStderr(line) {
   if (!evaluateJson) bootLog.push(line);
 }
 
+// Settings the page passes in the worker's name (calc-worker-client.mjs): {stallMs}.
+const CONFIG = (() => {
+  try {
+    return JSON.parse(self.name || "{}") || {};
+  } catch {
+    return {};
+  }
+})();
+/** A runtime download that receives no bytes for this long has stalled (a dead server or link):
+ * the start fails, naming the file, and the page offers Retry. By lack of progress, not a total:
+ * a slow link that keeps receiving is never cut off. */
+const STALL_MS = CONFIG.stallMs > 0 ? CONFIG.stallMs : 25000;
+
 // Pyodide does not always reject when a runtime file cannot be downloaded: for pyodide.asm.wasm
-// it logs and waits forever. So, while booting, watch this worker's own fetches and fail fast,
-// naming the file, on any HTTP error or network failure.
+// it logs and waits forever, and on a connection that stops mid-file it waits for as long as the
+// socket stays open. So, while booting, watch this worker's own fetches and fail fast, naming
+// the file, on any HTTP error, network failure or stall; and count their bytes for the page's
+// progress bar.
 let downloadFailed = null;
 const downloadFailure = new Promise((_, reject) => {
   downloadFailed = reject;
@@ -53,19 +69,88 @@ const downloadFailure = new Promise((_, reject) => {
 downloadFailure.catch(() => {});
 // What is fetched is also kept for the service worker's precache (no second download).
 const nativeFetch = keepForServiceWorker(self.fetch.bind(self));
-self.fetch = async (input, init) => {
+self.fetch = async (input, init = {}) => {
+  if (evaluateJson) return nativeFetch(input, init); // started: nothing more to watch
   const url = String(input instanceof Request ? input.url : input);
   const name = url.split("/").pop().split("?")[0];
+  const control = new AbortController();
+  init.signal?.addEventListener("abort", () => control.abort(init.signal.reason));
+  const stall = stallWatch(name, control);
   let response;
   try {
-    response = await nativeFetch(input, init);
+    response = await nativeFetch(input, { ...init, signal: control.signal });
   } catch (err) {
-    if (!evaluateJson) downloadFailed(new LoadFailure(describe(name), `download failed (${err.message})`));
+    stall.stop();
+    if (!evaluateJson) downloadFailed(stall.failure || new LoadFailure(describe(name), `download failed (${err.message})`));
     throw err;
   }
-  if (!response.ok && !evaluateJson) downloadFailed(new LoadFailure(describe(name), `download failed (HTTP ${response.status})`));
+  if (!response.ok) {
+    stall.stop();
+    if (!evaluateJson) downloadFailed(new LoadFailure(describe(name), `download failed (HTTP ${response.status})`));
+    return response;
+  }
+  if (!response.body) {
+    stall.stop();
+    return response;
+  }
+  // Pyodide gets the response itself (its URL keeps the browser's compiled-wasm cache working);
+  // a clone's body, read here as the bytes arrive, measures progress and stalls.
+  watchBody(name, response.clone().body, stall);
   return response;
 };
+
+/** A timer that fails the start if the download of `name` goes STALL_MS without news. */
+function stallWatch(name, control) {
+  const watch = {
+    failure: null,
+    timer: null,
+    arm() {
+      clearTimeout(watch.timer);
+      watch.timer = setTimeout(() => {
+        if (evaluateJson) return;
+        watch.failure = new LoadFailure(describe(name), `the download stalled (no data for ${Math.round(STALL_MS / 1000)} s)`);
+        downloadFailed(watch.failure); // first: it names the file before the abort's own errors
+        control.abort(watch.failure);
+      }, STALL_MS);
+    },
+    stop() {
+      clearTimeout(watch.timer);
+    },
+  };
+  watch.arm();
+  return watch;
+}
+
+async function watchBody(name, body, stall) {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      stall.arm();
+      const { done, value } = await reader.read();
+      if (done) break;
+      countBytes(value.byteLength);
+    }
+  } catch (err) {
+    if (!evaluateJson && !stall.failure) downloadFailed(new LoadFailure(describe(name), `download failed (${err.message})`));
+  } finally {
+    stall.stop();
+  }
+}
+
+// Progress of the first download, in real bytes: what the watched fetches received, plus the
+// two runtime modules Pyodide imports itself (loaded before it fetches anything).
+let received = 0;
+let lastReport = 0;
+let reporting = false;
+function countBytes(n) {
+  if (!reporting) return;
+  if (received === 0) received = RUNTIME.moduleBytes || 0;
+  received += n;
+  const now = performance.now();
+  if (now - lastReport < 100) return;
+  lastReport = now;
+  self.postMessage({ type: "progress", stage: "download", text: downloadText, loaded: Math.min(received, RUNTIME.downloadBytes), total: RUNTIME.downloadBytes });
+}
 
 // The snapshot (~5 MB gzipped) saves about a second of start-up when it arrives quickly, but a
 // first visit over a slow link loses more downloading it than it saves (measured: a gain at
@@ -94,8 +179,26 @@ function describe(file) {
   return `the Python runtime (${file})`;
 }
 
+let downloadText = "Preparing the calculator…";
+
+/** True when the service worker's cache already holds the runtime: then nothing downloads and
+ * the page must not announce a download size. */
+async function runtimeCached() {
+  try {
+    return Boolean(self.caches && (await caches.match(here(RUNTIME.pyodideDir + "pyodide.asm.wasm"))));
+  } catch {
+    return false;
+  }
+}
+
 async function boot() {
-  progress("download", `Downloading the Python runtime (${RUNTIME.downloadText})…`);
+  if (await runtimeCached()) {
+    progress("start", "Starting Python…");
+  } else {
+    reporting = Boolean(RUNTIME.downloadBytes);
+    downloadText = `Downloading the Python runtime (${RUNTIME.downloadText})…`;
+    progress("download", downloadText);
+  }
   const runtimeUrl = here(RUNTIME.pyodideDir + "pyodide.mjs");
   const { loadPyodide } = await step(`the Python runtime (${runtimeUrl})`, () => import(runtimeUrl));
   const urls = { indexURL: here(RUNTIME.pyodideDir), stdLibURL: here(RUNTIME.stdlib), lockFileURL: here(RUNTIME.lock) };
@@ -188,14 +291,39 @@ const ready = boot().then(
   },
 );
 
-self.onmessage = async (event) => {
-  const { id, request } = event.data;
+// Requests queue here; a request whose key (its calculator) has a newer request queued behind
+// it is skipped: after a run of quick edits over a slow calculation only the latest is computed.
+const queue = [];
+let draining = false;
+self.onmessage = (event) => {
+  queue.push(event.data);
+  drain();
+};
+
+async function drain() {
+  if (draining) return;
+  draining = true;
   await ready;
+  while (queue.length) {
+    // Let messages that arrived during the last calculation reach the queue first.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const msg = queue.shift();
+    if (msg.key != null && queue.some((m) => m.key === msg.key)) {
+      self.postMessage({ id: msg.id, error: { input: null, message: "Superseded by a newer edit.", kind: "Superseded" } });
+      continue;
+    }
+    answer(msg);
+  }
+  draining = false;
+}
+
+function answer({ id, request }) {
   if (bootError) {
     const message = `Could not load ${bootError.what || "Python start-up"}: ${bootError.message}`;
     self.postMessage({ id, error: { input: null, message, kind: "LoadFailure" } });
     return;
   }
+  self.postMessage({ type: "started", id }); // the page may stop a superseded run by a restart
   try {
     const t0 = performance.now();
     const reply = JSON.parse(evaluateJson(JSON.stringify(request)));
@@ -206,7 +334,7 @@ self.onmessage = async (event) => {
     // Not a CalcError: a bug in an engine. Report it as such, never silently.
     self.postMessage({ id, error: { input: null, message: `Internal error: ${lastLine(err.message)}`, kind: "InternalError" } });
   }
-};
+}
 
 function lastLine(text) {
   const lines = String(text).trim().split("\n");
