@@ -37,9 +37,9 @@ def evaluate(request: Mapping[str, Any]) -> dict[str, Any]:
         raise UnknownCalculator(
             f"'{system_id}' has no calculator '{name}' (calculators: {', '.join(system.calculators)})", "calculator"
         )
-    raw_inputs = request.get("inputs") or {}
+    raw_inputs = request.get("inputs", {})  # absent means all defaults; [], "", 0, false or null are mistakes
     if not isinstance(raw_inputs, Mapping):
-        raise InputError("inputs", "must be an object of input names to values")
+        raise InputError("inputs", f"must be an object of input names to values (got {inputs.shown(raw_inputs)})")
     declarations = system.calculator(name)["inputs"]
     values = inputs.validate(declarations, applies.resolve(declarations, raw_inputs))
     engine = systems.module(system_id).CALCULATORS[name]

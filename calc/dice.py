@@ -25,7 +25,7 @@ MAX_LENGTH = 200
 """Longest expression text accepted."""
 
 _SIGN = re.compile(r"\s*([+-])\s*")
-_ATOM = re.compile(r"(\d*)[dD](\d+)|(\d+)")
+_ATOM = re.compile(r"([0-9]*)[dD]([0-9]+)|([0-9]+)")  # ASCII digits: `\d` also matches '٣', '৩'…
 _SPACE = re.compile(r"\s*")
 
 

@@ -8,6 +8,7 @@ from the browser) or as text (command line, URL), and come out typed, with defau
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +17,12 @@ from calc.errors import InputError
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
+_WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
+"""A whole number typed as text: ASCII digits only (`str.isdigit` also accepts '²' and '①', which
+`int()` refuses), one optional sign, and short enough that converting it costs nothing."""
+_HUGE = 10**15
+"""Integers at least this large are never an input's value and are described, not printed (printing
+one of over 4,300 digits raises ValueError)."""
 
 
 def validate(declarations: list[dict], raw: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -59,43 +66,45 @@ def _integer(decl: dict, given: Any, where: str) -> int:
         number = given
     elif isinstance(given, float) and given.is_integer():
         number = int(given)
-    elif isinstance(given, str) and given.strip().lstrip("+-").isdigit() and len(given.strip()) <= 12:
-        number = int(given.strip())
+    elif isinstance(given, str) and _WHOLE.fullmatch(given.strip().replace("\u2212", "-")):
+        number = int(given.strip().replace("\u2212", "-"))  # U+2212 is the minus sign the results print
     else:
-        raise InputError(where, f"must be a whole number (got {_shown(given)})")
+        raise InputError(where, f"must be a whole number (got {shown(given)})")
     lo, hi = decl.get("min"), decl.get("max")
+    got = shown(number)
     if lo is not None and hi is not None and not lo <= number <= hi:
-        raise InputError(where, f"must be between {lo} and {hi} (got {number})")
+        raise InputError(where, f"must be between {lo} and {hi} (got {got})")
     if lo is not None and number < lo:
-        raise InputError(where, f"must be at least {lo} (got {number})")
+        raise InputError(where, f"must be at least {lo} (got {got})")
     if hi is not None and number > hi:
-        raise InputError(where, f"must be at most {hi} (got {number})")
+        raise InputError(where, f"must be at most {hi} (got {got})")
     return number
 
 
 def _choice(decl: dict, given: Any, where: str) -> str:
     values = [str(o["value"]) for o in decl["options"]]
-    text = str(given)
+    text = _scalar_text(given)
     if text not in values:
-        raise InputError(where, f"must be one of {', '.join(values)} (got {_shown(given)})")
+        raise InputError(where, f"must be one of {', '.join(values)} (got {shown(given)})")
     return text
 
 
 def _boolean(given: Any, where: str) -> bool:
     if isinstance(given, bool):
         return given
-    text = str(given).strip().lower()
+    text = (_scalar_text(given) or "").strip().lower()
     if text in _TRUE:
         return True
     if text in _FALSE:
         return False
-    raise InputError(where, f"must be true or false (got {_shown(given)})")
+    raise InputError(where, f"must be true or false (got {shown(given)})")
 
 
 def _text(decl: dict, given: Any, where: str) -> str:
-    if not isinstance(given, str | int):
-        raise InputError(where, "must be text")
-    text = str(given).strip()
+    text = _scalar_text(given)
+    if text is None:
+        raise InputError(where, f"must be text (got {shown(given)})")
+    text = text.strip()
     limit = decl.get("max_length", 40)
     if len(text) > limit:
         raise InputError(where, f"must be at most {limit} characters (got {len(text)})")
@@ -131,6 +140,8 @@ def parse_list_text(text: str, where: str) -> list[dict[str, Any]]:
             data = json.loads(stripped)
         except json.JSONDecodeError as err:
             raise InputError(where, f"is not valid JSON: {err.msg} at character {err.pos + 1}") from None
+        except (ValueError, RecursionError):  # a number past 4,300 digits; brackets nested past the stack
+            raise InputError(where, "is not a list of entries this calculator can read") from None
         return data
     items = []
     for chunk in filter(None, (c.strip() for c in stripped.split(";"))):
@@ -157,6 +168,27 @@ def to_json(declarations: list[dict], values: Mapping[str, Any]) -> dict[str, An
     return {d["name"]: plain(values[d["name"]]) for d in declarations}
 
 
-def _shown(given: Any) -> str:
-    text = repr(given) if not isinstance(given, str) else f"'{given}'"
-    return text if len(text) <= 40 else text[:37] + "…'"
+def _scalar_text(given: Any) -> str | None:
+    """Text or a (sensibly sized) whole number as text; None for anything else."""
+    if isinstance(given, str):
+        return given
+    if isinstance(given, int) and not isinstance(given, bool) and abs(given) < _HUGE:
+        return str(given)
+    return None
+
+
+def shown(given: Any) -> str:
+    """A short, safe description of a value for an error message (never fails, never long)."""
+    if isinstance(given, str):
+        return f"'{given}'" if len(given) <= 38 else f"'{given[:36]}…'"
+    if isinstance(given, bool) or given is None:
+        return json.dumps(given)
+    if isinstance(given, int):
+        return str(given) if abs(given) < _HUGE else f"a number of about {int(given.bit_length() * 0.30103) + 1} digits"
+    if isinstance(given, float):
+        return repr(given)
+    if isinstance(given, list | tuple):
+        return "a list"
+    if isinstance(given, Mapping):
+        return "an object"
+    return f"a {type(given).__name__}"
