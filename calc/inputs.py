@@ -51,7 +51,7 @@ def value(decl: dict, given: Any, where: str) -> Any:
     if kind == "dice":
         if isinstance(given, dice.DiceExpr):
             return given
-        return dice.parse(given, where)
+        return dice.parse(given, where, example=str(decl.get("default") or "2d6+1"))
     if kind == "text":
         return _text(decl, given, where)
     if kind == "list":
@@ -115,7 +115,7 @@ def _text(decl: dict, given: Any, where: str) -> str:
 
 def _list(decl: dict, given: Any, where: str) -> list[dict[str, Any]]:
     if isinstance(given, str):
-        given = parse_list_text(given, where)
+        given = parse_list_text(given, where, decl)
     if not isinstance(given, list) or not all(isinstance(item, Mapping) for item in given):
         raise InputError(where, "must be a list of entries")
     lo, hi = decl.get("min_items", 0), decl.get("max_items", 50)
@@ -129,11 +129,36 @@ def _list(decl: dict, given: Any, where: str) -> list[dict[str, Any]]:
         if unknown:
             raise InputError(f"{where}[{i}].{unknown[0]}", f"is not a field (fields: {', '.join(sorted(names))})")
         items.append({f["name"]: value(f, item.get(f["name"]), f"{where}[{i}].{f['name']}") for f in fields})
+    for f in fields:
+        if f.get("unique"):
+            _check_unique(decl, f["name"], items, where)
     return items
 
 
-def parse_list_text(text: str, where: str) -> list[dict[str, Any]]:
-    """Read a list typed as JSON, or as `name=Alice,modifier=2; name=Orc` (entries split by `;`)."""
+def _check_unique(decl: dict, field: str, items: list[dict[str, Any]], where: str) -> None:
+    """A field declared `unique: true` (a combatant's name) must differ between entries, ignoring
+    case: results and pairings name entries by it, so two "Orc"s would make them ambiguous. The
+    second entry's field is the one at fault."""
+    noun = decl.get("label", decl["name"]).lower()
+    noun = noun[:-1] if noun.endswith("s") else noun  # "Combatants" → combatant, as the form's rows say
+    first: dict[str, int] = {}
+    for i, item in enumerate(items, start=1):
+        text = str(item[field])
+        key = text.casefold()
+        if key in first:
+            earlier = items[first[key] - 1][field]
+            spelled = "" if earlier == text else f' ("{earlier}")'
+            raise InputError(
+                f"{where}[{i}].{field}",
+                f'"{text}" is already {noun} {first[key]}\'s {field}{spelled} — give each {noun} its own {field} '
+                f"({text} 1, {text} 2)",
+            )
+        first[key] = i
+
+
+def parse_list_text(text: str, where: str, decl: dict) -> list[dict[str, Any]]:
+    """Read a list typed as JSON, or as `field=value,field=value; field=value` (entries split by
+    `;`), e.g. `name=Alice,modifier=2; name=Orc` for a list with those fields."""
     stripped = text.strip()
     if stripped.startswith("["):
         try:
@@ -149,10 +174,32 @@ def parse_list_text(text: str, where: str) -> list[dict[str, Any]]:
         for pair in filter(None, (p.strip() for p in chunk.split(","))):
             key, sep, val = pair.partition("=")
             if not sep:
-                raise InputError(where, f"cannot read '{pair}': write entries as name=Alice,modifier=2; name=Orc")
+                raise InputError(
+                    where,
+                    f"cannot read '{pair}': write each entry as field=value pairs joined by commas, "
+                    f"entries joined by ';' (e.g. {list_example(decl)})",
+                )
             item[key.strip()] = val.strip()
         items.append(item)
     return items
+
+
+def list_example(decl: dict) -> str:
+    """An example of a list input as text, made from its own declaration (its default entries, else
+    its fields' defaults), so an example shown to the user has the right fields and parses back."""
+    fields = decl["fields"]
+    entries = [e for e in decl.get("default") or [] if isinstance(e, Mapping)][:2]
+    entries = entries or [{f["name"]: f["default"] for f in fields}]
+    shown = []
+    for entry in entries:
+        pairs = (f"{f['name']}={_as_text(entry[f['name']])}" for f in fields if f["name"] in entry)
+        shown.append(",".join(p for p in pairs if not p.endswith("=")))
+    return "; ".join(shown)
+
+
+def _as_text(value: Any) -> str:
+    text = json.dumps(value) if isinstance(value, bool) else str(value)
+    return "" if any(c in text for c in ",;=") else text  # not writable in this form: left out
 
 
 def to_json(declarations: list[dict], values: Mapping[str, Any]) -> dict[str, Any]:

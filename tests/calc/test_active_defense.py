@@ -265,7 +265,7 @@ def test_initiative_tie_break_moves_the_tie_chance():
 def test_initiative_bad_input_names_the_field():
     with pytest.raises(InputError) as err:
         run("initiative", combatants=[{"name": "A"}, {"name": "A"}])
-    assert err.value.input == "combatants"
+    assert err.value.input == "combatants[2].name"  # at the second entry, as in every system
     with pytest.raises(InputError) as err:
         run("initiative", combatants=[{"name": "A", "roll": 21}])
     assert err.value.input == "combatants[1].roll"

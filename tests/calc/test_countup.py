@@ -206,9 +206,10 @@ def test_d8_talent_and_roll_limits():
     assert err.value.input == "combatants[1].roll" and "1 to 8" in err.value.reason
 
 
-def test_duplicate_names_are_told_apart():
-    answer = run("initiative", combatants=[person("Orc", "npc"), person("Orc", "npc")])
-    assert answer["order"][-1]["names"] == ["Orc", "Orc (2)"]
+def test_duplicate_names_are_refused():  # the rule of every system: tests/calc/test_unique_names.py
+    with pytest.raises(InputError) as err:
+        run("initiative", combatants=[person("Orc", "npc"), person("Orc", "npc")])
+    assert err.value.input == "combatants[2].name"
 
 
 # --- generated tables -----------------------------------------------------------------------------

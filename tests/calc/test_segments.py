@@ -338,7 +338,7 @@ def test_save_row_labels():
          "combatants[1].weapon", "battle axe"),
         ("initiative", {"combatants": [{"name": "X", "group": "Party", "action": "spell"}]},
          "combatants[1].casting_time", "at least 1"),
-        ("initiative", {"groups": [{"name": "A"}, {"name": "a"}]}, "groups[2].name", "names must differ"),
+        ("initiative", {"groups": [{"name": "A"}, {"name": "a"}]}, "groups[2].name", "already group 1's name"),
         ("initiative", {"groups": [{"name": "A", "roll": 7}, {"name": "B"}]}, "groups[1].roll", "between 0 and 6"),
         ("damage", {"dice": "2x6"}, "dice", "cannot read"),
     ],

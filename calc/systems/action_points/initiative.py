@@ -45,16 +45,6 @@ def deft_bonus(data: SystemData) -> int:
     return 0
 
 
-def check_names(combatants: list[dict[str, Any]]) -> None:
-    seen: dict[str, int] = {}
-    for i, c in enumerate(combatants, start=1):
-        if c["name"] in seen:
-            raise InputError(
-                f"combatants[{i}].name", f"'{c['name']}' is already combatant {seen[c['name']]}; names must differ"
-            )
-        seen[c["name"]] = i
-
-
 def scores(inputs: dict[str, Any], data: SystemData, steps: list[dict[str, str]]) -> list[Score]:
     """Each combatant's score before swaps and delays (team initiative applied)."""
     combatants = inputs["combatants"]
@@ -182,7 +172,6 @@ def order_chances(a: Score, b: Score, sides: int, tie_reroll: str) -> tuple[Frac
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     """Turn order from entered rolls, and the exact chance that each combatant acts before another."""
-    check_names(inputs["combatants"])
     sides = die_sides(data, "initiative", "initiative_die")
     steps = [data.step("initiative", f"Each rolls 1d{sides} + initiative bonus; the highest acts first.")]
     found = scores(inputs, data, steps)

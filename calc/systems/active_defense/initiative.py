@@ -37,9 +37,6 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         rolls.append(Dist.constant(c["roll"] + add) if c["roll"] else Dist.die(sides) + add)
         names.append(c["name"])
         dex.append(c["dexterity"])
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
-        raise InputError("combatants", f"two combatants are called '{dup}': give each a different name")
 
     def chances(i: int, j: int) -> tuple[Fraction, Fraction, Fraction]:
         below, equal, above = rolls[i].compare(rolls[j])

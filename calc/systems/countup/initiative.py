@@ -52,21 +52,11 @@ def first_chance(i: int, totals: list[Dist], sides: list[str]) -> Fraction:
     return chance
 
 
-def unique_names(names: list[str]) -> list[str]:
-    """Names made distinct ("Orc", "Orc (2)") so pairs and groups can be told apart."""
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
-    return out
-
-
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     """Order of a list of combatants (rolled or not) and the chance each acts before each other."""
     dice_sides = initiative_dice(data)
     people = inputs["combatants"]
-    names = unique_names([c["name"] for c in people])
+    names = [c["name"] for c in people]  # distinct: the declaration says `unique: true`
     totals: list[Dist] = []
     rolled: list[int | None] = []
     for index, (c, name) in enumerate(zip(people, names, strict=True), start=1):

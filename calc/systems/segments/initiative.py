@@ -109,11 +109,7 @@ def _speed(text: str, where: str, data: SystemData) -> tuple[int, bool]:
 
 def actors(inputs: dict[str, Any], data: SystemData) -> tuple[list[str], list[Actor]]:
     names = [g["name"] for g in inputs["groups"]]
-    seen: dict[str, int] = {}
-    for i, name in enumerate(names, start=1):
-        if name.lower() in seen:
-            raise InputError(f"groups[{i}].name", f"'{name}' is already group {seen[name.lower()]}: names must differ")
-        seen[name.lower()] = i
+    seen = {name.lower(): i for i, name in enumerate(names, start=1)}  # distinct: declared `unique: true`
     per_segment = data.fact("weapon-speed", "segment_per_activity")
     # After the attack: counted only under the minor-action rule's reading (activity-timing ruling).
     per_after = data.fact("minor-action-time", "added_segments") if inputs["activity_timing"] == "any-time" else 0
