@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from calc import applies, data, evaluate
+from calc import applies, data, evaluate, inputs
 from calc.errors import CalcError
 
 
@@ -44,7 +44,7 @@ def _add_option(parser: argparse.ArgumentParser, decl: dict[str, Any]) -> None:
         help_text += " (" + ", ".join(str(o["value"]) for o in decl["options"]) + ")"
     if decl["type"] == "list":
         fields = ", ".join(f["name"] for f in decl["fields"])
-        help_text += f". Entries as JSON or 'name=A,modifier=1; name=B' (fields: {fields})"
+        help_text += f". Entries as JSON or '{inputs.list_example(decl)}' (fields: {fields})"
     if decl.get("when"):
         help_text += f"; applies when {applies.condition_text(decl['when'])}, which giving it chooses"
     if "default" in decl and decl["type"] != "list":

@@ -94,18 +94,19 @@ class DiceExpr:
         return text.removeprefix("+")
 
 
-def parse(text: str, input: str = "dice") -> DiceExpr:
+def parse(text: str, input: str = "dice", example: str = "2d6+1") -> DiceExpr:
     """Parse a dice expression, or raise `InputError` naming `input` and what is wrong.
 
     Accepts terms `NdS` or `dS` (N defaults to 1) and whole numbers, joined by `+` or `-`,
-    with spaces anywhere; `D` and `d` alike.
+    with spaces anywhere; `D` and `d` alike. `example` is shown in the errors (an input passes its
+    own default, so the example fits it).
     """
     if not isinstance(text, str):
-        raise InputError(input, "must be a dice expression such as 2d6+1")
+        raise InputError(input, f"must be a dice expression such as {example}")
     if len(text) > MAX_LENGTH:
         raise InputError(input, f"is longer than {MAX_LENGTH} characters")
     if not text.strip():
-        raise InputError(input, "is empty: enter a dice expression such as 2d6+1")
+        raise InputError(input, f"is empty: enter a dice expression such as {example}")
     pos = _SPACE.match(text).end()
     terms: list[DiceTerm] = []
     modifier = 0
