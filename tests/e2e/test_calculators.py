@@ -321,3 +321,35 @@ def test_bad_snapshot_falls_back_to_a_normal_start(context, page, site):
     assert settle(page) == expected(case["reply"], site.base)
     assert page.evaluate("document.documentElement.dataset.ccPython") == "normal"
     assert any("Memory snapshot not used" in w for w in warnings), warnings
+
+
+def test_a_repeated_name_is_shown_at_the_second_entrys_field(watched, site):
+    """Every system's `unique: true` list field: a repeated name is refused by calc/inputs.py and the
+    form shows the message under the second entry's field (the error's input path is the field's)."""
+    page, record = watched
+    first = True
+    seen = set()
+    for (system, _), case in site.calculator_pages().items():
+        for d in case["declaration"]["inputs"]:
+            unique = [f["name"] for f in d.get("fields", []) if f.get("unique")]
+            if d["type"] != "list" or not unique or system in seen:
+                continue
+            seen.add(system)
+            entries = [dict(e) for e in d["default"]] + [dict(d["default"][0])]
+            entries[1][unique[0]] = entries[0][unique[0]]
+            url = urljoin(site.base, case["url"]) + "?" + urlencode({d["name"]: _json(entries)})
+            if first:
+                page.goto(url)
+                first = False
+            else:
+                instant_go(page, url)
+            shown = settle(page, case["request"]["calculator"])
+            assert shown["state"] == "error", (system, shown)
+            calc = page.locator(".cc-calc:not([data-cc-old])")
+            control = calc.locator(f'[data-input="{d["name"]}[2].{unique[0]}"]')
+            assert control.get_attribute("aria-invalid") == "true", system
+            error_id = control.get_attribute("aria-describedby").split()[0]
+            message = calc.locator(f"#{error_id}").inner_text()
+            assert f'"{entries[0][unique[0]]}" is already' in message and "1's" in message, (system, message)
+    assert seen == {c["request"]["system"] for c in site.cases}
+    assert record["errors"] == []
