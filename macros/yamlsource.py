@@ -14,34 +14,79 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
 
 from macros.problems import Problem, field_path
-
-try:
-    _Base: type = yaml.CSafeLoader  # libyaml: ~20x faster than the pure-Python loader on our data
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Base = yaml.SafeLoader
 
 Path_ = tuple[str | int, ...]
 
 MAX_NODES = 100_000
-"""Most nodes a file may hold with every alias expanded (the largest real file has ~2,000)."""
+"""Most values a file may hold with every alias expanded (the largest real file has ~2,000)."""
 MAX_DEPTH = 50
 """Deepest nesting of lists and mappings (real files nest 10 deep)."""
 _BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
 
+try:  # libyaml's parser (C): ~20x faster than PyYAML's pure-Python one on our data
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    from yaml.parser import Parser as _Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
 
-class _Loader(_Base):
-    """The safe loader with limits, checked on the composed node graph before anything is built.
+    class _Parser(Reader, Scanner, _Parser):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            _Parser.__init__(self)
 
-    Aliases share nodes, so composing even a "billion laughs" file is cheap; it is everything done
-    with the values afterwards (the line map, the schema) that would expand them. Counting each
-    node's expanded size once (memoised per node) costs time linear in the file.
-    """
 
-    def construct_document(self, node: yaml.Node) -> Any:
-        _check_limits(node)
-        return super().construct_document(node)
+class Refused(yaml.MarkedYAMLError):
+    """The file passes a limit: too deeply nested, too many values once aliases are expanded."""
+
+
+class _Loader(Composer, _Parser, SafeConstructor, Resolver):
+    """libyaml's parser under PyYAML's own Python composer, whose `compose_node` is the hook for the
+    limits: it counts every value as it is composed, an alias as the whole size of what it repeats,
+    and the nesting depth, and stops at the first value past a limit. An alias bomb ("billion
+    laughs") is thus refused after reading a few lines, before anything expands it, and absurd
+    nesting before libyaml's time grows with it."""
+
+    def __init__(self, text: str) -> None:
+        _Parser.__init__(self, text)
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+        self._depth = 0
+        self._count = 0  # values composed so far, aliases counted expanded
+        self._sizes: dict[int, int] = {}  # id(node) → its expanded size, once composed
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            node = self.anchors.get(event.anchor)
+            if node is not None:
+                if id(node) not in self._sizes:
+                    raise Refused(
+                        None, None, f"alias *{event.anchor} repeats a value that contains it", event.start_mark
+                    )
+                self._add(self._sizes[id(node)], event.start_mark)
+            return super().compose_node(parent, index)
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise Refused(None, None, f"nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark)
+        before = self._count
+        node = super().compose_node(parent, index)
+        self._add(1, node.start_mark)
+        self._sizes[id(node)] = self._count - before
+        self._depth -= 1
+        return node
+
+    def _add(self, values: int, mark: yaml.Mark) -> None:
+        self._count += values
+        if self._count > MAX_NODES:
+            raise Refused(None, None, f"expands to more than {MAX_NODES:,} values (aliases repeating aliases?)", mark)
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         try:
@@ -50,41 +95,6 @@ class _Loader(_Base):
             reason = str(err).split(";")[0]
             message = f"cannot read this value: {reason}"
             raise yaml.constructor.ConstructorError(None, None, message, node.start_mark) from None
-
-
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.SequenceNode):
-        return node.value
-    if isinstance(node, yaml.MappingNode):
-        return [n for pair in node.value for n in pair]
-    return []
-
-
-def _check_limits(root: yaml.Node) -> None:
-    """Raise a located `ConstructorError` when `root` nests deeper than MAX_DEPTH or expands to
-    more than MAX_NODES nodes. Iterative, so no nesting can exhaust the Python stack."""
-    size: dict[int, int] = {}  # id(node) → expanded size, once known
-    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
-    while stack:
-        node, depth, children_done = stack.pop()
-        if depth > MAX_DEPTH:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"nested more than {MAX_DEPTH} levels deep", node.start_mark
-            )
-        if children_done:
-            size[id(node)] = 1 + sum(size[id(c)] for c in _children(node))
-            if size[id(node)] > MAX_NODES:
-                raise yaml.constructor.ConstructorError(
-                    None,
-                    None,
-                    f"expands to more than {MAX_NODES:,} values (aliases repeating aliases?)",
-                    node.start_mark,
-                )
-            continue
-        if id(node) in size:
-            continue
-        stack.append((node, depth, True))
-        stack.extend((c, depth + 1, False) for c in _children(node) if id(c) not in size)
 
 
 @dataclass
@@ -139,7 +149,7 @@ def read(path: Path, shown_as: str) -> Source:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark else 1
         message = " ".join(str(x) for x in (err.context, err.problem) if x) or "unreadable YAML"
-        if isinstance(err, yaml.constructor.ConstructorError):
+        if isinstance(err, Refused | yaml.constructor.ConstructorError):
             return _unreadable(shown_as, line, f"YAML: {message}")
         if mark and text.splitlines()[mark.line : mark.line + 1] and "\t" in text.splitlines()[mark.line]:
             message += " (a tab? YAML indents with spaces only)"

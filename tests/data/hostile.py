@@ -82,6 +82,11 @@ CASES: dict[str, tuple[str, Callable[[], bytes], str]] = {
         string_for_list,
         "rules_data/countup/system.yaml:6: pages: 'attacks, damage, initiative, and a long list of things' is not of",
     ),
+    "alias loop": (
+        "glossary.yaml",
+        lambda: b"terms:\n  - &t [1, *t]\n",
+        "rules_data/countup/glossary.yaml:2: YAML: alias *t repeats a value that contains it",
+    ),
     "control character": (
         "glossary.yaml",
         control_character,
