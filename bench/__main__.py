@@ -87,7 +87,18 @@ def measure_naive(browser: Browser, base: str) -> float:
 
 
 def wait_result(page: Page, count: int) -> float:
-    page.wait_for_function(f"window.__resultTimes && window.__resultTimes.length >= {count}", timeout=TIMEOUT_MS)
+    # Not page.wait_for_function: Playwright evals its string in the page, which the site's
+    # Content-Security-Policy refuses; an evaluated function is compiled by the debugger protocol.
+    page.evaluate(
+        """async ([count, timeout]) => {
+            const end = performance.now() + timeout;
+            while (!(window.__resultTimes && window.__resultTimes.length >= count)) {
+                if (performance.now() > end) throw new Error(`no result ${count} within ${timeout} ms`);
+                await new Promise((resolve) => setTimeout(resolve, 20));
+            }
+        }""",
+        [count, TIMEOUT_MS],
+    )
     return page.evaluate(f"window.__resultTimes[{count - 1}]")
 
 

@@ -167,7 +167,7 @@ def page_url(rel: str) -> str:
     return rel
 
 
-def write_service_worker(site: Path, version: str, build: str, snapshot: dict | None = None) -> None:
+def write_service_worker(site: Path, version: str, build: str, snapshot_meta: dict | None = None) -> None:
     """sw.js: three precaches, each named by a hash of its content, so a new build re-downloads
     only what changed: the runtime (changes with the pinned version), the memory snapshot (with
     the wheel) and the site (pages, JS, CSS, wheel, lock, data). Every file carries its sha256:
@@ -196,8 +196,8 @@ def write_service_worker(site: Path, version: str, build: str, snapshot: dict | 
         entries = []
         for p in paths:
             entry = [page_url(p.relative_to(site).as_posix()), sha256_file(p)]
-            if snapshot and p.name == Path(snapshot["url"]).name:
-                entry.append(snapshot["rawSha256"])
+            if snapshot_meta and p.name == Path(snapshot_meta["url"]).name:
+                entry.append(snapshot_meta["rawSha256"])
             entries.append(entry)
         return entries
 

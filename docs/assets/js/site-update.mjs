@@ -81,7 +81,7 @@ function announce(build) {
   reload.addEventListener("click", () => location.reload());
   const later = el("button", { type: "button", class: "md-button" }, "Later");
   later.addEventListener("click", () => notice.remove());
-  notice = el("div", { class: "cc-update", role: "status" }, el("p", {}, "Combat Codex was updated — reload for the new version."), reload, later);
+  notice = el("div", { class: "cc-update md-typeset", role: "status" }, el("p", {}, "Combat Codex was updated — reload for the new version."), reload, later);
   const show = () => {
     if (editing()) setTimeout(show, 1000);
     else document.body.append(notice);
