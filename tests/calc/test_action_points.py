@@ -101,6 +101,20 @@ def test_critical_range_always_hits_or_must_hit():
     assert chance(run("hit", **base, threat_range="must_hit"), "Hit") == 0
 
 
+def test_critical_range_step_says_when_no_critical_can_happen():
+    def step(answer):
+        (text,) = [s["text"] for s in answer["steps"] if s["rule"] == "critical-range"]
+        return text
+
+    out_of_reach = run("hit", defense=30, ability=0, weapon="short-piercing")
+    assert chance(out_of_reach, "Critical hit") == 0
+    assert "cannot reach 30, so no roll is a critical hit" in step(out_of_reach)
+    assert "natural 2" not in step(out_of_reach).split("critical range")[1]  # no "natural 25+"
+    reachable = run("hit", defense=15, ability=0, weapon="short-piercing")
+    assert chance(reachable, "Critical hit") > 0
+    assert "a critical hit when the total reaches 15 (natural 18+)" in step(reachable)
+
+
 def test_critical_multiplies_total_or_dice_only():
     total = run("damage", weapon="medium-slashing", damage_bonus=3, outcome="critical")
     dice_only = run("damage", weapon="medium-slashing", damage_bonus=3, outcome="critical", multiply="dice")

@@ -316,3 +316,14 @@ def test_chance_of_acting_first_alone_equals_brute_force(mods, tie):
         if key.count(best) == 1:
             wins[key.index(best)] += 1
     assert [p(answer, i) for i in range(3)] == [Fraction(w, 8000) for w in wins]
+
+
+def test_totals_in_the_steps_write_a_zero_bonus_as_plus_0():
+    def texts(answer: dict[str, Any]) -> str:
+        return " | ".join(s["text"] for s in answer["steps"])
+
+    zero = run("hit", attack_skill=0, attack_ability=0, defense="block", block_skill=0, defender_str=0)
+    assert "Attack total: d20 + 0;" in texts(zero) and "Block total: d20 + 0." in texts(zero)
+    assert "d20 0" not in texts(zero)
+    minus = run("hit", attack_skill=0, attack_ability=-3, defense="dodge", dodge_skill=0, defender_dex=-2)
+    assert "Attack total: d20 − 3;" in texts(minus) and "Dodge total: d20 − 2." in texts(minus)

@@ -73,6 +73,16 @@ def test_attack_targets_as_listed_in_the_notes():
         assert answer["roll_needed"]["value"] == max(target, 1), (score, level)
 
 
+def test_abilities_are_labelled_as_targets_lower_is_better():
+    labels = {d["name"]: d["label"] for d in DATA.calculator("hit")["inputs"]}
+    assert labels["ability_score"] == "Ability target (lower is better)"
+    assert labels["attack_target"] == "Attack target (lower is better)"
+    step = run("hit", ability_score=15, level=1)["steps"][0]["text"]
+    assert step.startswith("Ability target 15 (lower is better) gives attack target 10")
+    # and lower is better indeed: a lower ability target hits more often
+    assert chance(run("hit", ability_score=12), "Hit") > chance(run("hit", ability_score=18), "Hit")
+
+
 def test_scores_outside_the_listing_are_refused():
     with pytest.raises(InputError) as err:
         run("hit", ability_score=11)
@@ -186,6 +196,21 @@ def test_dodge_and_ranged_in_melee_have_effect_by_default():
     plain = chance(run("hit", **ranged), "Hit")
     in_melee = chance(run("hit", **ranged, roll_mode="disadvantage"), "Hit")
     assert in_melee == _dodge_brute(11, "disadvantage", "better-worse") < plain
+
+
+def test_natural_roll_rule_off_reports_no_critical_or_fumble():
+    base = {"target_source": "direct", "attack_target": 10, "defense": 0}
+    on, off = run("hit", **base), run("hit", **base, natural_rolls=False)
+    labels_on, labels_off = [c["label"] for c in on["chances"]], [c["label"] for c in off["chances"]]
+    assert "Critical hit (natural 20)" in labels_on and "Fumble (natural 1)" in labels_on
+    assert not any("Critical" in x or "Fumble" in x for x in labels_off)
+    damage_off = run("damage", **base, natural_rolls=False)
+    assert not any("Critical" in c["label"] for c in damage_off["chances"])
+    assert not any(s["rule"] == "critical-hits" for s in damage_off["steps"])
+    (step,) = [s["text"] for s in damage_off["steps"] if s["rule"] == "ruling:natural-rolls"]
+    assert "no critical Wound" in step
+    damage_on = run("damage", **base)
+    assert chance(damage_on, "Critical hit: an extra Wound until the end of next round") == Fraction(1, 20)
 
 
 def test_advantage_steps_name_the_reading():

@@ -157,6 +157,20 @@ def test_natural_rolls():
     assert never["roll_needed"]["value"] == 20
 
 
+def attack_roll_step(answer: dict) -> str:
+    (text,) = [s["text"] for s in answer["steps"] if s["rule"] == "attack-roll"]
+    return text
+
+
+def test_attack_roll_step_says_always_or_never_instead_of_impossible_naturals():
+    never = run("hit", attacker="class", class_group="magic-users", level=1, ac=-10, bonus=-20)
+    assert "never gets there" in attack_roll_step(never) and "or more" not in attack_roll_step(never)
+    always = run("hit", attacker="monster", hd=16, ac=10, bonus=20)
+    assert "always gets there" in attack_roll_step(always) and "−" not in attack_roll_step(always).split(":")[1]
+    plain = run("hit", attacker="class", class_group="fighters", level=1, ac=5)
+    assert attack_roll_step(plain).endswith(f"natural {plain['roll_needed']['value']} or more")
+
+
 # --- both readings of every ruling option ---------------------------------------------------------------
 def test_table_cap_readings():
     ruling = run("hit", attacker="class", class_group="fighters", level=1, ac=-10)

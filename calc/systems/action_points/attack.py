@@ -129,11 +129,15 @@ def resolve_attack(inputs: dict[str, Any], data: SystemData) -> Attack:
     )
     by_total = inputs["defense"] - bonus
     if always:
+        crit_from = max(by_total, weapon.threshold)
+        if crit_from > sides:
+            when = f"the total cannot reach {inputs['defense']}, so no roll is a critical hit"
+        else:
+            when = f"a critical hit when the total reaches {inputs['defense']} (natural {crit_from}+)"
         steps.append(
             data.step(
                 "critical-range",
-                f"A natural {weapon.threshold}+ is in the critical range: a critical hit when the total reaches "
-                f"{inputs['defense']} (natural {max(by_total, weapon.threshold)}+), otherwise still a regular hit.",
+                f"A natural {weapon.threshold}+ is in the critical range: {when}, otherwise still a regular hit.",
             )
         )
         steps.append(data.step("ruling:critical-range-hits", "The critical range always hits (ruling)."))

@@ -82,7 +82,7 @@ def exchange(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[str, 
     steps.append(
         data.step(
             "natural-rolls",
-            f"Attack total: d20 {signed(bonus)}; a natural {high} counts as {num(nat(high))}, "
+            f"Attack total: d20 {plus(bonus)}; a natural {high} counts as {num(nat(high))}, "
             f"a natural {low} as {num(nat(low))}.",
         )
     )
@@ -145,7 +145,7 @@ def _defense_roll(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[
                 "ruling:natural-rolls-scope", "The defender's die counts as rolled (natural-roll rule on attacks only)."
             )
         )
-    steps.append(data.step("active-defense", f"{kind.capitalize()} total: d20 {signed(bonus)}."))
+    steps.append(data.step("active-defense", f"{kind.capitalize()} total: d20 {plus(bonus)}."))
     return face + bonus
 
 

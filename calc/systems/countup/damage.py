@@ -90,7 +90,8 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             steps.append(
                 data.step(
                     "ruling:damage-floor",
-                    f"Totals below {floor} count as {floor}: P = {result.percent(raw.p_lt(floor))}.",
+                    f"Totals below {floor} count as {floor}: the total is below {floor} with chance "
+                    f"{result.percent(raw.p_lt(floor))}, and that whole chance moves to {floor} damage.",
                 )
             )
     elif raw.min < 0:

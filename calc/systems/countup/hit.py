@@ -11,6 +11,7 @@ from calc.dist import Dist
 from calc.systems.countup.readers import (
     chosen_bonus,
     die_sides,
+    minus_term,
     number,
     signed,
 )
@@ -61,7 +62,7 @@ def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         steps.append(data.step("natural-rolls", "No natural-roll rule: only the total counts (the site's ruling)."))
     needed = result.roll_needed(value, sides)
     steps.append(
-        data.step(rule, f"Needs {number(ac)} − {number(total)} = {number(need)} on the d{sides}: {needed['text']}.")
+        data.step(rule, f"Needs {number(ac)} {minus_term(total)} = {number(need)} on the d{sides}: {needed['text']}.")
     )
     if p == 0:
         summary = f"Cannot hit AC {ac} (needs {number(need)} on a d{sides})"

@@ -24,6 +24,10 @@ def initiative_dice(data: SystemData) -> dict[str, int]:
     return {f"d{n}": n for n in sides}
 
 
+FIRST_HOW = "(alone or tied with their own side)"
+"""How "acts first" counts: a player beats an NPC on the same total, so only same-side ties share first."""
+
+
 def acts_before(a: Dist, a_side: str, b: Dist, b_side: str) -> tuple[Fraction, Fraction, Fraction]:
     """(P(a acts before b), P(tied: same side, same total), P(b before a)); lowest total first,
     a player before an NPC on the same total."""
@@ -114,7 +118,8 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 
     pairs = result.pairwise(names, lambda i, j: acts_before(totals[i], side[i], totals[j], side[j]))
     firsts = [(names[i], first_chance(i, totals, side)) for i in range(len(names))]
-    chances = [result.chance(f"{name} acts first (ties included)", p) for name, p in firsts]
+    # A tie counts only within a side: on the same total a player acts before an NPC.
+    chances = [result.chance(f"{name} acts first {FIRST_HOW}", p) for name, p in firsts]
 
     if not waiting:
         lead = order[0]
@@ -122,7 +127,7 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         summary = f"First: {who} ({lead['score']}{', tied' if lead['tied'] else ''})"
     else:
         name, p = max(firsts, key=lambda f: f[1])
-        summary = f"Most likely first: {name} ({result.percent(p)}, ties included)"
+        summary = f"Most likely first: {name} ({result.percent(p)}, {FIRST_HOW[1:-1]})"
     return {"summary": summary, "chances": chances, "order": order, "pairwise": pairs, "steps": steps}
 
 

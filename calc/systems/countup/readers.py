@@ -27,6 +27,11 @@ def number(n: int) -> str:
     return str(n) if n >= 0 else f"−{-n}"
 
 
+def minus_term(n: int) -> str:
+    """`− n` to subtract n in a written sum, `+ 2` when n is −2 (never "− −2")."""
+    return f"− {n}" if n >= 0 else f"+ {-n}"
+
+
 def range_label(low: int | None, high: int | None) -> str:
     """A score band as the site shows it: "3", "4–5", "18+"."""
     if high is None:

@@ -53,7 +53,7 @@ def attack_target(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -
     steps.append(
         data.step(
             "attack-targets",
-            f"Ability score {row['score']} gives attack target {row['target']}; "
+            f"Ability target {row['score']} (lower is better) gives attack target {row['target']}; "
             f"level {level} changes it by {band['reduction']:+d}: {target}.",
         )
     )

@@ -159,7 +159,7 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         result.chance("Wound", p_wound),
         *(result.chance(name, q) for name, q in by_name.items()),
     ]
-    if not failure:
+    if not failure and inputs["natural_rolls"]:
         chances.append(result.chance("Critical hit: an extra Wound until the end of next round", p["crit"]))
         steps.append(
             data.step("critical-hits", "A natural 20 that hits also gives a Wound lasting to the end of next round.")

@@ -32,7 +32,7 @@ def _span(lo: int, hi: int | None) -> str:
 def attack_target_grid(data: SystemData) -> dict[str, Any]:
     """One row per listed ability score, one column per level band."""
     bands = data.table("level-reduction")
-    columns = [{"id": "score", "label": "Ability score"}]
+    columns = [{"id": "score", "label": "Ability target"}]
     columns += [
         {"id": f"levels_{i}", "label": f"Level {_span(b['levels']['min'], b['levels']['max'])}"}
         for i, b in enumerate(bands)

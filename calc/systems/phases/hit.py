@@ -22,7 +22,10 @@ from calc.systems.phases.attack_roll import (
 def natural_rolls_step(data: SystemData, natural: bool) -> dict[str, str]:
     if natural:
         return data.step("ruling:natural-rolls", "A natural 20 always hits; a natural 1 always misses.")
-    return data.step("ruling:natural-rolls", "Other reading: only the total counts, natural rolls included.")
+    return data.step(
+        "ruling:natural-rolls",
+        "Other reading: only the total counts; a natural 20 or 1 is just a number (no critical Wound, no fumble).",
+    )
 
 
 def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
@@ -49,8 +52,9 @@ def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     chances = [result.chance("Hit", p_hit)]
     if number.cover:
         chances.append(result.chance(f"Hits the cover instead (cover takes {number.cover})", p_cover))
-    chances.append(result.chance("Critical hit (natural 20)", p_crit))
-    chances.append(result.chance("Fumble (natural 1)", p_fumble))
+    if natural:  # with the natural-roll rule off a natural 20 or 1 is just a number
+        chances.append(result.chance("Critical hit (natural 20)", p_crit))
+        chances.append(result.chance("Fumble (natural 1)", p_fumble))
     summary = f"Needs {needed['text']} on the d20: hits {result.percent(p_hit)}"
     if number.cover:
         summary += f", strikes the cover {result.percent(p_cover)}"

@@ -90,12 +90,15 @@ def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 
     p = Dist.die(sides).p_where(hits)
     lowest = min(r for r in range(1, sides + 1) if hits(r))
+    natural = need - bonus
+    if natural > sides:
+        reach = f"the total never gets there (a natural {always_hits} still always hits)"
+    elif natural <= 1:
+        reach = f"the total always gets there (a natural {always_misses} still always misses)"
+    else:
+        reach = f"natural {natural} or more"
     steps.append(
-        data.step(
-            "attack-roll",
-            f"d{sides} {'+' if bonus >= 0 else '−'} {abs(bonus)} ≥ {minus(need)}:"
-            f" natural {minus(need - bonus)} or more",
-        )
+        data.step("attack-roll", f"d{sides} {'+' if bonus >= 0 else '−'} {abs(bonus)} ≥ {minus(need)}: {reach}")
     )
     if need - bonus > always_hits or need - bonus <= always_misses:
         steps.append(
