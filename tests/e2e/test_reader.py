@@ -39,7 +39,8 @@ def _focus_last_field(page) -> None:
 def _show_error(page) -> None:
     """Type a value no number or dice field accepts into the first one; wait for the error."""
     before = answers(page)
-    page.locator(".cc-calc .cc-field:has(.cc-range) input[type=text]").first.fill("zz")
+    fields = ".cc-calc .cc-field:has(.cc-range) input[type=text], .cc-calc input[inputmode=numeric]"
+    page.locator(fields).first.fill("zz")
     settle(page, after=before)
     assert page.locator(".cc-calc [aria-invalid=true]").count() >= 1
 
