@@ -8,7 +8,7 @@ PORT ?= 8000
 .PHONY: help install data check-data build serve test lint unit e2e bench calc-bench clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/\$$(PORT)/$(PORT)/g' | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
 
 install: .venv/.installed node_modules/.installed /usr/bin/chromium ## Install Python, npm and Debian (chromium) dependencies
 
@@ -35,7 +35,9 @@ check-data: .venv/.installed ## Validate rules_data/ (errors name file:line:fiel
 build: install ## Build the deployable site into site/ (mkdocs build --strict + Pyodide bundle)
 	$(PY) tools/build_site.py
 
-serve: build ## Build, then serve the full site on http://127.0.0.1:$(PORT)
+# `serve` builds with site_url = the served URL: Material's instant navigation needs it to match.
+serve: install ## Build, then serve the full site on http://127.0.0.1:$(PORT)
+	SITE_URL=http://127.0.0.1:$(PORT)/ $(PY) tools/build_site.py
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory site
 
 lint: .venv/.installed ## Ruff lint and format check

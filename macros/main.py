@@ -19,11 +19,14 @@ from macros import catalog
 from macros.site import Site
 
 SITE_PAGES = {"index.md", "compare.md"}
+OFF_NAV = {"performance.md"}
+"""Pages for contributors and the curious, linked from the home page but not in the navigation
+(mkdocs.yml lists them under `not_in_nav`)."""
 
 
 def _other_docs(docs_dir: Path) -> list[str]:
     """Top-level Markdown pages that are not generated from the data (e.g. performance.md)."""
-    return sorted(p.name for p in docs_dir.glob("*.md") if p.name not in SITE_PAGES)
+    return sorted(p.name for p in docs_dir.glob("*.md") if p.name not in SITE_PAGES | OFF_NAV)
 
 
 def define_env(env) -> None:
@@ -46,6 +49,11 @@ def define_env(env) -> None:
         path = env.page.file.src_uri
         if path in SITE_PAGES:  # the home and comparison pages use the full width
             env.page.meta["hide"] = ["navigation", "toc"] if path == "index.md" else ["toc"]
+        if "/calculators/" in path:  # room for the result beside the form on a wide screen
+            env.page.meta["hide"] = ["toc"]
+        title = site.page_title(path)
+        if title:  # the browser tab and the search index name the system
+            env.page.meta["title"] = title
         if path.split("/")[0] in broken:
             return "# Data problems\n\n```\n" + "\n".join(broken[path.split("/")[0]]) + "\n```\n"
         return site.render(path)

@@ -9,8 +9,8 @@ from typing import Any
 
 from macros.catalog import CALCULATORS, Catalog, System
 from macros.export import export_system
-from macros.render import overview, rules, system_pages
-from macros.render.prose import Prose
+from macros.render import gm_screen, overview, rules, system_pages
+from macros.render.prose import Prose, page_title
 
 
 class PageError(ValueError):
@@ -65,11 +65,29 @@ class Site:
             return system_pages.rulings_page(prose)
         if rest == ["glossary"]:
             return system_pages.glossary_page(prose)
+        if rest == ["gm-screen"]:
+            return gm_screen.gm_screen_page(prose, lambda table: self.generated(system, table))
         if len(rest) == 2 and rest[0] == "calculators" and rest[1] in decls:
             return system_pages.calculator_page(prose, rest[1], decls[rest[1]])
         if len(rest) == 1 and any(p["id"] == rest[0] for p in system.pages):
             return rules.rule_page(prose, rest[0], lambda table: self.generated(system, table), decls)
         raise PageError(f"docs/{path}: not a page of {system.id} (pages: {', '.join(p['id'] for p in system.pages)})")
+
+    def page_title(self, path: str) -> str | None:
+        """The tab title of a system page ("Hit chance · Countup"); None for other pages."""
+        parts = path.removesuffix(".md").split("/")
+        system = self.catalog.systems.get(parts[0])
+        rest = parts[1:]
+        if system is None or rest == ["index"]:
+            return None
+        decls = self.declarations(system)
+        titles = {"rulings": "Rulings", "glossary": "Glossary", "gm-screen": "GM screen"}
+        titles |= {p["id"]: p["title"] for p in system.pages}
+        if len(rest) == 2 and rest[0] == "calculators" and rest[1] in decls:
+            return page_title(decls[rest[1]]["title"], system.name)
+        if len(rest) == 1 and rest[0] in titles:
+            return page_title(titles[rest[0]], system.name)
+        return None
 
     def nav(self, other_docs: list[str] = ()) -> list[Any]:
         """MkDocs `nav`: home, comparison, then each system's pages; other docs last."""
@@ -80,6 +98,7 @@ class Site:
             items += [{p["title"]: f"{sid}/{p['id']}.md"} for p in system.pages]
             items.append({"Rulings": f"{sid}/rulings.md"})
             items.append({"Glossary": f"{sid}/glossary.md"})
+            items.append({"GM screen": f"{sid}/gm-screen.md"})
             calcs = [{d["title"]: f"{sid}/calculators/{n}.md"} for n, d in self.declarations(system).items()]
             items.append({"Calculators": calcs})
             nav.append({system.name: items})

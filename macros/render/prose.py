@@ -29,6 +29,17 @@ def md_text(text: str) -> str:
     return out
 
 
+def system_heading(title: str, system_name: str) -> str:
+    """A page's h1 naming its system too ("Hit chance · Countup"), so the heading, the search
+    result (indexed from the h1) and a printout all say which system a page is about."""
+    return f'# {md_text(title)} <span class="cc-h1-system">· {md_text(system_name)}</span>'
+
+
+def page_title(title: str, system_name: str) -> str:
+    """The browser tab's title for a system page (Material appends the site name)."""
+    return f"{title} · {system_name}"
+
+
 @dataclass
 class Prose:
     """Expands prose for one page: `page` is its path under docs/ (e.g. `countup/attacks.md`)."""

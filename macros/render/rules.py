@@ -8,7 +8,7 @@ from typing import Any
 
 from macros.render.calculator import calculator_block
 from macros.render.facts import facts_block
-from macros.render.prose import Prose, indent, md_text
+from macros.render.prose import Prose, indent, md_text, system_heading
 from macros.render.tables import table_block
 
 Generated = Callable[[dict], dict[str, Any]]
@@ -49,7 +49,7 @@ def example_note(prose: Prose, rule: dict, example: dict, declarations: dict[str
     if example.get("calculator") in declarations:
         name = example["calculator"]
         href = prose.href(f"{prose.system.id}/calculators/{name}.md")
-        extra.append(f"Checked by the test suite against the [{md_text(declarations[name]['title'])}]({href}).")
+        extra.append(f"Try it in the [{md_text(declarations[name]['title'])}]({href}).")
     if extra:
         lines += ["", " ".join(extra), "{: .cc-example-note }"]
     return admonition("example", f"Example: {example['title']}", "\n".join(lines))
@@ -105,7 +105,7 @@ def rule_page(prose: Prose, page_id: str, generated: Generated, declarations: di
     """
     system = prose.system
     page = next(p for p in system.pages if p["id"] == page_id)
-    parts = [f"# {md_text(page['title'])}", "", prose.expand(page["summary"]), "{: .cc-lead }", ""]
+    parts = [system_heading(page["title"], system.name), "", prose.expand(page["summary"]), "{: .cc-lead }", ""]
     shown: set[str] = set()
     for rule in system.rules_on(page_id):
         parts.append(rule_section(prose, rule, generated, declarations, shown))

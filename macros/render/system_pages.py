@@ -4,7 +4,7 @@ page per calculator."""
 from __future__ import annotations
 
 from macros.render.calculator import calculator_block
-from macros.render.prose import Prose, doc_path, md_text
+from macros.render.prose import Prose, doc_path, md_text, system_heading
 
 
 def overview_page(prose: Prose, declarations: dict[str, dict]) -> str:
@@ -120,7 +120,7 @@ def calculator_page(prose: Prose, name: str, decl: dict) -> str:
     return (
         "\n".join(
             [
-                f"# {md_text(decl['title'])}",
+                system_heading(decl["title"], system.name),
                 "",
                 prose.expand(decl["summary"]),
                 "{: .cc-lead }",

@@ -51,7 +51,7 @@ def table_block(prose: Prose, table: dict, generated: dict[str, Any] | None = No
         head,
         "",
         f'<div class="cc-scroll" role="region" tabindex="0" aria-label="{escape(table["title"])}">',
-        f'<table data-cc-table="{table["id"]}">',
+        f'<table class="cc-grid" data-cc-table="{table["id"]}">',
         f"<thead><tr>{header}</tr></thead>",
         f"<tbody>\n{body}\n</tbody>",
         "</table>",

@@ -28,7 +28,7 @@ def prose(site: Site, page: str = "countup/attacks.md") -> Prose:
 
 def test_rule_page_has_anchored_headings_summary_facts_tables_rulings_examples_calculator(site: Site) -> None:
     md = site.render("countup/attacks.md")
-    assert md.startswith("# Attacks\n")
+    assert md.startswith('# Attacks <span class="cc-h1-system">· Mini</span>\n')
     assert "## Attacking {#attack}" in md and "## Damage {#damage}" in md
     assert "- Attack roll: **d20**" in md and "- Reach: **10 ft**" in md
     assert '<div class="cc-table" id="bonuses" markdown>' in md
@@ -79,7 +79,8 @@ def test_rulings_glossary_overview_calculator_pages(site: Site) -> None:
     overview_md = site.render("countup/index.md")
     assert "[Attacks](attacks.md)" in overview_md and "| Hitting | 1–2 | [Attacking](attacks.md#attack)" in overview_md
     calc_md = site.render("countup/calculators/damage.md")
-    assert calc_md.startswith("# Damage\n") and "Rule: [Damage](../attacks.md#damage)" in calc_md
+    assert calc_md.startswith('# Damage <span class="cc-h1-system">· Mini</span>\n')
+    assert "Rule: [Damage](../attacks.md#damage)" in calc_md
 
 
 def test_compare_and_home(site: Site) -> None:

@@ -175,16 +175,18 @@ function renderOrder(order) {
     el(
       "ol",
       { "aria-label": "Action order" },
-      ...order.map((g) =>
-        el(
+      ...order.map((g) => {
+        // A placeholder score ("—", "?") is not shown: the note says why there is none.
+        const scored = g.score !== "" && g.score !== undefined && g.score !== "—" && g.score !== "?";
+        return el(
           "li",
           { class: g.tied ? "cc-tied" : null, value: g.rank },
           el("span", { class: "cc-names" }, g.names.join(", ")),
-          g.score !== "" && g.score !== undefined ? el("span", { class: "cc-score" }, ` — ${g.score}`) : null,
+          scored ? el("span", { class: "cc-score" }, ` — ${g.score}`) : null,
           g.tied ? el("span", { class: "cc-tie-badge" }, ` (tied: ${g.names.length})`) : null,
-          g.note ? el("span", { class: "cc-note" }, ` ${g.note}`) : null,
-        ),
-      ),
+          g.note ? el("span", { class: "cc-note" }, scored || g.tied ? ` · ${g.note}` : `: ${g.note}`) : null,
+        );
+      }),
     ),
   );
 }

@@ -8,6 +8,8 @@ import { renderResult, ROW_LIMIT } from "./calc-results.mjs";
 import { el, replace, siteHref, uid } from "./dom.mjs";
 import { knob } from "./knobs.mjs";
 import { pageBuildMismatch, registerServiceWorker } from "./site-update.mjs";
+import { AnswerLine } from "./answer-line.mjs";
+import { nameMaterialWidgets } from "./page-a11y.mjs";
 
 const SITE_ROOT = new URL("../../", import.meta.url);
 const DEBOUNCE_MS = knob("debounce-ms", 120);
@@ -42,7 +44,10 @@ class Calculator {
     this.retry = el("button", { type: "button", class: "md-button cc-retry", hidden: true }, "Retry");
     this.retry.addEventListener("click", () => retryAll(this.worker));
     this.output = el("div", { class: "cc-result", "aria-busy": "false" });
-    root.append(this.actions, this.linkBox, this.status, this.progress, this.retry, this.output);
+    this.answer = new AnswerLine(this.output);
+    // The result side: beside the form on a wide screen, below it (answer line pinned) on a phone.
+    const side = el("div", { class: "cc-side" }, this.answer.node, this.status, this.progress, this.retry, this.output);
+    root.append(this.actions, this.linkBox, side);
     root.dataset.ccBound = "true";
     root.dataset.ccState = "loading";
   }
@@ -65,6 +70,7 @@ class Calculator {
     }
     // The same text again must not make a screen reader repeat it (progress comes often).
     if ((s.stage !== "ready" || !this.busy) && this.status.textContent !== s.text) replace(this.status, s.text);
+    if (s.stage !== "ready") this.answer.waiting(s.text);
     this.showProgress(s);
     this.retry.hidden = s.stage !== "failed";
   }
@@ -136,6 +142,7 @@ class Calculator {
     if (reply.error) {
       this.root.dataset.ccState = reply.error.kind === "LoadFailure" ? "failed" : "error";
       this.output.classList.add("cc-stale");
+      if (reply.error.kind !== "Cancelled") this.answer.problem(reply.error);
       if (reply.error.kind === "LoadFailure") {
         replace(this.status, reply.error.message);
       } else {
@@ -148,6 +155,7 @@ class Calculator {
     this.form.clearErrors();
     this.output.classList.remove("cc-stale");
     replace(this.output, renderResult(reply.result, SITE_ROOT, { showAll, onShowAll: () => this.compute({ showAll: true }) }));
+    this.answer.result(reply.result);
     performance.mark("cc:rendered");
     replace(this.status, reply.result.summary ? `Ready — ${reply.result.summary}` : "Ready");
     this.root.dataset.ccState = "done";
@@ -214,6 +222,7 @@ function writeParams(prefix, state) {
 
 function bind() {
   performance.mark("cc:bind");
+  nameMaterialWidgets();
   for (const calc of [...live]) {
     if (!calc.root.isConnected) {
       calc.dispose();

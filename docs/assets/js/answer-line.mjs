@@ -1,0 +1,52 @@
+// The answer line: one compact line with the calculator's answer (its summary, plus the headline
+// mean or chance when the summary lacks it), kept in view while the reader edits. On a phone CSS
+// pins it to the bottom of the screen (position: sticky) until the full result scrolls into
+// view; on a wide screen it heads the result column beside the form. Its button jumps to the
+// full result. It is not a live region: the calculator's status line already announces answers.
+import { el, replace } from "./dom.mjs";
+import { percent } from "./calc-results.mjs";
+
+export class AnswerLine {
+  /** `target`: the element holding the full result, scrolled to and focused by the button. */
+  constructor(target) {
+    this.target = target;
+    this.text = el("span", { class: "cc-answer-text" }, "Calculating…");
+    this.jump = el("button", { type: "button", class: "cc-answer-jump" }, "Full result");
+    this.jump.addEventListener("click", () => this.showFull());
+    this.node = el("div", { class: "cc-answer", "data-cc-answer": "pending" }, el("span", { class: "cc-answer-label" }, "Answer: "), this.text, this.jump);
+  }
+
+  /** A new result from calc.evaluate. */
+  result(result) {
+    replace(this.text, headline(result));
+    this.node.dataset.ccAnswer = "done";
+  }
+
+  /** The inputs have a problem: say so here too (the field itself shows the message). */
+  problem(error) {
+    const where = error.input ? `${error.input}: ` : "";
+    replace(this.text, el("span", { class: "cc-answer-icon", "aria-hidden": "true" }, "⚠ "), `Not updated: ${where}${error.message}`);
+    this.node.dataset.ccAnswer = "error";
+  }
+
+  /** Loading or computing for a noticeable time. */
+  waiting(text) {
+    if (this.node.dataset.ccAnswer === "pending") replace(this.text, text);
+  }
+
+  showFull() {
+    if (!this.target.hasAttribute("tabindex")) this.target.setAttribute("tabindex", "-1");
+    this.target.scrollIntoView({ block: "start" });
+    this.target.focus({ preventScroll: true });
+  }
+}
+
+/** The line's text: the summary, plus the mean or the first chance when the summary has neither. */
+export function headline(result) {
+  const summary = result.summary || "";
+  const parts = [summary];
+  const d = result.distribution;
+  if (d && !/mean|average/i.test(summary)) parts.push(`mean ${Number(d.mean.float.toFixed(3))}`);
+  else if (!d && result.chances?.length && !/%/.test(summary)) parts.push(`${result.chances[0].label}: ${percent(result.chances[0].p)}`);
+  return parts.filter(Boolean).join(" · ") || "Done";
+}
