@@ -232,35 +232,40 @@ def test_first_download_shows_real_bytes_and_a_warm_visit_no_size(browser, site,
 
 def test_an_edit_made_just_before_a_link_stays_on_its_page(browser, site):
     """Edit an input, follow a link to another calculator at once: the next page's URL and form
-    hold only their own values. The debounce is lengthened (knob) so the edit is surely still
-    pending when the page changes; the test waits on page state, never on time."""
+    hold only their own values. The next page's HTML is held back until the edit's debounce has
+    run out (or been cancelled), so the late debounce surely falls in the window where Material
+    has changed the URL but not yet the page; the test waits on page state, never on time."""
     pages = site.calculator_pages()
     here, there = pages[("action-points", "damage")], pages[("action-points", "hit")]
     shared = [d["name"] for d in here["declaration"]["inputs"] if d["type"] == "integer"]
     shared = [n for n in shared if n in {d["name"] for d in there["declaration"]["inputs"]}]
     assert shared, "the two calculators share no integer input"
     name = shared[0]
+    target = urljoin(site.base, there["url"])
+    held = []
     ctx = browser.new_context(service_workers="block")
-    ctx.add_init_script("localStorage.setItem('cc-debounce-ms', '1500')")
+    ctx.route(lambda url: url.split("?")[0] == target, lambda route: held.append(route))
     try:
         page = ctx.new_page()
         page.set_default_timeout(FIRST_READY_MS)
         page.goto(urljoin(site.base, here["url"]))
         settle(page, "damage")
         for attempt in range(3):
-            own = page.evaluate("location.search")
             page.locator(f".cc-calc input[data-input={name}]").fill("7")
             page.evaluate("window.__left = document.querySelector('.cc-calc')")
             assert page.evaluate("window.__left.dataset.ccPending") == "true"
-            instant_go(page, urljoin(site.base, there["url"]))
-            settle(page, "hit")
+            with page.expect_request(lambda r: r.url.split("?")[0] == target):
+                instant_go(page, target)
             # The left page's edit is no longer pending: cancelled, or fired (and then it must
-            # not have written anything here).
+            # not have written anything into the next page's URL). Only then the page arrives.
             page.wait_for_function("() => window.__left.dataset.ccPending === undefined")
+            assert held, "the next page was not requested through the route"
+            held.pop().continue_()
+            settle(page, "hit")
             params = dict(re.findall(r"([^?&=]+)=([^&]*)", page.evaluate("location.search")))
-            assert params.get(name) != "7", (attempt, own, params)
+            assert params.get(name) != "7", (attempt, params)
             assert page.locator(f".cc-calc input[data-input={name}]").input_value() != "7"
-            assert page.url.split("?")[0] == urljoin(site.base, there["url"])
+            assert page.url.split("?")[0] == target
             instant_go(page, urljoin(site.base, here["url"]))
             settle(page, "damage")
     finally:
