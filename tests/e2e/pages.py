@@ -34,9 +34,10 @@ def answers(page) -> int:
     return int(page.eval_on_selector(".cc-calc:not([data-cc-old])", "(c) => c.dataset.ccResults || 0"))
 
 
-def settle(page, calculator: str | None = None, after: int | None = None) -> dict:
+def settle(page, calculator: str | None = None, after: int | None = None, show_all: bool = True) -> dict:
     """Wait until the (new) calculator shows a result or an error (its answer number `after`+1
-    or later, when given); return what it shows."""
+    or later, when given); return what it shows (every row of a long distribution: `show_all`
+    clicks "Show all" when there is one)."""
     selector = SETTLED
     if calculator:
         selector = ", ".join(f"{s.strip()}[data-cc-calculator={calculator}]" for s in SETTLED.split(","))
@@ -54,6 +55,13 @@ def settle(page, calculator: str | None = None, after: int | None = None) -> dic
             " c.querySelector('.cc-status')?.textContent])"
         )
         raise AssertionError(f"no settled calculator at {page.url}: {states}") from err
+    if root.query_selector(".cc-show-all") and show_all:
+        # A long distribution shows its most likely rows; the comparison needs them all.
+        seen = int(root.evaluate("(c) => c.dataset.ccResults || 0"))
+        root.query_selector(".cc-show-all").click()
+        return settle(page, calculator, after=seen, show_all=False)
+    if root.query_selector(".cc-distribution"):
+        root.wait_for_selector(".cc-distribution[data-cc-complete]", state="attached")
     return root.evaluate(SHOWN_JS)
 
 

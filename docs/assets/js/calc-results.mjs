@@ -141,15 +141,20 @@ function appendInChunks(section, tbody, rows, make) {
  * only, summed up in its accessible name; the table holds the numbers. */
 function renderSpark(d, label) {
   const bars = d.chart ?? bucket(d.pmf);
-  const peak = Math.max(...bars.map((b) => b.p)) || 1;
   const top = bars.reduce((a, b) => (b.p > a.p ? b : a), bars[0]);
+  // One bar far above the rest (a miss is often half the chance, all at 0) would flatten them:
+  // scale to the next tallest and draw that one clipped (its title still gives its chance).
+  const second = Math.max(0, ...bars.filter((b) => b !== top).map((b) => b.p));
+  const clip = second > 0 && top.p > 3 * second;
+  const peak = (clip ? second : top.p) || 1;
   const range = top.from === top.to ? String(top.from) : `${top.from}–${top.to}`;
   return el(
     "div",
     { class: "cc-spark", role: "img", "aria-label": `${label} from ${d.min} to ${d.max}; the most likely totals are around ${range}` },
     ...bars.map((b) => {
       const bar = el("span", { class: "cc-spark-bar", title: `${b.from === b.to ? b.from : `${b.from}–${b.to}`}: ${Number((b.p * 100).toFixed(2))}%` });
-      bar.style.height = `${Math.max(1, (b.p / peak) * 100).toFixed(1)}%`;
+      bar.style.height = `${Math.min(100, Math.max(1, (b.p / peak) * 100)).toFixed(1)}%`;
+      if (clip && b === top) bar.classList.add("cc-spark-clipped");
       return bar;
     }),
   );

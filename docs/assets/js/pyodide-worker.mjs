@@ -99,25 +99,32 @@ self.fetch = async (input, init = {}) => {
   return response;
 };
 
-/** A timer that fails the start if the download of `name` goes STALL_MS without news. */
+/** Fails the start if the download of `name` goes STALL_MS without news. It counts ticks too:
+ * while Python boots, this thread can be busy for seconds (longer on a slow phone), and bytes
+ * that arrived meanwhile must get their chance to be seen before a stall is declared. */
 function stallWatch(name, control) {
+  const TICKS = 4;
   const watch = {
     failure: null,
-    timer: null,
+    last: performance.now(),
+    ticks: 0,
     arm() {
-      clearTimeout(watch.timer);
-      watch.timer = setTimeout(() => {
-        if (evaluateJson) return;
-        watch.failure = new LoadFailure(describe(name), `the download stalled (no data for ${Math.round(STALL_MS / 1000)} s)`);
-        downloadFailed(watch.failure); // first: it names the file before the abort's own errors
-        control.abort(watch.failure);
-      }, STALL_MS);
+      watch.last = performance.now();
+      watch.ticks = 0;
     },
     stop() {
-      clearTimeout(watch.timer);
+      clearInterval(watch.timer);
     },
   };
-  watch.arm();
+  watch.timer = setInterval(() => {
+    watch.ticks += 1;
+    if (evaluateJson) return watch.stop();
+    if (watch.ticks < TICKS || performance.now() - watch.last < STALL_MS) return;
+    watch.stop();
+    watch.failure = new LoadFailure(describe(name), `the download stalled (no data for ${Math.round(STALL_MS / 1000)} s)`);
+    downloadFailed(watch.failure); // first: it names the file before the abort's own errors
+    control.abort(watch.failure);
+  }, STALL_MS / TICKS);
   return watch;
 }
 

@@ -1,0 +1,272 @@
+"""Hostile links, dead servers and hurried readers (issue 9 items 4-6): a huge result renders a
+bounded page, superseded requests do not queue, a stalled runtime download is named and can be
+retried, the first download shows real bytes, and an edit never leaks into the next page."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import threading
+import time
+from http.server import ThreadingHTTPServer
+from urllib.parse import urlencode, urljoin
+
+import pytest
+from conftest import SUBPATH, QuietHandler
+from pages import FIRST_READY_MS, answers, instant_go, settle
+
+HEAVY = {"use_preset": "false", "dice": "30d20", "attack": "power", "multiplier": "10"}
+ROW_LIMIT = 60  # docs/assets/js/calc-results.mjs
+
+
+def damage_page(site) -> dict:
+    return site.calculator_pages()[("action-points", "damage")]
+
+
+def runtime(site) -> dict:
+    text = (site.dir / "assets" / "js" / "runtime.mjs").read_text()
+    return json.loads(text[text.index("{") : text.rindex("}") + 1])
+
+
+def test_a_huge_distribution_collapses_and_shows_all_on_request(browser, site):
+    """A link whose damage has hundreds of totals renders at most ROW_LIMIT rows plus a chart;
+    "Show all N rows" then brings every row, exactly as CPython computes them."""
+    from calc import evaluate
+
+    inputs = {"use_preset": False, "dice": "30d20", "attack": "power", "multiplier": 10}
+    full = evaluate({"system": "action-points", "calculator": "damage", "inputs": inputs})["distribution"]
+    assert len(full["pmf"]) > 10 * ROW_LIMIT
+    ctx = browser.new_context(service_workers="block")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        page.goto(urljoin(site.base, damage_page(site)["url"]) + "?" + urlencode(HEAVY))
+        settle(page, show_all=False)
+        calc = page.locator(".cc-calc")
+        assert calc.locator(".cc-dist-table tbody tr").count() == ROW_LIMIT
+        assert calc.locator(".cc-spark").get_attribute("role") == "img"
+        assert calc.locator(".cc-max").inner_text() == str(full["max"])
+        button = calc.locator(".cc-show-all")
+        assert button.inner_text() == f"Show all {len(full['pmf'])} rows"
+        seen = answers(page)
+        button.click()
+        settle(page, after=seen, show_all=False)
+        page.wait_for_selector(".cc-distribution[data-cc-complete]")
+        rows = page.eval_on_selector_all(
+            ".cc-dist-table tbody tr",
+            "(trs) => trs.map((tr) => [tr.querySelector('th').textContent,"
+            " tr.querySelector('.cc-frac').dataset.fraction])",
+        )
+        assert rows == [[str(r["x"]), r["p"]["fraction"]] for r in full["pmf"]]
+        assert calc.locator(".cc-show-all").count() == 0
+    finally:
+        ctx.close()
+
+
+COUNT_STARTS = """
+window.__started = 0;
+const NativeWorker = window.Worker;
+window.Worker = class extends NativeWorker {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => { if (e.data && e.data.type === "started") window.__started += 1; });
+  }
+};
+"""
+
+
+EDIT_TEN_TIMES = """async (name) => {
+  const calc = document.querySelector(".cc-calc");
+  const field = calc.querySelector(`input[data-input=${name}]`);
+  for (let v = 10; v < 20; v++) {
+    field.value = String(v);
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    // Wait until this edit's request is sent (its debounce ran), then make the next one.
+    while (calc.dataset.ccPending) await new Promise((r) => setTimeout(r, 5));
+  }
+}"""
+
+
+def test_superseded_heavy_requests_are_not_all_computed(browser, site):
+    """Ten heavy edits, each sent as its own request while the worker is still busy with the
+    first: the latest is answered and the ones in between are skipped (or stopped), not computed
+    one after another. The debounce is shortened (knob) so the ten requests go out in well under
+    the time one 100d20 calculation takes."""
+    ctx = browser.new_context(service_workers="block")
+    ctx.add_init_script(COUNT_STARTS)
+    ctx.add_init_script("localStorage.setItem('cc-debounce-ms', '20')")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS * 3)
+        heavy = {**HEAVY, "dice": "100d20"}
+        page.goto(urljoin(site.base, damage_page(site)["url"]) + "?" + urlencode(heavy))
+        settle(page, show_all=False)
+        started = page.evaluate("window.__started")
+        seen = answers(page)
+        page.evaluate(EDIT_TEN_TIMES, "damage_bonus")
+        settle(page, after=seen, show_all=False)
+        assert page.evaluate("new URLSearchParams(location.search).get('damage_bonus')") == "19"
+        assert page.locator(".cc-calc .cc-stats").count() == 1
+        computed = page.evaluate("window.__started") - started
+        assert computed <= 3, f"{computed} of 10 superseded requests were computed"
+    finally:
+        ctx.close()
+
+
+class ControlledHandler(QuietHandler):
+    """Serves the site; `mode` decides how pyodide.asm.wasm goes: "normal", "stall" (headers and
+    half the file, then nothing until `release` is set) or "slow" (small chunks with pauses)."""
+
+    mode = "normal"
+    release = threading.Event()
+    stalled = threading.Event()
+
+    def copyfile(self, source, outputfile) -> None:  # noqa: D102 (http.server's hook)
+        if not self.path.split("?")[0].endswith("pyodide.asm.wasm") or self.mode == "normal":
+            return super().copyfile(source, outputfile)
+        data = source.read()
+        if self.mode == "stall":
+            outputfile.write(data[: len(data) // 2])
+            outputfile.flush()
+            type(self).stalled.set()
+            type(self).release.wait(120)
+            self.close_connection = True
+            return None
+        for i in range(0, len(data), 256 * 1024):
+            outputfile.write(data[i : i + 256 * 1024])
+            outputfile.flush()
+            time.sleep(0.05)  # the server side of a slow link
+        return None
+
+
+@pytest.fixture
+def controlled(site):
+    """The built site on a second server whose wasm download the test controls."""
+    fresh = {"mode": "normal", "release": threading.Event(), "stalled": threading.Event()}
+    handler = type("Handler", (ControlledHandler,), fresh)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site.dir.parent)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}/"
+    try:
+        yield handler, base
+    finally:
+        handler.release.set()
+        server.shutdown()
+        server.server_close()
+
+
+STALL_MS = 4000
+
+
+def test_a_stalled_download_is_named_and_retry_answers(browser, site, controlled):
+    """The server sends half of pyodide.asm.wasm and hangs: within the stall time-out the page
+    names that file; once the server works again, Retry answers."""
+    handler, base = controlled
+    handler.mode = "stall"
+    ctx = browser.new_context(service_workers="block")
+    ctx.add_init_script(f"localStorage.setItem('cc-stall-ms', '{STALL_MS}')")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        page.goto(urljoin(base, damage_page(site)["url"]))
+        assert handler.stalled.wait(FIRST_READY_MS / 1000), "the wasm was never requested"
+        # No bytes for STALL_MS → failure; generous slack for a loaded machine, far below a hang.
+        page.wait_for_selector(".cc-calc[data-cc-state=failed]", timeout=STALL_MS + 20_000)
+        status = page.locator(".cc-calc .cc-status").inner_text()
+        assert "pyodide.asm.wasm" in status and "stalled" in status, status
+        retry = page.locator(".cc-calc .cc-retry")
+        assert retry.is_visible()
+        handler.mode = "normal"
+        handler.release.set()
+        seen = answers(page)
+        retry.click()
+        assert settle(page, after=seen)["state"] == "done"
+        assert not retry.is_visible()
+    finally:
+        ctx.close()
+
+
+def test_first_download_shows_real_bytes_and_a_warm_visit_no_size(browser, site, controlled):
+    """A cold visit shows a labelled <progress> with real byte figures and the real total in the
+    status; once the service worker holds everything, a visit announces no download size."""
+    handler, base = controlled
+    handler.mode = "slow"
+    total = runtime(site)["downloadBytes"]
+    total_mb = f"{total / 1e6:.1f}"
+    ctx = browser.new_context()
+    ctx.add_init_script(
+        """window.__statuses = [];
+        new MutationObserver(() => {
+          for (const s of document.querySelectorAll('.cc-status')) {
+            const t = s.textContent;
+            if (t && window.__statuses[window.__statuses.length - 1] !== t) window.__statuses.push(t);
+          }
+        }).observe(document, { subtree: true, childList: true, characterData: true });"""
+    )
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        page.goto(urljoin(base, damage_page(site)["url"]))
+        bar = page.locator(".cc-calc .cc-progress progress")
+        bar.wait_for(state="visible")
+        assert bar.get_attribute("aria-label") == "Downloading the Python runtime"
+        assert page.evaluate("document.querySelector('.cc-progress progress').max") == total
+        text = page.locator(".cc-calc .cc-progress-text").inner_text()
+        assert re.fullmatch(rf"\d+\.\d of {re.escape(total_mb)} MB", text), text
+        settle(page)
+        assert page.locator(".cc-calc .cc-progress").is_hidden()
+        statuses = page.evaluate("window.__statuses")
+        assert any(f"{total_mb} MB" in s for s in statuses), statuses
+        page.wait_for_selector("html[data-cc-offline=ready]", state="attached")
+        handler.mode = "normal"
+        page.reload()
+        settle(page)
+        statuses = page.evaluate("window.__statuses")
+        assert not any("MB" in s for s in statuses), statuses
+        assert page.locator(".cc-calc .cc-progress").is_hidden()
+    finally:
+        ctx.close()
+
+
+def test_an_edit_made_just_before_a_link_stays_on_its_page(browser, site):
+    """Edit an input, follow a link to another calculator at once: the next page's URL and form
+    hold only their own values. The next page's HTML is held back until the edit's debounce has
+    run out (or been cancelled), so the late debounce surely falls in the window where Material
+    has changed the URL but not yet the page; the test waits on page state, never on time."""
+    pages = site.calculator_pages()
+    here, there = pages[("action-points", "damage")], pages[("action-points", "hit")]
+    shared = [d["name"] for d in here["declaration"]["inputs"] if d["type"] == "integer"]
+    shared = [n for n in shared if n in {d["name"] for d in there["declaration"]["inputs"]}]
+    assert shared, "the two calculators share no integer input"
+    name = shared[0]
+    target = urljoin(site.base, there["url"])
+    held = []
+    ctx = browser.new_context(service_workers="block")
+    ctx.route(lambda url: url.split("?")[0] == target, lambda route: held.append(route))
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        page.goto(urljoin(site.base, here["url"]))
+        settle(page, "damage")
+        for attempt in range(3):
+            page.locator(f".cc-calc input[data-input={name}]").fill("7")
+            page.evaluate("window.__left = document.querySelector('.cc-calc')")
+            assert page.evaluate("window.__left.dataset.ccPending") == "true"
+            with page.expect_request(lambda r: r.url.split("?")[0] == target):
+                instant_go(page, target)
+            # The left page's edit is no longer pending: cancelled, or fired (and then it must
+            # not have written anything into the next page's URL). Only then the page arrives.
+            page.wait_for_function("() => window.__left.dataset.ccPending === undefined")
+            assert held, "the next page was not requested through the route"
+            held.pop().continue_()
+            settle(page, "hit")
+            params = dict(re.findall(r"([^?&=]+)=([^&]*)", page.evaluate("location.search")))
+            assert params.get(name) != "7", (attempt, params)
+            assert page.locator(f".cc-calc input[data-input={name}]").input_value() != "7"
+            assert page.url.split("?")[0] == target
+            instant_go(page, urljoin(site.base, here["url"]))
+            settle(page, "damage")
+    finally:
+        ctx.close()
