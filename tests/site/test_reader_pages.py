@@ -78,3 +78,16 @@ def test_reader_text_has_no_test_suite_notes(site: Path) -> None:
     for system in SYSTEMS:
         for page in system.pages:
             assert "Checked by the test suite" not in page_html(site, f"{system.id}/{page['id']}/")
+
+
+def test_gm_screen_with_an_unknown_table_fails_naming_it() -> None:
+    import dataclasses
+
+    from macros.render.gm_screen import GmScreenError, gm_screen_page
+    from macros.render.prose import Prose
+
+    cat = catalog.load()
+    real = cat.systems["countup"]
+    system = dataclasses.replace(real, meta={**real.meta, "gm_screen": ["no-such-table"]})
+    with pytest.raises(GmScreenError, match=r"countup/system.yaml: gm_screen: no table 'no-such-table'"):
+        gm_screen_page(Prose(cat, system, "countup/gm-screen.md"), lambda table: {})
