@@ -6,6 +6,8 @@ Order matters:
    compiled by the pinned runtime (tools/make_pyc_stdlib.mjs --wheel), so `import calc` compiles
    nothing in the browser;
 3. `mkdocs build --strict` (SITE_URL comes from the environment, read by mkdocs.yml);
+   then each calculator's default answer goes into its pages (tools/prerender.py), so it shows
+   at first paint, before Python;
 4. copy the Pyodide runtime of the exactly pinned npm package to `assets/pyodide/<version>/`;
 5. write the precompiled `.pyc` standard library (tools/make_pyc_stdlib.mjs, cached in build/,
    made before the wheel's bytecode, which reuses it), cut to the modules the calculators import
@@ -33,7 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-import stamp_site  # noqa: E402  (tools/ is not a package)
+import prerender  # noqa: E402  (tools/ is not a package)
+import stamp_site  # noqa: E402
 import wheel_backend  # noqa: E402
 
 PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
@@ -242,6 +245,8 @@ def build(site: Path) -> None:
     wheel = build_wheel(ROOT / "build" / "wheels", pyc_stdlib(version))
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     run("mkdocs", [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], env=env)
+    blocks = prerender.prerender_site(site)
+    print(f"[build] default answers prerendered into {blocks} calculator blocks", flush=True)
     install_runtime(site, wheel, version, trimmed_stdlib(pyc_stdlib(version), wheel))
     print(f"[build] site ready in {site} ({time.perf_counter() - started:.1f} s)", flush=True)
 
