@@ -26,6 +26,9 @@ for (const [key, result] of Object.entries(results)) {
   host.append(renderResult(result, new URL(siteRoot)));
   // A renderer may finish long results in later tasks: let those run before serialising.
   await new Promise((resolve) => setTimeout(resolve, 0));
+  // The Content-Security-Policy (style-src 'self') refuses style attributes in HTML: the chart's
+  // bar widths come with the live render, milliseconds later (set through CSSOM, which it allows).
+  for (const node of host.querySelectorAll("[style]")) node.removeAttribute("style");
   out[key] = host.innerHTML;
   host.remove();
 }
