@@ -49,14 +49,16 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 TIMEOUT_MS = 120_000
-# Records, in the page, every moment a calculator result appears (a result block gains content).
+# Records, in the page, every moment a calculator shows an answer: its block is done and its
+# answer count (data-cc-results: the prerendered default counts as one) has grown.
 RESULT_SELECTOR = "[data-cc-calculator][data-cc-state='done']"
 OBSERVE_RESULTS = """
 window.__resultTimes = [];
-const seen = new WeakSet();
+const seen = new WeakMap();
 new MutationObserver(() => {
   for (const node of document.querySelectorAll(__SELECTOR__)) {
-    if (!seen.has(node)) { seen.add(node); window.__resultTimes.push(performance.now()); }
+    const n = Number(node.dataset.ccResults || 0);
+    if (n > (seen.get(node) || 0)) { seen.set(node, n); window.__resultTimes.push(performance.now()); }
   }
 }).observe(document, { subtree: true, childList: true, attributes: true });
 """.replace("__SELECTOR__", json.dumps(RESULT_SELECTOR))
