@@ -201,7 +201,7 @@ def write_service_worker(site: Path, version: str, build: str, snapshot_meta: di
     bytes (a host may serve the gzip file with `Content-Encoding: gzip`)."""
     runtime_dir = site / "assets" / "pyodide" / version
     runtime = [runtime_dir / f for f in (*BOOT_FILES, PYC_STDLIB)]
-    snapshot = sorted((site / "assets" / "snapshot").glob("*.bin"))
+    snapshot_files = sorted((site / "assets" / "snapshot").glob("*.bin"))
     others: list[Path] = []
     for path in sorted(site.rglob("*")):
         rel = path.relative_to(site).as_posix()
@@ -228,7 +228,7 @@ def write_service_worker(site: Path, version: str, build: str, snapshot_meta: di
 
     caches = [
         {"name": f"cc-runtime-{version}-{digest(runtime)}", "files": urls(runtime)},
-        *([{"name": f"cc-snapshot-{digest(snapshot)}", "files": urls(snapshot)}] if snapshot else []),
+        *([{"name": f"cc-snapshot-{digest(snapshot_files)}", "files": urls(snapshot_files)}] if snapshot_files else []),
         {"name": f"cc-site-{digest(others)}", "files": urls(others)},
     ]
     text = SW_TEMPLATE.read_text().replace("__CACHES__", json.dumps(caches, indent=1))
