@@ -86,7 +86,7 @@ def naive_page(base: str) -> bytes:
 
 
 def measure_naive(browser: Browser, base: str) -> float:
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     page = context.new_page()
     page.goto(base + NAIVE_PATH.lstrip("/"), wait_until="commit")
     page.wait_for_function("window.__naive", timeout=TIMEOUT_MS)
@@ -137,7 +137,7 @@ def wire_bytes(requests: list[Any]) -> int:
 def measure_first_visit(browser: Browser, base: str, network: str | None) -> dict[str, float]:
     """Our calculator page in a fresh context: default answer visible, answer to an immediate
     edit (ms from navigation start) and the bytes on the wire until that answer."""
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     context.add_init_script(OBSERVE_RESULTS)
     done: list[Any] = []
     context.on("requestfinished", done.append)
@@ -153,7 +153,7 @@ def measure_first_visit(browser: Browser, base: str, network: str | None) -> dic
 
 
 def measure_naive_visit(browser: Browser, base: str, network: str | None) -> dict[str, float]:
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     done: list[Any] = []
     context.on("requestfinished", done.append)
     page = context.new_page()
@@ -210,7 +210,7 @@ def measure_cold_and_warm(browser: Browser, base: str) -> dict[str, float]:
     Warm: click on a link to another calculator page (Material's instant navigation) → its answer
     on screen, and → the answer to an edit made at once. Also how often pyodide.asm.wasm was
     fetched (1 means the worker survived the navigation)."""
-    context = browser.new_context(service_workers="block")
+    context = browser.new_context(service_workers="block", bypass_csp=True)
     context.add_init_script(OBSERVE_RESULTS)
     wasm_fetches = []
     context.on("request", lambda r: wasm_fetches.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
@@ -244,7 +244,7 @@ def measure_cold_and_warm(browser: Browser, base: str) -> dict[str, float]:
 
 def measure_weight(browser: Browser, url: str, until_result: bool) -> dict[str, int]:
     """Bytes (headers + bodies) a first visit transfers, and how many of them are Pyodide's."""
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     context.add_init_script(OBSERVE_RESULTS)
     done = []
     context.on("requestfinished", lambda request: done.append(request))
@@ -273,7 +273,7 @@ def measure_weight(browser: Browser, url: str, until_result: bool) -> dict[str, 
 
 def measure_compute(browser: Browser, base: str, repeat: int) -> dict[str, dict[str, float]]:
     """Each calculator's time inside Pyodide (median of `repeat`), via calc.benchmark.run."""
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     page = context.new_page()
     page.goto(base + NAIVE_PATH.lstrip("/"), wait_until="commit")
     page.wait_for_function("window.__naive", timeout=TIMEOUT_MS)
