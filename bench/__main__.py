@@ -140,7 +140,7 @@ def measure_first_visit(browser: Browser, base: str, network: str | None) -> dic
     context = browser.new_context(bypass_csp=True)
     context.add_init_script(OBSERVE_RESULTS)
     done: list[Any] = []
-    context.on("requestfinished", done.append)
+    context.on("requestfinished", lambda r: done.append(r))
     page = context.new_page()
     throttle(context, page, network)
     page.goto(base + COLD_PAGE, wait_until="commit")
@@ -155,7 +155,7 @@ def measure_first_visit(browser: Browser, base: str, network: str | None) -> dic
 def measure_naive_visit(browser: Browser, base: str, network: str | None) -> dict[str, float]:
     context = browser.new_context(bypass_csp=True)
     done: list[Any] = []
-    context.on("requestfinished", done.append)
+    context.on("requestfinished", lambda r: done.append(r))
     page = context.new_page()
     throttle(context, page, network)
     page.goto(base + NAIVE_PATH.lstrip("/"), wait_until="commit")
