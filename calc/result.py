@@ -37,23 +37,31 @@ def chance(label: str, p: Fraction | int) -> dict[str, Any]:
     return {"label": label, "p": prob(p)}
 
 
-def _ratio(numerator: int, denominator: int) -> dict[str, Any]:
-    """Like `prob(Fraction(numerator, denominator))`, without building a Fraction (faster for the
-    thousands of probabilities of a large distribution)."""
-    g = gcd(numerator, denominator)
-    n, d = numerator // g, denominator // g
-    return {"fraction": str(n) if d == 1 else f"{n}/{d}", "float": n / d}
-
-
 def dist_json(dist: Dist, label: str = "Damage") -> dict[str, Any]:
-    """A full distribution: mean, min, max, P(= x) and P(≥ x) for every possible x."""
-    weights = list(dist.weights())
+    """A full distribution: mean, min, max, P(= x) and P(≥ x) for every possible x.
+
+    Each probability is weight / total reduced by one gcd, without building a Fraction; the
+    reduced denominators are few (divisors of the total), so each is turned into text once. On a
+    limit-sized distribution (thousands of outcomes with 200-digit weights) this is most of the
+    engine's time."""
     total = dist.total
+    texts: dict[int, str] = {}
+
+    def ratio(n: int) -> dict[str, Any]:
+        g = gcd(n, total)
+        d = total // g
+        if d == 1:
+            return {"fraction": str(n // g), "float": n / total}
+        text = texts.get(d)
+        if text is None:
+            text = texts[d] = str(d)
+        return {"fraction": f"{n // g}/{text}", "float": n / total}
+
     pmf, at_least = [], []
     remaining = total
-    for x, w in weights:
-        pmf.append({"x": x, "p": _ratio(w, total)})
-        at_least.append({"x": x, "p": _ratio(remaining, total)})
+    for x, w in dist.weights():
+        pmf.append({"x": x, "p": ratio(w)})
+        at_least.append({"x": x, "p": ratio(remaining)})
         remaining -= w
     return {
         "label": label,

@@ -6,9 +6,12 @@ Order matters:
    compiled by the pinned runtime (tools/make_pyc_stdlib.mjs --wheel), so `import calc` compiles
    nothing in the browser;
 3. `mkdocs build --strict` (SITE_URL comes from the environment, read by mkdocs.yml);
+   then each calculator's default answer goes into its pages (tools/prerender.py), so it shows
+   at first paint, before Python;
 4. copy the Pyodide runtime of the exactly pinned npm package to `assets/pyodide/<version>/`;
 5. write the precompiled `.pyc` standard library (tools/make_pyc_stdlib.mjs, cached in build/,
-   made before the wheel's bytecode, which reuses it);
+   made before the wheel's bytecode, which reuses it), cut to the modules the calculators import
+   (measured by running them all in Pyodide: `--trim`); the reader downloads only that cut;
 6. copy the wheel and write a lock file holding its sha256 (`loadPyodide({lockFileURL,
    packages: ["calc"]})` then downloads it while Python boots);
 7. generate `assets/js/runtime.mjs` (the runtime URLs the worker needs), stamp every page with a
@@ -32,7 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-import stamp_site  # noqa: E402  (tools/ is not a package)
+import prerender  # noqa: E402  (tools/ is not a package)
+import stamp_site  # noqa: E402
 import wheel_backend  # noqa: E402
 
 PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
@@ -40,7 +44,7 @@ RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 """What the site needs of the npm package (python_stdlib.zip and the stock lock stay for the
 benchmark's naive page; our worker uses the .pyc stdlib and our own lock)."""
 BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
-PYC_STDLIB = "python_stdlib_pyc.zip"
+PYC_STDLIB = "python_stdlib_pyc.zip"  # the trimmed .pyc stdlib (trimmed_stdlib)
 LOCK_NAME = "calc-lock.json"
 SW_TEMPLATE = ROOT / "tools" / "sw_template.js"
 SKIP_PRECACHE = (".map", ".gz")
@@ -101,6 +105,27 @@ def pyc_stdlib(version: str) -> Path:
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(".tmp")
         run("pyc stdlib", ["node", "tools/make_pyc_stdlib.mjs", str(PYODIDE_NPM), str(tmp)])
+        tmp.replace(cached)
+    return cached
+
+
+def trimmed_stdlib(full: Path, wheel: Path) -> Path:
+    """The .pyc stdlib cut to the modules the calculators import, measured by running every
+    calculator inside the pinned Pyodide (tools/make_pyc_stdlib.mjs --trim): what readers
+    download. Rebuilt when the full zip, the wheel or the compiler script changes."""
+    key = hashlib.sha256(
+        full.read_bytes() + wheel.read_bytes() + (ROOT / "tools" / "pyc_compile.py").read_bytes()
+    ).hexdigest()[:16]
+    cached = ROOT / "build" / "pyc-stdlib" / f"calc-{key}.zip"
+    if not cached.exists():
+        for old in cached.parent.glob("calc-*.zip*"):  # one per wheel: keep only the newest
+            old.unlink()
+        tmp = cached.with_suffix(".tmp")
+        run(
+            "trimmed stdlib",
+            ["node", "tools/make_pyc_stdlib.mjs", str(PYODIDE_NPM), "--trim", str(full), str(wheel), str(tmp)],
+        )
+        tmp.with_name(tmp.name + ".json").replace(cached.with_name(cached.name + ".json"))
         tmp.replace(cached)
     return cached
 
@@ -220,17 +245,20 @@ def build(site: Path) -> None:
     wheel = build_wheel(ROOT / "build" / "wheels", pyc_stdlib(version))
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     run("mkdocs", [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], env=env)
-    install_runtime(site, wheel, version)
+    blocks = prerender.prerender_site(site)
+    print(f"[build] default answers prerendered into {blocks} calculator blocks", flush=True)
+    install_runtime(site, wheel, version, trimmed_stdlib(pyc_stdlib(version), wheel))
     print(f"[build] site ready in {site} ({time.perf_counter() - started:.1f} s)", flush=True)
 
 
-def install_runtime(site: Path, wheel: Path, version: str) -> None:
-    """Everything the calculators need in a built site: runtime, .pyc stdlib, wheel, lock, sw.js."""
+def install_runtime(site: Path, wheel: Path, version: str, stdlib: Path) -> None:
+    """Everything the calculators need in a built site: runtime, the trimmed .pyc stdlib, wheel,
+    lock, sw.js."""
     runtime_dir = site / "assets" / "pyodide" / version
     runtime_dir.mkdir(parents=True, exist_ok=True)
     for name in RUNTIME_FILES:
         shutil.copy2(PYODIDE_NPM / name, runtime_dir / name)
-    shutil.copy2(pyc_stdlib(version), runtime_dir / PYC_STDLIB)
+    shutil.copy2(stdlib, runtime_dir / PYC_STDLIB)
 
     wheels = site / "assets" / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
@@ -276,13 +304,19 @@ def memory_snapshot(site: Path, stdlib: Path, wheel: Path) -> dict | None:
 
 
 def build_runtime_artifacts() -> Path:
-    """Just the wheel and the .pyc stdlib, for the Node smoke test: paths in build/artifacts.json."""
+    """Just the wheel and the .pyc stdlibs, for the Node tests: paths in build/artifacts.json
+    (`pyc_stdlib` is the trimmed zip the site ships, `full_pyc_stdlib` the whole one)."""
     version = pinned_pyodide_version()
-    wheel = build_wheel(ROOT / "build" / "wheels", pyc_stdlib(version))
+    full = pyc_stdlib(version)
+    wheel = build_wheel(ROOT / "build" / "wheels", full)
     manifest = ROOT / "build" / "artifacts.json"
-    manifest.write_text(
-        json.dumps({"pyodide": version, "wheel": str(wheel), "pyc_stdlib": str(pyc_stdlib(version))}, indent=1) + "\n"
-    )
+    artifacts = {
+        "pyodide": version,
+        "wheel": str(wheel),
+        "pyc_stdlib": str(trimmed_stdlib(full, wheel)),
+        "full_pyc_stdlib": str(full),
+    }
+    manifest.write_text(json.dumps(artifacts, indent=1) + "\n")
     print(f"[build] wrote {manifest.relative_to(ROOT)}", flush=True)
     return manifest
 

@@ -6,6 +6,9 @@ worker's content hashes only change when their input does:
 
 * the standard library as a sourceless `.pyc` zip (passed to loadPyodide as `stdLibURL`):
   compiling the source-only stdlib is most of Pyodide's cold-start time;
+* a trimmed copy of that zip holding only what the calculators use (`stdlib_in_use`, measured
+  by running every calculator inside Pyodide, then `trim`): 4.5 MB of bytecode shrinks to under
+  a megabyte, and that is what a reader downloads;
 * the `calc` wheel with unchecked hash-based `.pyc` files beside its sources (`__pycache__/`),
   which removes the compile step from `import calc` and from each system's first request. The
   sources stay, for tracebacks and for CPython, which ignores another version's `.pyc`.
@@ -13,10 +16,14 @@ worker's content hashes only change when their input does:
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
+import importlib
 import importlib.util
+import json
 import marshal
+import os
 import sys
 import zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc  # the stdlib's own pyc writer
@@ -83,3 +90,103 @@ def compile_wheel(src_whl: str, dst_whl: str) -> dict[str, int]:
             _write(dst, name, data)
         _write(dst, record_name, record.encode())
     return {"compiled": sum(n.endswith(".pyc") for n, _ in entries), "files": len(entries) + 1}
+
+
+KEEP_ALWAYS = ("pyodide/", "_pyodide/")
+"""Pyodide's own Python packages stay whole (about 130 kB): its JavaScript API imports parts of
+them on demand (pyodide.ffi, pyodide.code, …), which no calculator run would reveal."""
+SKIP_MODULES = {"calc.__main__", "calc.benchmark"}  # the command line and CPython timing: not in a browser
+
+
+def _calc_modules(package_dir: str) -> list[str]:
+    """Every module of the calc package (as installed), sub-packages included."""
+    parent = os.path.dirname(package_dir)
+    names = []
+    for folder, dirs, files in os.walk(package_dir):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        rel = os.path.relpath(folder, parent).replace(os.sep, ".")
+        for f in sorted(files):
+            if f.endswith(".py"):
+                names.append(rel if f == "__init__.py" else f"{rel}.{f[:-3]}")
+    return [n for n in names if n not in SKIP_MODULES]
+
+
+def _named_imports(path: str) -> set[str]:
+    """Every absolute module an `import` statement in `path` names, function-level ones included
+    (so a code path no request reaches still finds its modules)."""
+    tree = ast.parse(open(path, "rb").read(), path)
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def _calc_requests() -> list[dict]:
+    """What the site can ask: each calculator at its defaults and at its `stress` inputs, and one
+    bad input (an integer past its maximum) per calculator, for the error path."""
+    from calc import data
+
+    out = []
+    for system_id in data.system_ids():
+        for name, decl in data.system(system_id).calculators.items():
+            out.append({"system": system_id, "calculator": name, "inputs": {}})
+            if decl.get("stress"):
+                out.append({"system": system_id, "calculator": name, "inputs": decl["stress"]})
+            bounded = [d for d in decl["inputs"] if d["type"] == "integer" and d.get("max") is not None]
+            if bounded:
+                out.append(
+                    {"system": system_id, "calculator": name, "inputs": {bounded[0]["name"]: bounded[0]["max"] + 1}}
+                )
+    return out
+
+
+def stdlib_in_use(mount: str = STDLIB_MOUNT) -> dict[str, list[str]]:
+    """The stdlib zip members this interpreter has imported once calc has done all it can do:
+    Pyodide's own start-up (already in sys.modules), every calc module, every module calc names
+    in an import statement, and every calculator's requests (which import lazily, e.g.
+    importlib.resources for the rules data). Returns {"members", "modules"}."""
+    import calc
+    import calc.browser
+
+    package_dir = os.path.dirname(calc.__file__)
+    for name in _calc_modules(package_dir):
+        importlib.import_module(name)
+    named: set[str] = set()
+    for folder, _dirs, files in os.walk(package_dir):
+        for f in files:
+            if f.endswith(".py") and f[:-3] not in ("__main__", "benchmark"):
+                named.update(_named_imports(os.path.join(folder, f)))
+    for name in sorted(named):
+        if name.split(".")[0] != "calc":
+            importlib.import_module(name)
+    for request in _calc_requests():
+        json.loads(calc.browser.evaluate_json(json.dumps(request)))
+    prefix = mount + "/"
+    members, modules = set(), []
+    for name, module in sorted(sys.modules.items()):
+        path = getattr(module, "__file__", None) or ""
+        if path.startswith(prefix):
+            members.add(path[len(prefix) :])
+            modules.append(name)
+    return {"members": sorted(members), "modules": modules}
+
+
+def trim(src_zip: str, dst_zip: str, members: list[str]) -> dict[str, int]:
+    """Copy only `members` (plus KEEP_ALWAYS) of `src_zip` to `dst_zip`, deterministically."""
+    kept = 0
+    with zipfile.ZipFile(src_zip) as src, zipfile.ZipFile(dst_zip, "w", zipfile.ZIP_DEFLATED) as dst:
+        names = set(src.namelist())
+        # Frozen modules (abc, codecs, os, …) report their source path as __file__ though they
+        # come from the binary: keep their bytecode anyway (small), never fail on them.
+        wanted = {m + "c" if m.endswith(".py") and m not in names else m for m in members}
+        missing = wanted - names
+        if missing:
+            raise ValueError(f"not in {src_zip}: {sorted(missing)[:5]}")
+        for name in sorted(names):
+            if name in wanted or name.startswith(KEEP_ALWAYS) and not name.endswith("/"):
+                _write(dst, name, src.read(name))
+                kept += 1
+    return {"kept": kept, "of": len(names)}

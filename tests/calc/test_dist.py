@@ -88,3 +88,53 @@ def test_invalid_construction():
 def test_dice_pool_equals_enumeration(count, sides):
     assert dict(Dist.dice(count, sides).items()) == brute([sides] * count) if count else {0: 1}
     assert Dist.dice(count, sides) == Dist.die(sides).times(count)
+
+
+# --- the fast paths limit-sized inputs take: each against the plain definition ------------------
+def test_large_dice_pool_equals_repeated_addition():
+    """Dist.dice (prefix sums of (1 - x^s)^n) against adding one die at a time."""
+    for count, sides in [(60, 10), (37, 20), (25, 3), (12, 1), (1, 100)]:
+        slow = Dist.constant(0)
+        for _ in range(count):
+            slow = slow + Dist.die(sides)
+        assert Dist.dice(count, sides) == slow
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=3), st.integers(-4, 4), st.integers(-3, 12))
+def test_scale_equals_map(sides, modifier, factor):
+    dist = Dist.constant(modifier)
+    for s in sides:
+        dist = dist + Dist.die(s)
+    assert dist.scale(factor) == dist.map(lambda x: x * factor)
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=3), st.integers(-4, 4), st.integers(-10, 25))
+def test_clamp_below_equals_map(sides, modifier, floor):
+    dist = Dist.constant(modifier)
+    for s in sides:
+        dist = dist + Dist.die(s)
+    assert dist.clamp_below(floor) == dist.map(lambda x: max(floor, x))
+
+
+@given(st.lists(st.tuples(st.integers(1, 5), st.integers(1, 8), st.integers(-6, 6)), min_size=1, max_size=4))
+def test_mixture_equals_weighted_sum_of_probabilities(parts):
+    weight_total = sum(w for w, _, _ in parts)
+    mixed = Dist.mixture([(Fraction(w, weight_total), Dist.die(s) + k) for w, s, k in parts])
+    expected: dict[int, Fraction] = {}
+    for w, s, k in parts:
+        for face in range(1, s + 1):
+            expected[face + k] = expected.get(face + k, 0) + Fraction(w, weight_total) / s
+    assert dict(mixed.items()) == {x: p for x, p in sorted(expected.items()) if p}
+
+
+def test_dist_json_fractions_are_reduced_and_exact():
+    from calc.result import dist_json
+
+    dist = Dist.mixture([(Fraction(1, 3), Dist.constant(0)), (Fraction(2, 3), Dist.dice(30, 10).scale(3) + 4)])
+    shown = dist_json(dist)
+    for row in shown["pmf"]:
+        p = dist.p(row["x"])
+        assert row["p"]["fraction"] == str(p) and row["p"]["float"] == float(p)
+    for row in shown["at_least"]:
+        p = dist.p_ge(row["x"])
+        assert row["p"]["fraction"] == str(p) and row["p"]["float"] == float(p)

@@ -9,6 +9,8 @@ from urllib.parse import urlencode, urljoin
 import pytest
 from pages import FIRST_READY_MS, answers, calculator_url, expected, instant_go, settle
 
+from calc import evaluate
+
 XSS = "<img src=x onerror=alert(1)>"
 
 
@@ -67,6 +69,8 @@ def test_instant_navigation_reuses_python(context_args_no_sw, site):
     assert len(pages) >= 2, "needs two calculators"
     page.goto(urljoin(site.base, pages[0]["url"]))
     settle(page)
+    # The default answer is prerendered: Python starts once the page is idle.
+    page.wait_for_selector("html[data-cc-python]", state="attached")
     page.evaluate("window.__sameDocument = true")
     instant_go(page, urljoin(site.base, pages[1]["url"]))
     settle(page, pages[1]["request"]["calculator"])
@@ -87,10 +91,19 @@ def test_offline_reload_still_computes(context, page, site):
         page.reload()
         shown = settle(page)
         assert shown == expected(case["reply"], site.base)
-        # A repeat visit restores the build-time memory snapshot, now that it is cached.
+        # A repeat visit restores the build-time memory snapshot, now that it is cached (Python
+        # starts once the page is idle: the default answer is prerendered).
+        page.wait_for_selector("html[data-cc-python]", state="attached")
         has_snapshot = any((site.dir / "assets" / "snapshot").glob("*.bin"))
         assert page.evaluate("document.documentElement.dataset.ccPython") == ("snapshot" if has_snapshot else "normal")
-        second = next(c for c in site.cases if c["url"] != case["url"])
+        second = next(  # inputs in the link, so Python computes it (a short answer: no row limit)
+            c
+            for c in site.cases
+            if c["url"] != case["url"]
+            and c["request"]["inputs"]
+            and "result" in c["reply"]
+            and not c["reply"]["result"].get("distribution")
+        )
         instant_go(page, calculator_url(site.base, second))
         assert settle(page, second["request"]["calculator"]) == expected(second["reply"], site.base)
     finally:
@@ -251,8 +264,10 @@ def test_cancel_terminates_and_a_new_worker_answers(browser, site):
         wasm = []
         page.on("request", lambda r: wasm.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
         case = site.cases[0]
+        first = case["declaration"]["inputs"][0]
+        shared = {first["name"]: first["default"]}  # a shared link: computed at once, not prerendered
         with page.expect_request("**/calc-lock.json"):  # the worker now waits on it
-            page.goto(urljoin(site.base, case["url"]))
+            page.goto(calculator_url(site.base, case, shared))
         page.wait_for_selector(".cc-calc .cc-cancel:enabled")
         ctx.unroute("**/calc-lock.json")
         page.locator(".cc-calc .cc-cancel").click()
@@ -282,9 +297,12 @@ def test_page_with_several_calculators_keeps_their_inputs_apart(watched, site):
     names = [roots.nth(i).get_attribute("data-cc-calculator") for i in range(roots.count())]
     for name in names:
         page.wait_for_selector(f".cc-calc[data-cc-calculator={name}][data-cc-state=done]")
-    query = page.evaluate("location.search")
+    # The default answers are prerendered; an edit (here: Reset) computes and writes the URL.
     for name in names:
-        assert f"{name}." in query
+        page.locator(f".cc-calc[data-cc-calculator={name}] .cc-reset").click()
+    page.wait_for_function(
+        "(names) => names.every((n) => location.search.includes(`${n}.`))", arg=names, timeout=FIRST_READY_MS
+    )
     # A bad value for the first calculator only: it reports it, the others still answer.
     first = page.locator(f".cc-calc[data-cc-calculator={names[0]}] input[type=text]").first
     param = f"{names[0]}.{first.get_attribute('data-input')}"
@@ -319,6 +337,7 @@ def test_bad_snapshot_falls_back_to_a_normal_start(context, page, site):
     page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
     page.reload()
     assert settle(page) == expected(case["reply"], site.base)
+    page.wait_for_selector("html[data-cc-python]", state="attached")
     assert page.evaluate("document.documentElement.dataset.ccPython") == "normal"
     assert any("Memory snapshot not used" in w for w in warnings), warnings
 
@@ -353,3 +372,50 @@ def test_a_repeated_name_is_shown_at_the_second_entrys_field(watched, site):
             assert f'"{entries[0][unique[0]]}" is already' in message and "1's" in message, (system, message)
     assert seen == {c["request"]["system"] for c in site.cases}
     assert record["errors"] == []
+
+
+def test_default_answer_is_in_the_page_before_python(browser, site):
+    """The build puts each calculator's default answer into its page: it shows without
+    JavaScript, and with the Python runtime unreachable it is rendered live, marked as the answer
+    for the default inputs; once the runtime is back, an edit computes."""
+    case = next(c for c in site.cases if not c["request"]["inputs"])
+    want = expected(case["reply"], site.base)
+    static = browser.new_context(java_script_enabled=False)
+    try:
+        page = static.new_page()
+        page.goto(urljoin(site.base, case["url"]))
+        summary = page.locator(".cc-calc .cc-prerendered .cc-summary")
+        assert summary.inner_text() == case["reply"]["result"]["summary"]
+    finally:
+        static.close()
+
+    ctx = browser.new_context(service_workers="block")
+    try:
+        ctx.route("**/assets/pyodide/**", lambda route: route.abort())
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        requested = []
+        page.on("request", lambda r: requested.append(r.url))
+        page.goto(urljoin(site.base, case["url"]))
+        live = page.locator(".cc-calc .cc-result[data-cc-answer-for=defaults]")
+        live.locator(".cc-summary").wait_for()
+        # Python is tried only in the background (idle) and cannot start here: the answer stays,
+        # and the status line says what failed.
+        page.wait_for_selector(".cc-calc[data-cc-state=failed]")
+        assert live.locator(".cc-summary").inner_text() == want["summary"]
+        assert live.locator(".cc-chances dt").all_inner_texts() == [label for label, _ in want["chances"]]
+        assert live.locator(".cc-chances dd .cc-frac").all_inner_texts() == [f"({f})" for _, f in want["chances"]]
+        assert "Could not load" in page.locator(".cc-calc .cc-status").inner_text()
+        assert not any(u.endswith(".whl") for u in requested)
+
+        ctx.unroute("**/assets/pyodide/**")
+        seen = answers(page)
+        decl = next(d for d in case["declaration"]["inputs"] if d["type"] == "integer")
+        value = decl["default"] + 1 if decl.get("max") is None or decl["default"] < decl["max"] else decl["default"] - 1
+        page.locator(f".cc-calc input[data-input='{decl['name']}']").fill(str(value))
+        shown = settle(page, after=seen)
+        request = {**case["request"], "inputs": {decl["name"]: value}}
+        assert shown == expected({"result": evaluate(request)}, site.base)
+        assert page.locator(".cc-calc .cc-result[data-cc-answer-for]").count() == 0
+    finally:
+        ctx.close()

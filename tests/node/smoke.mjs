@@ -25,6 +25,13 @@ const pyodideDir = join(root, "node_modules/pyodide");
 const installed = JSON.parse(readFileSync(join(pyodideDir, "package.json"), "utf8")).version;
 assert.equal(installed, artifacts.pyodide, "node_modules/pyodide is not the version the artifacts were built with");
 
+// The site ships the stdlib cut to what calc imports (tools/make_pyc_stdlib.mjs --trim): this
+// whole test runs under that cut, so a module it lacks fails here, not in a reader's browser.
+if (artifacts.full_pyc_stdlib) {
+  const [cut, full] = [artifacts.pyc_stdlib, artifacts.full_pyc_stdlib].map((f) => readFileSync(f).length);
+  assert.ok(cut < full, `the stdlib zip under test (${cut} bytes) is not the trimmed one (full: ${full} bytes)`);
+  console.log(`stdlib under test: ${(cut / 1e6).toFixed(2)} MB trimmed (full .pyc stdlib ${(full / 1e6).toFixed(2)} MB)`);
+}
 const t0 = performance.now();
 const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
 const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", stdLibURL: artifacts.pyc_stdlib });
@@ -58,5 +65,5 @@ for (const { request, reply } of cases) {
   }
 }
 assert.ok(errors > 0 || cases.every((c) => !c.reply.error), "bad-input cases must come back as errors");
-console.log(`smoke: Python ${version.split(" ")[0]} booted in ${bootMs.toFixed(0)} ms with the .pyc stdlib; ${cases.length - failures}/${cases.length} answers match CPython`);
+console.log(`smoke: Python ${version.split(" ")[0]} booted in ${bootMs.toFixed(0)} ms with the trimmed .pyc stdlib; ${cases.length - failures}/${cases.length} answers match CPython`);
 process.exit(failures ? 1 : 0);

@@ -240,11 +240,11 @@ def hit_damage(inputs: dict[str, Any], data: SystemData, weapon: Weapon) -> tupl
         return regular, critical, labels, steps
     regular = expr.dist() + bonus
     if inputs["multiply"] == "total":
-        critical = regular.map(lambda x: x * m)
+        critical = regular.scale(m)
         labels = [base, f"({base}) ×{m}"]
         note = "the whole total, dice and bonuses (ruling)"
     else:
-        critical = expr.dice_dist().map(lambda x: x * m) + (expr.modifier + bonus)
+        critical = expr.dice_dist().scale(m) + (expr.modifier + bonus)
         added = expr.modifier + bonus
         labels = [base, f"{dice_only(expr)} ×{m}" + (f" {signed(added)}" if added else "")]
         note = "the dice only (alternative)"
@@ -259,7 +259,7 @@ def dice_only(expr: dice.DiceExpr) -> str:
 
 def adjust(dist: Dist, weakness: int, resistance: int, floor: int) -> Dist:
     """Weakness adds, resistance subtracts, never below the floor."""
-    return dist.map(lambda x: max(floor, x + weakness - resistance))
+    return (dist + (weakness - resistance)).clamp_below(floor)
 
 
 def wound_needed(inputs: dict[str, Any], data: SystemData) -> tuple[int, str]:

@@ -40,7 +40,7 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     text += f" − armour {inputs['armor']}"
     steps.append(data.step("damage-roll", f"Damage on a hit: {text}."))
     steps.append(data.step("ruling:damage-floor", f"Least damage from an attack that lands: {floor}."))
-    dealt = (expr.dist() + flat).map(lambda x: max(floor, x))
+    dealt = (expr.dist() + flat).clamp_below(floor)
     x = inputs["at_least"]
     headline = lands * dealt.p_ge(x)
     chances = [

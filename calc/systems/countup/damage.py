@@ -22,7 +22,7 @@ STRENGTH_FACTS = {"melee": "melee_adds_strength", "thrown": "thrown_adds_strengt
 def damage_dist(expr: dice.DiceExpr, modifier: int, floor: int | None) -> Dist:
     """Dice + modifier, with every total below `floor` counted as `floor` (None: no floor)."""
     raw = expr.dist() + modifier
-    return raw if floor is None else raw.map(lambda x: max(x, floor))
+    return raw if floor is None else raw.clamp_below(floor)
 
 
 def target_outcomes(

@@ -42,14 +42,14 @@ def _hit_damage(base: int, inputs: dict[str, Any], data: SystemData) -> Dist:
     least = data.fact("margin-damage", "minimum_damage")
     if inputs["mode"] == "monster":
         rolled = inputs["damage_dice"].dist()
-        return rolled if rolled.min >= least else rolled.map(lambda x: max(least, x))
+        return rolled.clamp_below(least)
     prop = row_by(data, "weapon-properties", "id", inputs["weapon_property"])
     if prop["die"] is None:
         return Dist.constant(base)
     die = dice.parse(prop["die"]).dist()
     if prop["use"] == "if higher" or inputs["finesse_reading"] == "if-higher":
-        return die.map(lambda x: max(x, base))
-    return die.map(lambda x: max(least, x))
+        return die.clamp_below(base)
+    return die.clamp_below(least)
 
 
 def _attack(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tuple[Dist, dict[str, Fraction]]:

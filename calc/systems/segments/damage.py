@@ -26,7 +26,7 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     if factors:
         names = ", ".join(f"{m['source']} ×{m['factor']}" for m in inputs["multipliers"])
         steps.append(data.step("damage-multipliers", f"{names}: {how}, ×{factor} on the total"))
-    total = base.map(lambda x: max(x, 0) * factor)
+    total = base.clamp_below(0).scale(factor)
     if base.min < 0:
         steps.append(data.step("damage-multipliers", "a total below 0 deals no damage (counted as 0)"))
     label = f"×{factor} ({base_text})" if factor > 1 else base_text

@@ -1,7 +1,9 @@
 // Entry point (extra_javascript, loaded on every page; tiny). Binds every calculator container
 // rendered by macros/render/calculator.py, on first load and after each Material instant
 // navigation (document$). The Python worker is created only when a page holds a calculator, and
-// it outlives instant navigation, so the next calculator page answers at once.
+// it outlives instant navigation, so the next calculator page answers at once. A block built
+// with its default answer (tools/prerender.py: `data-cc-answer`) shows it at once and starts
+// Python only when the reader edits or the page is idle; a shared link's inputs are computed.
 import { calcWorker } from "./calc-worker-client.mjs";
 import { CalcForm } from "./calc-form.mjs";
 import { renderResult, ROW_LIMIT } from "./calc-results.mjs";
@@ -25,6 +27,10 @@ class Calculator {
     this.timer = null;
     this.key = uid("calc"); // tags this calculator's requests to the worker
     root.querySelector(".cc-fallback")?.remove();
+    // The build's answer for the default inputs (tools/prerender.py); its static copy made first
+    // paint and is now rendered again, live, by the same renderer.
+    this.prebuilt = root.dataset.ccAnswer ? JSON.parse(root.dataset.ccAnswer) : null;
+    const prerendered = root.querySelector(".cc-prerendered");
 
     this.status = el("p", { class: "cc-status", role: "status", "aria-live": "polite" });
     this.form = new CalcForm(root, this.declaration, () => this.schedule());
@@ -33,7 +39,7 @@ class Calculator {
     const reset = el("button", { type: "button", class: "md-button cc-reset" }, "Reset");
     reset.addEventListener("click", () => this.form.reset());
     this.cancel = el("button", { type: "button", class: "md-button cc-cancel", disabled: true }, "Cancel");
-    this.cancel.addEventListener("click", () => this.worker.restart("Cancelled: change an input to calculate again."));
+    this.cancel.addEventListener("click", () => this.worker?.restart("Cancelled: change an input to calculate again."));
     const own = root.dataset.ccUrl ? siteHref(root.dataset.ccUrl, SITE_ROOT) : null;
     const ownLink = own && new URL(own).pathname !== location.pathname ? el("a", { href: own, class: "cc-own-page" }, "Open on its own page") : null;
     this.actions = el("div", { class: "cc-actions" }, copy, reset, this.cancel, ownLink);
@@ -48,20 +54,50 @@ class Calculator {
     // The result side: beside the form on a wide screen, below it (answer line pinned) on a phone.
     const side = el("div", { class: "cc-side" }, this.answer.node, this.status, this.progress, this.retry, this.output);
     root.append(this.actions, this.linkBox, side);
+    prerendered?.remove();
     root.dataset.ccBound = "true";
     root.dataset.ccState = "loading";
   }
 
-  start(worker, paramPrefix) {
-    this.worker = worker;
+  start(getWorker, paramPrefix) {
+    this.getWorker = getWorker;
     this.prefix = paramPrefix;
     this.page = location.pathname;
-    this.form.load(readParams(this.prefix, this.declaration));
-    this.unsubscribe = worker.onStatus((s) => this.showStatus(s));
-    this.compute();
+    const params = readParams(this.prefix, this.declaration);
+    this.form.load(params);
+    if (this.prebuilt && !Object.keys(params).length) {
+      this.show(this.prebuilt);
+      this.output.dataset.ccAnswerFor = "defaults";
+      this.root.dataset.ccResults = "1"; // answers shown so far (tests and the bench count them)
+      whenIdle(() => this.attach());
+    } else {
+      this.compute();
+    }
+  }
+
+  /** The tab's worker, started on first need (an edit, or an idle page after a prerendered
+   * answer). A worker whose start failed in the background is started again for an edit. */
+  attach(forEdit = false) {
+    if (!this.worker) {
+      this.worker = this.getWorker();
+      this.unsubscribe = this.worker.onStatus((s) => this.showStatus(s));
+    }
+    if (forEdit && this.worker.status.stage === "failed") this.worker.restart("Retrying.");
+    return this.worker;
+  }
+
+  show(result, options = {}) {
+    this.form.clearErrors();
+    this.output.classList.remove("cc-stale");
+    replace(this.output, renderResult(result, SITE_ROOT, options));
+    this.answer.result(result);
+    this.readyText = result.summary ? `Ready — ${result.summary}` : "Ready";
+    replace(this.status, this.readyText);
+    this.root.dataset.ccState = "done";
   }
 
   showStatus(s) {
+    if (s.stage === "ready") registerServiceWorker(); // precache once Python is up (reuses its downloads)
     if (s.stage === "failed") {
       this.root.dataset.ccState = "failed";
       this.status.classList.add("cc-failed");
@@ -69,8 +105,10 @@ class Calculator {
       this.status.classList.remove("cc-failed");
     }
     // The same text again must not make a screen reader repeat it (progress comes often).
-    if ((s.stage !== "ready" || !this.busy) && this.status.textContent !== s.text) replace(this.status, s.text);
-    if (s.stage !== "ready") this.answer.waiting(s.text);
+    const text = s.stage === "ready" ? this.readyText || s.text : s.text;
+    if ((s.stage !== "ready" || !this.busy) && this.status.textContent !== text) replace(this.status, text);
+    // A shown answer (the prerendered default) stays in the answer line while Python starts.
+    if (s.stage !== "ready" && (this.busy || !this.readyText)) this.answer.waiting(s.text);
     this.showProgress(s);
     this.retry.hidden = s.stage !== "failed";
   }
@@ -89,6 +127,7 @@ class Calculator {
   }
 
   schedule() {
+    this.attach(true); // an edit: start Python now if the page has not yet
     clearTimeout(this.timer);
     this.root.dataset.ccPending = "true"; // an edit waits for its debounce (a hook for tests)
     this.timer = setTimeout(() => {
@@ -116,6 +155,8 @@ class Calculator {
    * at most ROW_LIMIT of them, so a huge result never crosses to this thread. */
   async compute({ showAll = false } = {}) {
     if (!this.onItsPage()) return this.cancelPending();
+    this.attach(true);
+    delete this.output.dataset.ccAnswerFor;
     const inputs = this.form.read();
     writeParams(this.prefix, this.form.state());
     this.search = location.search;
@@ -152,13 +193,8 @@ class Calculator {
       }
       return;
     }
-    this.form.clearErrors();
-    this.output.classList.remove("cc-stale");
-    replace(this.output, renderResult(reply.result, SITE_ROOT, { showAll, onShowAll: () => this.compute({ showAll: true }) }));
-    this.answer.result(reply.result);
+    this.show(reply.result, { showAll, onShowAll: () => this.compute({ showAll: true }) });
     performance.mark("cc:rendered");
-    replace(this.status, reply.result.summary ? `Ready — ${reply.result.summary}` : "Ready");
-    this.root.dataset.ccState = "done";
     registerServiceWorker();
   }
 
@@ -203,6 +239,13 @@ function retryAll(worker) {
   for (const calc of live) if (calc.onItsPage()) calc.compute();
 }
 
+/** Run `fn` once the page has loaded and the browser is idle (Python's start is heavy work). */
+function whenIdle(fn) {
+  const idle = () => (window.requestIdleCallback ? requestIdleCallback(() => fn(), { timeout: 5000 }) : setTimeout(fn, 1000));
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
+}
+
 /** URL parameter names: the input's name, prefixed `<calculator>.` when a page holds several. */
 function readParams(prefix, declaration, url = location) {
   const params = new URLSearchParams(url.search);
@@ -231,13 +274,12 @@ function bind() {
   }
   const roots = [...document.querySelectorAll(".cc-calc:not([data-cc-bound])")];
   if (!roots.length || pageBuildMismatch()) return;
-  const worker = calcWorker();
   const several = document.querySelectorAll(".cc-calc").length > 1;
   for (const root of roots) {
     try {
       const calc = new Calculator(root);
       live.add(calc);
-      calc.start(worker, several ? `${calc.name}.` : "");
+      calc.start(calcWorker, several ? `${calc.name}.` : "");
     } catch (err) {
       root.append(el("p", { class: "cc-error" }, `This calculator could not be set up: ${err.message}`));
     }
