@@ -17,8 +17,6 @@ from macros.problems import DataProblems, Problem
 from macros.yamlsource import Path_, Source, read
 
 ROOT = Path(__file__).resolve().parent.parent
-SYSTEM_IDS = ("countup", "segments", "action-points", "phases", "active-defense")
-CALCULATORS = ("hit", "damage", "initiative")
 # A system.yaml `comparison` aspect names a rule by its id, or a ruling as `ruling:<id>`.
 RULING_PREFIX = "ruling:"
 # Files other than rules*.yaml: name → schema kind. A missing optional file means "none".
@@ -61,6 +59,12 @@ class System:
     @property
     def name(self) -> str:
         return self.meta.get("name", self.id)
+
+    @property
+    def order(self) -> int:
+        """Where the system comes in menus and tables (`order` in system.yaml)."""
+        order = self.meta.get("order")
+        return order if isinstance(order, int) and not isinstance(order, bool) else 1_000_000
 
     @property
     def module(self) -> str:
@@ -109,9 +113,9 @@ class Catalog:
 def load(root: Path = ROOT, *, complete: bool = False) -> Catalog:
     """Read, schema-check and cross-check `root/rules_data/`.
 
-    `complete=True` also requires all five systems and the page stubs in `docs/`, and imports the
-    table generators from `calc.systems` (the checks of a finished site rather than of work in
-    progress).
+    A system is a folder holding a `system.yaml`; systems come in the order their `order` field
+    gives (then by id). `complete=True` also requires at least one system and imports the engines
+    from `calc.systems` (the checks of a finished site rather than of work in progress).
     """
     from macros import crossref  # the cross-checks need the indexed catalog
 
@@ -120,16 +124,12 @@ def load(root: Path = ROOT, *, complete: bool = False) -> Catalog:
     systems: dict[str, System] = {}
     folders = sorted(p for p in data_dir.iterdir() if p.is_dir() and p.name != "schema") if data_dir.is_dir() else []
     for folder in folders:
-        shown = f"rules_data/{folder.name}"
-        if folder.name not in SYSTEM_IDS:
-            problems.append(Problem(shown, 1, "", f"unknown system folder (systems: {', '.join(SYSTEM_IDS)})"))
-            continue
         system = _load_system(folder, root, problems)
         systems[system.id] = system
-    if complete:
-        for missing in (s for s in SYSTEM_IDS if s not in systems):
-            problems.append(Problem(f"rules_data/{missing}/system.yaml", 1, "", "missing: every system needs its data"))
-    catalog = Catalog(root, {s: systems[s] for s in SYSTEM_IDS if s in systems}, problems)
+    if complete and not systems:
+        problems.append(Problem("rules_data/", 1, "", "no system folders (each needs a system.yaml)"))
+    ordered = sorted(systems.values(), key=lambda s: (s.order, s.id))
+    catalog = Catalog(root, {s.id: s for s in ordered}, problems)
     located = {(p.file, p.line, p.field) for p in problems}
     for system in catalog.systems.values():
         if not all(source.usable for source in system.files):

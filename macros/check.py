@@ -1,8 +1,9 @@
 """`python -m macros.check`: validate all of `rules_data/` and print every problem as
 `file:LINE: field.path: message`; exit 1 when there is any (never a traceback).
 
-`--partial` skips the checks of a finished site (all five systems, the docs stubs, the table
-generators in calc/) and `--no-coverage` the source-coverage check, for work in progress.
+`--partial` skips the checks of a finished site (at least one system, every calculator and table
+generator found in its engine in calc/) and `--no-coverage` the source-coverage check, for work in
+progress.
 """
 
 from __future__ import annotations

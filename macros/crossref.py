@@ -8,11 +8,11 @@ import importlib
 from typing import Any
 
 from macros import cells
-from macros.catalog import CALCULATORS, RULING_PREFIX, Catalog, System, Where, sources_dir
+from macros.catalog import RULING_PREFIX, Catalog, System, Where, sources_dir
 from macros.markup import MarkupError, refs
 from macros.problems import Problem, suggest
 
-RESERVED_PAGES = {"index", "rulings", "glossary", "calculators", "compare"}
+RESERVED_PAGES = {"index", "rulings", "glossary", "gm-screen", "calculators", "compare"}
 
 
 def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[Problem]:
@@ -29,7 +29,7 @@ def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[P
         lambda: _check_tables(system, catalog, out, complete),
         lambda: _check_rulings(system, catalog, out),
         lambda: _check_terms(system, catalog, out),
-        lambda: _check_calculators(system, catalog, out),
+        lambda: _check_calculators(system, catalog, out, complete),
     ]
     for run in checks:
         try:
@@ -100,8 +100,6 @@ def _check_meta(system: System, catalog: Catalog, out: list[Problem], complete: 
             out.append(where.problem(f"'{pid}' is reserved for a generated page", "pages", i, "id"))
         if not system.rules_on(pid):
             out.append(where.problem(f"page '{pid}' has no rules (no rule says `page: {pid}`)", "pages", i, "id"))
-        if complete and not (catalog.root / "docs" / system.id / f"{pid}.md").is_file():
-            out.append(where.problem(f"page '{pid}' has no docs/{system.id}/{pid}.md stub", "pages", i, "id"))
         _prose(system, catalog, where, ("pages", i, "summary"), page.get("summary"), out)
     for aspect, ref in (meta.get("comparison") or {}).items():
         if ref.startswith(RULING_PREFIX):
@@ -159,7 +157,7 @@ def _check_example(system: System, catalog: Catalog, where: Where, i: int, examp
 
 
 def _check_tables(system: System, catalog: Catalog, out: list[Problem], complete: bool) -> None:
-    generators = _generators(system) if complete else None
+    generators = _engine_attr(system, "TABLES") if complete else None
     for tid, table in system.tables.items():
         where = system.where[("table", tid)]
         problem = _ref(where, ("rule",), "rule", table["rule"], system.rules)
@@ -198,16 +196,16 @@ def _check_tables(system: System, catalog: Catalog, out: list[Problem], complete
                     out.append(where.problem(why, "rows", r, cid))
 
 
-def _generators(system: System) -> dict | str:
-    """The module's TABLES, or a message saying why it cannot be had."""
+def _engine_attr(system: System, name: str) -> dict | str:
+    """The engine module's CALCULATORS or TABLES, or a message saying why it cannot be had."""
     try:
         module = importlib.import_module(f"calc.systems.{system.module}")
     except Exception as err:  # any import failure is reported as data, not as a traceback
         return f"cannot import calc.systems.{system.module}: {type(err).__name__}: {err}"
-    tables = getattr(module, "TABLES", None)
-    if not isinstance(tables, dict):
-        return f"calc.systems.{system.module} has no TABLES dict"
-    return tables
+    found = getattr(module, name, None)
+    if not isinstance(found, dict):
+        return f"calc.systems.{system.module} has no {name} dict"
+    return found
 
 
 def _check_rulings(system: System, catalog: Catalog, out: list[Problem]) -> None:
@@ -264,11 +262,15 @@ def _check_terms(system: System, catalog: Catalog, out: list[Problem]) -> None:
         _prose(system, catalog, where, ("definition",), term.get("definition"), out)
 
 
-def _check_calculators(system: System, catalog: Catalog, out: list[Problem]) -> None:
+def _check_calculators(system: System, catalog: Catalog, out: list[Problem], complete: bool) -> None:
+    engines = _engine_attr(system, "CALCULATORS") if complete else None
     for name, calc in system.calculators.items():
-        if name not in CALCULATORS:
-            continue
         where = system.where[("calculator", name)]
+        if isinstance(engines, str):
+            out.append(where.problem(engines))
+        elif engines is not None and name not in engines:
+            known = suggest(name, engines)
+            out.append(where.problem(f"no engine '{name}' in calc.systems.{system.module}.CALCULATORS{known}"))
         problem = _ref(where, ("rule",), "rule", calc["rule"], system.rules)
         if problem:
             out.append(problem)
