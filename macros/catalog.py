@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from calc import systems
 from macros import schema
 from macros.problems import DataProblems, Problem
 from macros.yamlsource import Path_, Source, read
@@ -68,7 +69,8 @@ class System:
 
     @property
     def module(self) -> str:
-        return self.id.replace("-", "_")
+        """The engine's module name (`calc.systems.<id with - as _>`)."""
+        return systems.module_name(self.id)
 
     @property
     def pages(self) -> list[dict]:

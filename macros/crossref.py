@@ -4,9 +4,10 @@ Each dangling id comes with the nearest known id as a suggestion."""
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Mapping
 from typing import Any
 
+from calc import systems
 from macros import cells
 from macros.catalog import RULING_PREFIX, Catalog, System, Where, sources_dir
 from macros.markup import MarkupError, refs
@@ -174,7 +175,7 @@ def _check_tables(system: System, catalog: Catalog, out: list[Problem], complete
             elif generators is not None and table["generator"] not in generators:
                 out.append(
                     where.problem(
-                        f"no generator '{table['generator']}' in calc.systems.{system.module}.TABLES"
+                        f"no generator '{table['generator']}' in {system.module}.TABLES"
                         f"{suggest(table['generator'], generators)}",
                         "generator",
                     )
@@ -199,13 +200,13 @@ def _check_tables(system: System, catalog: Catalog, out: list[Problem], complete
 def _engine_attr(system: System, name: str) -> dict | str:
     """The engine module's CALCULATORS or TABLES, or a message saying why it cannot be had."""
     try:
-        module = importlib.import_module(f"calc.systems.{system.module}")
+        engine = systems.engine(system.id)
     except Exception as err:  # any import failure is reported as data, not as a traceback
-        return f"cannot import calc.systems.{system.module}: {type(err).__name__}: {err}"
-    found = getattr(module, name, None)
-    if not isinstance(found, dict):
-        return f"calc.systems.{system.module} has no {name} dict"
-    return found
+        return f"cannot import {system.module}: {type(err).__name__}: {err}"
+    found = getattr(engine, name, None)
+    if not isinstance(found, Mapping):
+        return f"{system.module} has no {name} mapping"
+    return dict(found)
 
 
 def _check_rulings(system: System, catalog: Catalog, out: list[Problem]) -> None:
@@ -270,7 +271,7 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem], com
             out.append(where.problem(engines))
         elif engines is not None and name not in engines:
             known = suggest(name, engines)
-            out.append(where.problem(f"no engine '{name}' in calc.systems.{system.module}.CALCULATORS{known}"))
+            out.append(where.problem(f"no engine '{name}' in {system.module}.CALCULATORS{known}"))
         problem = _ref(where, ("rule",), "rule", calc["rule"], system.rules)
         if problem:
             out.append(problem)

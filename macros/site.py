@@ -4,7 +4,6 @@ rendering meets `calc` (generated tables)."""
 
 from __future__ import annotations
 
-import importlib
 import os
 from functools import cache
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
+from calc import systems
 from macros import catalog as catalog_mod
 from macros.catalog import Catalog, System
 from macros.export import export_system
@@ -78,8 +78,7 @@ class Site:
     def generated(self, system: System, table: dict) -> dict[str, Any]:
         """The content of a generated table, computed by the system's module from the data."""
         try:
-            module = importlib.import_module(f"calc.systems.{system.module}")
-            return module.TABLES[table["generator"]](self.system_data(system.id))
+            return systems.engine(system.id).TABLES[table["generator"]](self.system_data(system.id))
         except Exception as err:
             if not self.partial:
                 raise
