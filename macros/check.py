@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from macros import catalog, coverage
+from macros import catalog, coverage, loader
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=catalog.ROOT, help="checkout holding rules_data/")
     parser.add_argument("systems", nargs="*", help="only report problems of these systems")
     args = parser.parse_args(argv)
-    cat = catalog.load(args.root, complete=not args.partial)
+    cat = loader.load(args.root, complete=not args.partial)
     problems = list(cat.problems)
     if not args.no_coverage:
         for system in cat.systems.values():

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import systems
+from calc import inputs, systems
+from calc.errors import CalcError
 from macros import cells
 from macros.catalog import RULING_PREFIX, Catalog, System, Where, sources_dir
 from macros.markup import MarkupError, refs
@@ -386,41 +387,33 @@ def resolved_options(system: System, decl: dict) -> list[dict]:
 
 
 def _input_value_problem(system: System, decl: dict, value: Any) -> str | None:
-    """Why `value` is not a valid value of the declared input (None when it is)."""
-    kind = decl["type"]
-    if kind == "integer":
-        if not isinstance(value, int) or isinstance(value, bool):
-            return f"{value!r} is not a whole number"
-        if not decl["min"] <= value <= decl["max"]:
-            return f"{value} is outside {decl['min']}..{decl['max']}"
-    elif kind == "boolean" and not isinstance(value, bool):
-        return f"{value!r} is not true or false"
-    elif kind == "choice":
-        if ("options" in decl) == ("options_from" in decl):
-            return None
-        if "options_from" in decl and _options_from_problem(system, decl["options_from"]):
-            return None
-        values = [str(o["value"]) for o in resolved_options(system, decl)]
-        if str(value) not in values:
-            return f"{value!r} is not one of the options ({', '.join(values[:12])})"
-    elif kind == "dice":
-        return cells.check("dice", value)
-    elif kind == "text":
-        if not isinstance(value, str) or len(value) > decl["max_length"]:
-            return f"{value!r} is not text of at most {decl['max_length']} characters"
-    elif kind == "list":
-        if not isinstance(value, list):
-            return "is not a list"
-        if not decl.get("min_items", 0) <= len(value) <= decl["max_items"]:
-            return f"has {len(value)} entries, outside {decl.get('min_items', 0)}..{decl['max_items']}"
-        fields = {f["name"]: f for f in decl["fields"]}
-        for k, item in enumerate(value):
-            if not isinstance(item, dict):
-                return f"entry {k} is not a mapping"
-            for key, sub in item.items():
-                if key not in fields:
-                    return f"entry {k}: no field '{key}'{suggest(key, fields)}"
-                why = _input_value_problem(system, fields[key], sub)
-                if why:
-                    return f"entry {k}: {key}: {why}"
+    """Why `value` (a default, an example's or a stress input) is not a valid value of the declared
+    input, as `calc.inputs` (the engines' own validation) says; None when it is. YAML must also
+    write numbers and booleans as such (calc.inputs also reads text, for URLs and the CLI)."""
+    if any(_broken_options(system, d) for d in (decl, *decl.get("fields", []))):
+        return None  # the declaration's own problem is reported by _check_input
+    try:
+        typed = inputs.value(_resolved(system, decl), value, decl["name"])
+    except CalcError as err:  # the field path names the input; a list entry's field is added
+        return err.reason if err.input == decl["name"] else f"{err.input}: {err.reason}"
+    if decl["type"] in ("integer", "boolean") and type(typed) is not type(value):
+        return f"{value!r} must be written as {'a whole number' if decl['type'] == 'integer' else 'true or false'}"
     return None
+
+
+def _broken_options(system: System, decl: dict) -> bool:
+    if decl.get("type") != "choice":
+        return False
+    if ("options" in decl) == ("options_from" in decl):
+        return True
+    return "options_from" in decl and _options_from_problem(system, decl["options_from"]) is not None
+
+
+def _resolved(system: System, decl: dict) -> dict:
+    """The declaration as the engines see it (calc/rules.json): choices' options resolved."""
+    out = dict(decl)
+    if decl.get("type") == "choice":
+        out["options"] = resolved_options(system, decl)
+    if decl.get("type") == "list":
+        out["fields"] = [_resolved(system, f) for f in decl["fields"]]
+    return out

@@ -13,6 +13,7 @@ from mkdocs.exceptions import PluginError
 
 from calc import systems
 from macros import catalog as catalog_mod
+from macros import loader
 from macros.catalog import Catalog, System
 from macros.export import export_system
 from macros.render import gm_screen, overview, rules, system_pages
@@ -38,7 +39,7 @@ def for_build() -> tuple[Site, dict[str, list[str]]]:
 
 @cache
 def _load(root: Path, partial: bool, _state: tuple) -> tuple[Site, dict[str, list[str]]]:
-    cat = catalog_mod.load(root, complete=not partial)
+    cat = loader.load(root, complete=not partial)
     if cat.problems and not partial:
         raise PluginError("the rules data has problems (run `make check-data`):\n" + "\n".join(map(str, cat.problems)))
     broken: dict[str, list[str]] = {p.file.split("/")[1]: [] for p in cat.problems if p.file.count("/") >= 2}

@@ -12,9 +12,9 @@ import pytest
 
 from calc import systems
 from calc.errors import UnknownSystem
-from macros import catalog
+from macros import catalog, loader
 
-CATALOG = catalog.load()
+CATALOG = loader.load()
 SYSTEMS = list(CATALOG.systems.values())
 
 

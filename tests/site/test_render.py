@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from macros import catalog, markup
+from macros import loader, markup
 from macros.render import overview, rules, system_pages
 from macros.render.prose import Prose, md_text
 from macros.render.tables import table_block
@@ -17,7 +17,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "good"
 
 @pytest.fixture(scope="module")
 def site() -> Site:
-    cat = catalog.load(FIXTURE)
+    cat = loader.load(FIXTURE)
     assert cat.problems == []
     return Site(cat)
 

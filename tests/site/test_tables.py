@@ -11,10 +11,10 @@ import pytest
 from site_html import html_tables, page_html
 
 from calc.data import SystemData
-from macros import catalog
+from macros import catalog, loader
 from macros.export import export_system
 
-CATALOG = catalog.load()
+CATALOG = loader.load()
 ORACLE_DIR = Path(__file__).parent / "oracles"
 GENERATED = [
     (system, table) for system in CATALOG.systems.values() for table in system.tables.values() if "generator" in table
