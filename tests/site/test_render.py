@@ -32,7 +32,7 @@ def test_rule_page_has_anchored_headings_summary_facts_tables_rulings_examples_c
     assert "## Attacking {#attack}" in md and "## Damage {#damage}" in md
     assert "- Attack roll: **d20**" in md and "- Reach: **10 ft**" in md
     assert '<div class="cc-table" id="bonuses" markdown>' in md
-    assert "<td>3–5</td><td>−1</td>" in md and "<td>6+</td><td>0</td>" in md
+    assert "<td>3–5</td><td>−1</td>" in md and "<td>6+</td><td>+0</td>" in md
     assert '!!! ruling "Ruling: Does a natural 20 always hit?"' in md
     assert "**Other reading:** Only if the total reaches the AC." in md
     assert '!!! example "Example: A plain hit"' in md

@@ -11,8 +11,8 @@ from calc import result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.systems.action_points.attack import die_sides
-from calc.systems.action_points.weapons import PROPERTY_TABLE, signed
+from calc.format import signed
+from calc.systems.action_points.weapons import PROPERTY_TABLE
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ def order_chances(a: Score, b: Score, sides: int, tie_reroll: str) -> tuple[Frac
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     """Turn order from entered rolls, and the exact chance that each combatant acts before another."""
-    sides = die_sides(data, "initiative", "initiative_die")
+    sides = data.die_sides("initiative", "initiative_die")
     steps = [data.step("initiative", f"Each rolls 1d{sides} + initiative bonus; the highest acts first.")]
     found = scores(inputs, data, steps)
     apply_swaps(inputs, data, found, steps)

@@ -9,11 +9,11 @@ from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.result import chance, order_groups, pairwise, percent
-from calc.systems.active_defense.readers import num, rule_die
+from calc.systems.active_defense.readers import num
 
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    sides = rule_die(data, "initiative")
+    sides = data.die_sides("initiative", "die")
     by_agility = inputs["initiative_ability"] == "agility"
     break_by_dex = inputs["initiative_ties"] == "dexterity"
     steps = [

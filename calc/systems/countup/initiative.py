@@ -9,18 +9,14 @@ from calc import result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.systems.countup.readers import (
-    die_sides,
-    number,
-    signed,
-)
+from calc.format import number, signed
 
 PLAYER, NPC = "player", "npc"
 
 
 def initiative_dice(data: SystemData) -> dict[str, int]:
     """Die name (as the calculator's choice values spell it) → sides, from the initiative rule."""
-    sides = (die_sides(data, "initiative", fact) for fact in ("die", "talent_die"))
+    sides = (data.die_sides("initiative", fact) for fact in ("die", "talent_die"))
     return {f"d{n}": n for n in sides}
 
 
