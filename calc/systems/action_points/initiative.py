@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from calc import order as who_first
 from calc import result
 from calc.data import SystemData
 from calc.dist import Dist
@@ -159,15 +160,14 @@ def order_chances(a: Score, b: Score, sides: int, tie_reroll: str) -> tuple[Frac
         diff = Dist.constant(a.offset - b.offset)
     else:
         diff = a.dist(sides) - b.dist(sides)
-    before, tied, after = diff.p_gt(0), diff.p(0), diff.p_lt(0)
+    chances = who_first.compare(diff, Dist.constant(0), high_first=True)
     if a.team is not None and a.team == b.team:
-        return before, tied, after
+        return chances
     if tie_reroll == "plain":
         wins = Fraction(1, 2)
     else:
-        again = (Dist.die(sides) + a.reroll_bonus) - (Dist.die(sides) + b.reroll_bonus)
-        wins = again.p_gt(0) / (1 - again.p(0))
-    return before + tied * wins, Fraction(0), after + tied * (1 - wins)
+        wins = who_first.reroll_share(Dist.die(sides) + a.reroll_bonus, Dist.die(sides) + b.reroll_bonus)
+    return who_first.break_ties(chances, wins)
 
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
