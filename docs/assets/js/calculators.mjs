@@ -10,6 +10,7 @@ import { knob } from "./knobs.mjs";
 import { pageBuildMismatch, registerServiceWorker } from "./site-update.mjs";
 import { AnswerLine } from "./answer-line.mjs";
 import { nameMaterialWidgets } from "./page-a11y.mjs";
+import { readParams, withParams } from "./url-state.mjs";
 
 const SITE_ROOT = new URL("../../", import.meta.url);
 const DEBOUNCE_MS = knob("debounce-ms", 120);
@@ -56,7 +57,7 @@ class Calculator {
     this.worker = worker;
     this.prefix = paramPrefix;
     this.page = location.pathname;
-    this.form.load(readParams(this.prefix, this.declaration));
+    this.form.load(readParams(this.prefix, this.declaration, location.search));
     this.unsubscribe = worker.onStatus((s) => this.showStatus(s));
     this.compute();
   }
@@ -182,7 +183,7 @@ class Calculator {
     if (url.pathname !== this.page) return this.cancelPending(); // leaving: the edit stays here
     if (url.search === this.search) return;
     this.form.reset();
-    this.form.load(readParams(this.prefix, this.declaration, url));
+    this.form.load(readParams(this.prefix, this.declaration, url.search));
     this.schedule();
   }
 
@@ -204,20 +205,9 @@ function retryAll(worker) {
 }
 
 /** URL parameter names: the input's name, prefixed `<calculator>.` when a page holds several. */
-function readParams(prefix, declaration, url = location) {
-  const params = new URLSearchParams(url.search);
-  const state = {};
-  for (const decl of declaration.inputs) {
-    const value = params.get(prefix + decl.name);
-    if (value !== null) state[decl.name] = value;
-  }
-  return state;
-}
-
 function writeParams(prefix, state) {
-  const url = new URL(location.href);
-  for (const [name, value] of Object.entries(state)) url.searchParams.set(prefix + name, value);
-  if (url.href !== location.href) history.replaceState(history.state, "", url);
+  const href = withParams(location.href, prefix, state);
+  if (href !== location.href) history.replaceState(history.state, "", href);
 }
 
 function bind() {
