@@ -40,10 +40,11 @@ serve: install ## Build, then serve the full site on http://127.0.0.1:$(PORT)
 	SITE_URL=http://127.0.0.1:$(PORT)/ $(PY) tools/build_site.py
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory site
 
-lint: .venv/.installed node_modules/.installed ## Ruff lint and format check, ESLint on the JavaScript
+lint: .venv/.installed node_modules/.installed ## Ruff, ESLint, and mypy on the engine contract
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	node_modules/.bin/eslint .
+	$(PY) tools/check_types.py
 
 js: node_modules/.installed ## Unit tests of the pure browser modules (node --test)
 	node --test tests/js/*.test.mjs
