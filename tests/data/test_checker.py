@@ -157,7 +157,7 @@ BAD = {
         "{name: extra, type: dice, label: Extra dice, default: d6}",
         "{name: extra, type: dice, label: Extra dice, default: d6, when: {weapon: axe}}",
         "rules_data/countup/calculators.yaml:20: calculators.damage.inputs[1].when.weapon: "
-        "'axe' is not one of the options",
+        "must be one of sword, dagger (got 'axe')",
     ),
     "table cell of the wrong type": (
         "tables.yaml",

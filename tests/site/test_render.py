@@ -94,7 +94,7 @@ def test_compare_and_home(site: Site) -> None:
 def test_compare_initiative_ties_row_reads_each_systems_tie_rule() -> None:
     # The real data: the row shows what each system declares for ties (a rule's summary, or a
     # ruling's title marked as a ruling), never the general initiative summary.
-    cat = catalog.load()
+    cat = loader.load()
     assert cat.problems == []
     page = overview.compare_page(cat)
     (ties,) = [line for line in page.split("\n") if line.startswith("| **Initiative ties**")]

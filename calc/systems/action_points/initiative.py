@@ -12,7 +12,7 @@ from calc import result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.format import signed
+from calc.format import number, signed
 from calc.systems.action_points.weapons import PROPERTY_TABLE
 
 
@@ -33,10 +33,6 @@ class Score:
 
     def dist(self, sides: int) -> Dist:
         return Dist.constant(self.offset) if self.fixed else Dist.die(sides) + self.offset
-
-
-def number(n: int) -> str:
-    return str(n) if n >= 0 else f"−{-n}"
 
 
 def deft_bonus(data: SystemData) -> int:
