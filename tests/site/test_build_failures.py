@@ -32,6 +32,7 @@ def tiny(tmp_path: Path) -> Path:
     (tmp_path / "mkdocs.yml").write_text(CONFIG)
     (tmp_path / "macros").symlink_to(ROOT / "macros")
     (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "performance.md").write_text("# Performance\n")  # the home page links it
     return tmp_path
 
 

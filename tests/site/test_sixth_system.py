@@ -21,6 +21,7 @@ import yaml
 from site_html import ROOT, mkdocs_build, page_html
 
 from macros import catalog
+from macros.site import SYSTEM_PAGES
 
 COPIED = ("rules_data", "calc", "macros", "docs", "mkdocs.yml")
 IGNORED = shutil.ignore_patterns("__pycache__", "rules.json", "*.pyc")
@@ -90,7 +91,7 @@ def test_the_copy_builds_every_page_of_the_new_system(trial: Path) -> None:
     assert done.returncode == 0, done.stderr[-4000:]
     meta = yaml.safe_load((trial / "rules_data" / "tally" / "system.yaml").read_text())
     calculators = yaml.safe_load((trial / "rules_data" / "tally" / "calculators.yaml").read_text())["calculators"]
-    pages = ["", "rulings/", "glossary/"] + [f"{p['id']}/" for p in meta["pages"]]
+    pages = ["", *(f"{page}/" for page, _ in SYSTEM_PAGES)] + [f"{p['id']}/" for p in meta["pages"]]
     pages += [f"calculators/{name}/" for name in calculators]
     home = page_html(trial / "site", "")
     for page in pages:
