@@ -5,7 +5,7 @@ PY := .venv/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PORT ?= 8000
 
-.PHONY: help install data check-data build serve test lint unit e2e bench calc-bench clean
+.PHONY: help install data check-data build serve test lint js unit e2e bench calc-bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/\$$(PORT)/$(PORT)/g' | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -40,9 +40,14 @@ serve: install ## Build, then serve the full site on http://127.0.0.1:$(PORT)
 	SITE_URL=http://127.0.0.1:$(PORT)/ $(PY) tools/build_site.py
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory site
 
-lint: .venv/.installed ## Ruff lint and format check
+lint: .venv/.installed node_modules/.installed ## Ruff, ESLint, and mypy on the engine contract
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	node_modules/.bin/eslint .
+	$(PY) tools/check_types.py
+
+js: node_modules/.installed ## Unit tests of the pure browser modules (node --test)
+	node --test tests/js/*.test.mjs
 
 unit: install data ## Engines, data and site-build tests (no browser)
 	$(PY) -m pytest -q tests --ignore=tests/e2e
@@ -52,7 +57,7 @@ e2e: install data ## Node smoke test of the wheel under Pyodide, then the browse
 	node tests/node/smoke.mjs
 	$(PY) -m pytest -q tests/e2e
 
-test: install lint ## Everything CI runs: lint, unit, data, site, Node smoke and browser tests
+test: install lint js ## Everything CI runs: lint, JS unit, unit, data, site, Node smoke and browser tests
 	$(MAKE) data
 	$(PY) tools/build_site.py --wheel-only
 	node tests/node/smoke.mjs

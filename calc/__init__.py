@@ -42,6 +42,6 @@ def evaluate(request: Mapping[str, Any]) -> dict[str, Any]:
         raise InputError("inputs", f"must be an object of input names to values (got {inputs.shown(raw_inputs)})")
     declarations = system.calculator(name)["inputs"]
     values = inputs.validate(declarations, applies.resolve(declarations, raw_inputs))
-    engine = systems.module(system_id).CALCULATORS[name]
+    engine = systems.engine(system_id).CALCULATORS[name]
     answer = result.complete(engine(values, system))
     return {"system": system_id, "calculator": name, "inputs": inputs.to_json(declarations, values), **answer}

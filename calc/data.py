@@ -8,6 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from calc import dice
 from calc.errors import DataError, UnknownSystem
 
 DATA_FILE = "rules.json"
@@ -56,6 +57,13 @@ class SystemData:
         if name not in facts:
             raise DataError(f"{self.id}: rule '{rule_id}' has no fact '{name}'")
         return facts[name]
+
+    def die_sides(self, rule_id: str, name: str) -> int:
+        """The sides of a single-die fact such as `d20` or `1d10` (the one parser of die sizes)."""
+        expr = dice.parse(self.fact(rule_id, name), f"{rule_id}.{name}")
+        if len(expr.terms) != 1 or expr.terms[0].count != 1 or expr.modifier:
+            raise DataError(f"{self.id}: fact {rule_id}.{name} must be a single die, not {expr}")
+        return expr.terms[0].sides
 
     def table(self, table_id: str) -> list[dict[str, Any]]:
         """The rows (dicts keyed by column id) of a data table."""

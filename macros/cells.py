@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from calc.format import number, signed
+
 TYPES = ("int", "modifier", "range", "text", "dice", "percent", "multiplier", "flag")
 DASH = "—"
 _DICE = re.compile(r"^\s*[+-]?\s*(\d*[dD]\d+|\d+)(\s*[+-]\s*(\d*[dD]\d+|\d+))*\s*$")
@@ -46,15 +48,6 @@ def check(kind: str, value: Any) -> str | None:
             return f"range min {value['min']} is above max {value['max']}"
         return None if ok else f"{value!r} is not a range {{min, max}} (either may be null, not both)"
     return f"unknown column type '{kind}'"
-
-
-def signed(value: int) -> str:
-    """+2, −1, 0 (with a true minus sign)."""
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
-
-
-def number(value: int) -> str:
-    return f"−{-value}" if value < 0 else str(value)
 
 
 def text(kind: str, value: Any) -> str:

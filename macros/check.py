@@ -1,8 +1,9 @@
 """`python -m macros.check`: validate all of `rules_data/` and print every problem as
 `file:LINE: field.path: message`; exit 1 when there is any (never a traceback).
 
-`--partial` skips the checks of a finished site (all five systems, the docs stubs, the table
-generators in calc/) and `--no-coverage` the source-coverage check, for work in progress.
+`--partial` skips the checks of a finished site (at least one system, every calculator and table
+generator found in its engine in calc/) and `--no-coverage` the source-coverage check, for work in
+progress.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from macros import catalog, coverage
+from macros import catalog, coverage, loader
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=catalog.ROOT, help="checkout holding rules_data/")
     parser.add_argument("systems", nargs="*", help="only report problems of these systems")
     args = parser.parse_args(argv)
-    cat = catalog.load(args.root, complete=not args.partial)
+    cat = loader.load(args.root, complete=not args.partial)
     problems = list(cat.problems)
     if not args.no_coverage:
         for system in cat.systems.values():

@@ -4,15 +4,17 @@ Each dangling id comes with the nearest known id as a suggestion."""
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Mapping
 from typing import Any
 
+from calc import inputs, systems
+from calc.errors import CalcError
 from macros import cells
-from macros.catalog import CALCULATORS, RULING_PREFIX, Catalog, System, Where, sources_dir
+from macros.catalog import RULING_PREFIX, Catalog, System, Where, sources_dir
 from macros.markup import MarkupError, refs
 from macros.problems import Problem, suggest
 
-RESERVED_PAGES = {"index", "rulings", "glossary", "calculators", "compare"}
+RESERVED_PAGES = {"index", "rulings", "glossary", "gm-screen", "calculators", "compare"}
 
 
 def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[Problem]:
@@ -29,7 +31,7 @@ def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[P
         lambda: _check_tables(system, catalog, out, complete),
         lambda: _check_rulings(system, catalog, out),
         lambda: _check_terms(system, catalog, out),
-        lambda: _check_calculators(system, catalog, out),
+        lambda: _check_calculators(system, catalog, out, complete),
     ]
     for run in checks:
         try:
@@ -100,8 +102,6 @@ def _check_meta(system: System, catalog: Catalog, out: list[Problem], complete: 
             out.append(where.problem(f"'{pid}' is reserved for a generated page", "pages", i, "id"))
         if not system.rules_on(pid):
             out.append(where.problem(f"page '{pid}' has no rules (no rule says `page: {pid}`)", "pages", i, "id"))
-        if complete and not (catalog.root / "docs" / system.id / f"{pid}.md").is_file():
-            out.append(where.problem(f"page '{pid}' has no docs/{system.id}/{pid}.md stub", "pages", i, "id"))
         _prose(system, catalog, where, ("pages", i, "summary"), page.get("summary"), out)
     for aspect, ref in (meta.get("comparison") or {}).items():
         if ref.startswith(RULING_PREFIX):
@@ -159,7 +159,7 @@ def _check_example(system: System, catalog: Catalog, where: Where, i: int, examp
 
 
 def _check_tables(system: System, catalog: Catalog, out: list[Problem], complete: bool) -> None:
-    generators = _generators(system) if complete else None
+    generators = _engine_attr(system, "TABLES") if complete else None
     for tid, table in system.tables.items():
         where = system.where[("table", tid)]
         problem = _ref(where, ("rule",), "rule", table["rule"], system.rules)
@@ -176,7 +176,7 @@ def _check_tables(system: System, catalog: Catalog, out: list[Problem], complete
             elif generators is not None and table["generator"] not in generators:
                 out.append(
                     where.problem(
-                        f"no generator '{table['generator']}' in calc.systems.{system.module}.TABLES"
+                        f"no generator '{table['generator']}' in {system.module}.TABLES"
                         f"{suggest(table['generator'], generators)}",
                         "generator",
                     )
@@ -198,16 +198,16 @@ def _check_tables(system: System, catalog: Catalog, out: list[Problem], complete
                     out.append(where.problem(why, "rows", r, cid))
 
 
-def _generators(system: System) -> dict | str:
-    """The module's TABLES, or a message saying why it cannot be had."""
+def _engine_attr(system: System, name: str) -> dict | str:
+    """The engine module's CALCULATORS or TABLES, or a message saying why it cannot be had."""
     try:
-        module = importlib.import_module(f"calc.systems.{system.module}")
+        engine = systems.engine(system.id)
     except Exception as err:  # any import failure is reported as data, not as a traceback
-        return f"cannot import calc.systems.{system.module}: {type(err).__name__}: {err}"
-    tables = getattr(module, "TABLES", None)
-    if not isinstance(tables, dict):
-        return f"calc.systems.{system.module} has no TABLES dict"
-    return tables
+        return f"cannot import {system.module}: {type(err).__name__}: {err}"
+    found = getattr(engine, name, None)
+    if not isinstance(found, Mapping):
+        return f"{system.module} has no {name} mapping"
+    return dict(found)
 
 
 def _check_rulings(system: System, catalog: Catalog, out: list[Problem]) -> None:
@@ -264,11 +264,15 @@ def _check_terms(system: System, catalog: Catalog, out: list[Problem]) -> None:
         _prose(system, catalog, where, ("definition",), term.get("definition"), out)
 
 
-def _check_calculators(system: System, catalog: Catalog, out: list[Problem]) -> None:
+def _check_calculators(system: System, catalog: Catalog, out: list[Problem], complete: bool) -> None:
+    engines = _engine_attr(system, "CALCULATORS") if complete else None
     for name, calc in system.calculators.items():
-        if name not in CALCULATORS:
-            continue
         where = system.where[("calculator", name)]
+        if isinstance(engines, str):
+            out.append(where.problem(engines))
+        elif engines is not None and name not in engines:
+            known = suggest(name, engines)
+            out.append(where.problem(f"no engine '{name}' in {system.module}.CALCULATORS{known}"))
         problem = _ref(where, ("rule",), "rule", calc["rule"], system.rules)
         if problem:
             out.append(problem)
@@ -383,41 +387,33 @@ def resolved_options(system: System, decl: dict) -> list[dict]:
 
 
 def _input_value_problem(system: System, decl: dict, value: Any) -> str | None:
-    """Why `value` is not a valid value of the declared input (None when it is)."""
-    kind = decl["type"]
-    if kind == "integer":
-        if not isinstance(value, int) or isinstance(value, bool):
-            return f"{value!r} is not a whole number"
-        if not decl["min"] <= value <= decl["max"]:
-            return f"{value} is outside {decl['min']}..{decl['max']}"
-    elif kind == "boolean" and not isinstance(value, bool):
-        return f"{value!r} is not true or false"
-    elif kind == "choice":
-        if ("options" in decl) == ("options_from" in decl):
-            return None
-        if "options_from" in decl and _options_from_problem(system, decl["options_from"]):
-            return None
-        values = [str(o["value"]) for o in resolved_options(system, decl)]
-        if str(value) not in values:
-            return f"{value!r} is not one of the options ({', '.join(values[:12])})"
-    elif kind == "dice":
-        return cells.check("dice", value)
-    elif kind == "text":
-        if not isinstance(value, str) or len(value) > decl["max_length"]:
-            return f"{value!r} is not text of at most {decl['max_length']} characters"
-    elif kind == "list":
-        if not isinstance(value, list):
-            return "is not a list"
-        if not decl.get("min_items", 0) <= len(value) <= decl["max_items"]:
-            return f"has {len(value)} entries, outside {decl.get('min_items', 0)}..{decl['max_items']}"
-        fields = {f["name"]: f for f in decl["fields"]}
-        for k, item in enumerate(value):
-            if not isinstance(item, dict):
-                return f"entry {k} is not a mapping"
-            for key, sub in item.items():
-                if key not in fields:
-                    return f"entry {k}: no field '{key}'{suggest(key, fields)}"
-                why = _input_value_problem(system, fields[key], sub)
-                if why:
-                    return f"entry {k}: {key}: {why}"
+    """Why `value` (a default, an example's or a stress input) is not a valid value of the declared
+    input, as `calc.inputs` (the engines' own validation) says; None when it is. YAML must also
+    write numbers and booleans as such (calc.inputs also reads text, for URLs and the CLI)."""
+    if any(_broken_options(system, d) for d in (decl, *decl.get("fields", []))):
+        return None  # the declaration's own problem is reported by _check_input
+    try:
+        typed = inputs.value(_resolved(system, decl), value, decl["name"])
+    except CalcError as err:  # the field path names the input; a list entry's field is added
+        return err.reason if err.input == decl["name"] else f"{err.input}: {err.reason}"
+    if decl["type"] in ("integer", "boolean") and type(typed) is not type(value):
+        return f"{value!r} must be written as {'a whole number' if decl['type'] == 'integer' else 'true or false'}"
     return None
+
+
+def _broken_options(system: System, decl: dict) -> bool:
+    if decl.get("type") != "choice":
+        return False
+    if ("options" in decl) == ("options_from" in decl):
+        return True
+    return "options_from" in decl and _options_from_problem(system, decl["options_from"]) is not None
+
+
+def _resolved(system: System, decl: dict) -> dict:
+    """The declaration as the engines see it (calc/rules.json): choices' options resolved."""
+    out = dict(decl)
+    if decl.get("type") == "choice":
+        out["options"] = resolved_options(system, decl)
+    if decl.get("type") == "list":
+        out["fields"] = [_resolved(system, f) for f in decl["fields"]]
+    return out

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from macros import catalog as catalog_mod
+from macros import loader
 from macros.catalog import Catalog, System
 from macros.crossref import resolved_options
 
@@ -112,7 +113,7 @@ def exported(cat: Catalog, skip: set[str] = frozenset()) -> dict[str, Any]:
 
 def write(output: Path = OUTPUT) -> tuple[Catalog, dict[str, Any], set[str]]:
     """Export the systems without problems to `output` (rewritten only when it changes)."""
-    cat = catalog_mod.load()
+    cat = loader.load()
     broken = {sid for sid in cat.systems if any(p.file.startswith(f"rules_data/{sid}/") for p in cat.problems)}
     data = exported(cat, broken)
     text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n"

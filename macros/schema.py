@@ -1,4 +1,9 @@
-"""Validate a YAML source against its JSON Schema in `rules_data/schema/`, as located problems."""
+"""Validate a YAML source against its JSON Schema in `rules_data/schema/`, as located problems.
+
+Each schema has a relative `$id` (its file name), so its `$ref`s to the shared parts
+(`defs.schema.json#/$defs/id`, …) resolve the same way here (a `referencing.Registry` of the
+schema folder) and in editors (relative to the schema file the `yaml-language-server` line names).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from typing import Any
 
 import jsonschema
 from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
 
 from macros.problems import Problem, suggest
 from macros.yamlsource import Source
@@ -23,10 +29,20 @@ _PATTERNS = {
 
 
 @cache
+def registry() -> Registry:
+    """Every schema of the folder, by its `$id` (the file name)."""
+    resources = []
+    for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        Draft202012Validator.check_schema(contents)
+        resources.append((contents.get("$id", path.name), Resource.from_contents(contents)))
+    return Registry().with_resources(resources)
+
+
+@cache
 def validator(kind: str) -> Draft202012Validator:
-    schema = json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    schema = registry().contents(f"{kind}.schema.json")
+    return Draft202012Validator(schema, registry=registry())
 
 
 def validate(source: Source, kind: str) -> list[Problem]:

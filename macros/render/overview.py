@@ -1,4 +1,4 @@
-"""The site-wide pages: the home page and the comparison of the five systems."""
+"""The site-wide pages: the home page and the comparison of the systems."""
 
 from __future__ import annotations
 
@@ -66,12 +66,19 @@ def first_sentence(text: str) -> str:
     return match.group(1) if match else text.strip()
 
 
+def _count(n: int) -> str:
+    """A small count in words, as prose writes it."""
+    words = "zero one two three four five six seven eight nine ten eleven twelve".split()
+    return words[n] if n < len(words) else str(n)
+
+
 def home_page(catalog: Catalog, page: str = "index.md") -> str:
     """What is here, for a newcomer, in one screen."""
     parts = [
         "# Combat Codex",
         "",
-        "The combat rules of five tabletop role-playing systems, rewritten in plain words, with their tables "
+        f"The combat rules of {_count(len(catalog.systems))} tabletop role-playing systems, rewritten in plain "
+        "words, with their tables "
         "and exact dice calculators. Every number comes from one set of rules data; every calculator answer "
         "is an exact probability, computed in your browser.",
         "{: .cc-lead }",

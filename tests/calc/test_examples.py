@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import calc
-from macros import catalog
+from macros import loader
 
-CATALOG = catalog.load()
+CATALOG = loader.load()
 EXAMPLES = [
     pytest.param(system.id, rule["id"], example, id=f"{system.id}:{rule['id']}:{example.get('title', i)}")
     for system in CATALOG.systems.values()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from macros import catalog, coverage
+from macros import catalog, coverage, loader
 
 GOOD = Path(__file__).parent / "fixtures" / "good"
 
@@ -30,11 +30,11 @@ def edit(root: Path, name: str, old: str, new: str) -> None:
 
 
 def problems(root: Path) -> list[str]:
-    return [str(p) for p in catalog.load(root).problems]
+    return [str(p) for p in loader.load(root).problems]
 
 
 def test_good_fixture_has_no_problem(root: Path) -> None:
-    cat = catalog.load(root)
+    cat = loader.load(root)
     assert [str(p) for p in cat.problems] == []
     assert coverage.check(cat.systems["countup"], root / "sources") == []
 
@@ -136,7 +136,14 @@ BAD = {
         "calculators.yaml",
         "default: sword",
         "default: axe",
-        "rules_data/countup/calculators.yaml:19: calculators.damage.inputs[0].default: 'axe' is not one of the options",
+        "rules_data/countup/calculators.yaml:19: calculators.damage.inputs[0].default: must be one of",
+    ),
+    "list default entry out of range (checked by calc.inputs)": (
+        "calculators.yaml",
+        "default: [{name: Alice, modifier: 1}]",
+        "default: [{name: Alice, modifier: 9}]",
+        "rules_data/countup/calculators.yaml:33: calculators.initiative.inputs[0].default: "
+        "combatants[1].modifier: must be between -5 and 5 (got 9)",
     ),
     "when names an input not declared before": (
         "calculators.yaml",
@@ -150,7 +157,7 @@ BAD = {
         "{name: extra, type: dice, label: Extra dice, default: d6}",
         "{name: extra, type: dice, label: Extra dice, default: d6, when: {weapon: axe}}",
         "rules_data/countup/calculators.yaml:20: calculators.damage.inputs[1].when.weapon: "
-        "'axe' is not one of the options",
+        "must be one of sword, dagger (got 'axe')",
     ),
     "table cell of the wrong type": (
         "tables.yaml",
@@ -228,11 +235,11 @@ def test_check_command_prints_problems_and_exits_1(root: Path) -> None:
 def test_coverage_finds_uncovered_lines_and_lost_numbers(root: Path) -> None:
     source = root / "sources" / "mini.txt"
     source.write_text(source.read_text() + "Extra line with 77 in it.\n")
-    cat = catalog.load(root)
+    cat = loader.load(root)
     found = [str(p) for p in coverage.check(cat.systems["countup"], root / "sources")]
     assert any("mini.txt lines 4–4 are in no section" in p for p in found), found
     edit(root, "rules.yaml", "lines: [1, 2]", "lines: [1, 4]")
-    cat = catalog.load(root)
+    cat = loader.load(root)
     found = [str(p) for p in coverage.check(cat.systems["countup"], root / "sources")]
     assert found == [
         "rules_data/countup/rules.yaml:5: sections[0].lines: number 77 of lines 1–4 appear in no rule citing it "
@@ -242,6 +249,6 @@ def test_coverage_finds_uncovered_lines_and_lost_numbers(root: Path) -> None:
 
 def test_coverage_checks_quote_and_overlap(root: Path) -> None:
     edit(root, "rules.yaml", "quote: Hitting", "quote: Missing")
-    cat = catalog.load(root)
+    cat = loader.load(root)
     found = [str(p) for p in coverage.check(cat.systems["countup"], root / "sources")]
     assert found == ["rules_data/countup/rules.yaml:6: sections[0].quote: line 1 reads 'Hitting a target'"]

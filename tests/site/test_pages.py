@@ -11,9 +11,9 @@ from urllib.parse import urlparse
 import pytest
 from site_html import page_html
 
-from macros import catalog
+from macros import catalog, loader
 
-CATALOG = catalog.load()
+CATALOG = loader.load()
 SYSTEMS = list(CATALOG.systems.values())
 
 

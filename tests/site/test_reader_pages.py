@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from site_html import page_html
 
-from macros import catalog
+from macros import catalog, loader
 
-SYSTEMS = list(catalog.load().systems.values())
+SYSTEMS = list(loader.load().systems.values())
 
 
 def _title(html: str) -> str:

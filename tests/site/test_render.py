@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from macros import catalog, markup
+from macros import loader, markup
 from macros.render import overview, rules, system_pages
 from macros.render.prose import Prose, md_text
 from macros.render.tables import table_block
@@ -17,7 +17,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "good"
 
 @pytest.fixture(scope="module")
 def site() -> Site:
-    cat = catalog.load(FIXTURE)
+    cat = loader.load(FIXTURE)
     assert cat.problems == []
     return Site(cat)
 
@@ -32,7 +32,7 @@ def test_rule_page_has_anchored_headings_summary_facts_tables_rulings_examples_c
     assert "## Attacking {#attack}" in md and "## Damage {#damage}" in md
     assert "- Attack roll: **d20**" in md and "- Reach: **10 ft**" in md
     assert '<div class="cc-table" id="bonuses" markdown>' in md
-    assert "<td>3–5</td><td>−1</td>" in md and "<td>6+</td><td>0</td>" in md
+    assert "<td>3–5</td><td>−1</td>" in md and "<td>6+</td><td>+0</td>" in md
     assert '!!! ruling "Ruling: Does a natural 20 always hit?"' in md
     assert "**Other reading:** Only if the total reaches the AC." in md
     assert '!!! example "Example: A plain hit"' in md
@@ -94,7 +94,7 @@ def test_compare_and_home(site: Site) -> None:
 def test_compare_initiative_ties_row_reads_each_systems_tie_rule() -> None:
     # The real data: the row shows what each system declares for ties (a rule's summary, or a
     # ruling's title marked as a ruling), never the general initiative summary.
-    cat = catalog.load()
+    cat = loader.load()
     assert cat.problems == []
     page = overview.compare_page(cat)
     (ties,) = [line for line in page.split("\n") if line.startswith("| **Initiative ties**")]

@@ -11,10 +11,10 @@ import pytest
 from site_html import html_tables, page_html
 
 from calc.data import SystemData
-from macros import catalog
+from macros import catalog, loader
 from macros.export import export_system
 
-CATALOG = catalog.load()
+CATALOG = loader.load()
 ORACLE_DIR = Path(__file__).parent / "oracles"
 GENERATED = [
     (system, table) for system in CATALOG.systems.values() for table in system.tables.values() if "generator" in table
@@ -35,15 +35,17 @@ def _norm(cell: str) -> str:
     return " ".join(str(cell).replace("\N{MINUS SIGN}", "-").split())
 
 
-WITH_ORACLE = [(s, t) for s, t in GENERATED if t["generator"] in _oracles(s.module)]
+WITH_ORACLE = [(s, t) for s, t in GENERATED if t["generator"] in _oracles(s.id.replace("-", "_"))]
 WITHOUT_ORACLE = [
-    f"{s.id}:{t['id']} ({t['generator']})" for s, t in GENERATED if t["generator"] not in _oracles(s.module)
+    f"{s.id}:{t['id']} ({t['generator']})"
+    for s, t in GENERATED
+    if t["generator"] not in _oracles(s.id.replace("-", "_"))
 ]
 
 
 @pytest.mark.parametrize(("system", "table"), WITH_ORACLE, ids=[f"{s.id}:{t['id']}" for s, t in WITH_ORACLE])
 def test_generated_table_matches_its_oracle(site: Path, system: catalog.System, table: dict) -> None:
-    expected = _oracles(system.module)[table["generator"]](SystemData(export_system(system)))
+    expected = _oracles(system.id.replace("-", "_"))[table["generator"]](SystemData(export_system(system)))
     page = system.rules[table["rule"]]["page"]
     rendered = html_tables(page_html(site, f"{system.id}/{page}/"))[table["id"]]
     assert len(rendered) == len(expected), "row count"

@@ -11,16 +11,9 @@ from typing import Any
 from calc import dice, result
 from calc.data import SystemData
 from calc.dist import Dist
-from calc.errors import DataError, InputError
-from calc.systems.action_points.weapons import Weapon, reach_of, resolve, signed
-
-
-def die_sides(data: SystemData, rule_id: str, fact: str) -> int:
-    """Sides of a one-die fact such as `1d20`."""
-    expr = dice.parse(data.fact(rule_id, fact), f"{rule_id}.{fact}")
-    if len(expr.terms) != 1 or expr.terms[0].count != 1 or expr.modifier:
-        raise DataError(f"{data.id}: fact {rule_id}.{fact} must be a single die, not {expr}")
-    return expr.terms[0].sides
+from calc.errors import InputError
+from calc.format import signed
+from calc.systems.action_points.weapons import Weapon, reach_of, resolve
 
 
 @dataclass(frozen=True)
@@ -83,7 +76,7 @@ def attack_bonus(inputs: dict[str, Any], data: SystemData, weapon: Weapon) -> tu
             )
         )
     bonus = sum(v for v, _ in parts)
-    sides = die_sides(data, "standard-attack", "attack_die")
+    sides = data.die_sides("standard-attack", "attack_die")
     target = data.fact("standard-attack", "magic_target" if magic else "martial_target")
     shown = " ".join(f"{signed(v)} ({label})" for v, label in parts)
     line = f"1d{sides} {shown} = 1d{sides} {signed(bonus)} against {target} {inputs['defense']}."
@@ -112,7 +105,7 @@ def miss_chance_misses(inputs: dict[str, Any], data: SystemData) -> Fraction:
     percent = inputs["miss_chance"]
     if not percent:
         return Fraction(0)
-    sides = die_sides(data, "miss-chance", "roll")
+    sides = data.die_sides("miss-chance", "roll")
     at_or_under = Fraction(percent, sides)
     return at_or_under if inputs["miss_chance_reading"] == "glossary" else 1 - at_or_under
 
@@ -121,7 +114,7 @@ def resolve_attack(inputs: dict[str, Any], data: SystemData) -> Attack:
     """Weapon, bonus, and the exact chances of critical, regular hit and miss."""
     weapon = resolve(inputs, data)
     bonus, steps = attack_bonus(inputs, data, weapon)
-    sides = die_sides(data, "standard-attack", "attack_die")
+    sides = data.die_sides("standard-attack", "attack_die")
     always = inputs["threat_range"] == "always_hits"
     c, r, m = roll_outcomes(sides, bonus, inputs["defense"], weapon.threshold, always)
     first_hit = next(
@@ -177,7 +170,7 @@ def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     """Chances of a critical hit, a regular hit and a miss."""
     attack = resolve_attack(inputs, data)
     o = attack.outcomes
-    sides = die_sides(data, "standard-attack", "attack_die")
+    sides = data.die_sides("standard-attack", "attack_die")
     needed = result.roll_needed(attack.first_hit, sides)
     summary = (
         f"Hits {result.percent(o.hit)} (critical {result.percent(o.critical)}); "

@@ -7,12 +7,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from calc import order as who_first
 from calc import result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.systems.action_points.attack import die_sides
-from calc.systems.action_points.weapons import PROPERTY_TABLE, signed
+from calc.format import number, signed
+from calc.systems.action_points.weapons import PROPERTY_TABLE
 
 
 @dataclass(frozen=True)
@@ -32,10 +33,6 @@ class Score:
 
     def dist(self, sides: int) -> Dist:
         return Dist.constant(self.offset) if self.fixed else Dist.die(sides) + self.offset
-
-
-def number(n: int) -> str:
-    return str(n) if n >= 0 else f"−{-n}"
 
 
 def deft_bonus(data: SystemData) -> int:
@@ -159,20 +156,19 @@ def order_chances(a: Score, b: Score, sides: int, tie_reroll: str) -> tuple[Frac
         diff = Dist.constant(a.offset - b.offset)
     else:
         diff = a.dist(sides) - b.dist(sides)
-    before, tied, after = diff.p_gt(0), diff.p(0), diff.p_lt(0)
+    chances = who_first.compare(diff, Dist.constant(0), high_first=True)
     if a.team is not None and a.team == b.team:
-        return before, tied, after
+        return chances
     if tie_reroll == "plain":
         wins = Fraction(1, 2)
     else:
-        again = (Dist.die(sides) + a.reroll_bonus) - (Dist.die(sides) + b.reroll_bonus)
-        wins = again.p_gt(0) / (1 - again.p(0))
-    return before + tied * wins, Fraction(0), after + tied * (1 - wins)
+        wins = who_first.reroll_share(Dist.die(sides) + a.reroll_bonus, Dist.die(sides) + b.reroll_bonus)
+    return who_first.break_ties(chances, wins)
 
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     """Turn order from entered rolls, and the exact chance that each combatant acts before another."""
-    sides = die_sides(data, "initiative", "initiative_die")
+    sides = data.die_sides("initiative", "initiative_die")
     steps = [data.step("initiative", f"Each rolls 1d{sides} + initiative bonus; the highest acts first.")]
     found = scores(inputs, data, steps)
     apply_swaps(inputs, data, found, steps)

@@ -8,7 +8,7 @@ from typing import Any
 
 from calc import dice
 from calc.data import SystemData
-from calc.systems.action_points.attack import die_sides
+from calc.format import number as minus
 from calc.systems.action_points.weapons import PROPERTY_TABLE, RANK_TABLE, WEAPON_TABLE
 
 ACTION_TABLE = "action-type-costs"
@@ -24,10 +24,6 @@ SWAP_GAPS = range(1, 7)
 def decimal(value: Fraction) -> str:
     """An exact number as a short decimal: 4.5, 9, 3.333."""
     return f"{float(value):.3f}".rstrip("0").rstrip(".")
-
-
-def minus(n: int) -> str:
-    return str(n) if n >= 0 else f"−{-n}"
 
 
 def offset(base: str, n: int) -> str:
@@ -64,7 +60,7 @@ def critical_range(threshold: int, sides: int) -> str:
 
 def weapon_stats(data: SystemData) -> dict[str, Any]:
     """What each weapon preset means: average damage, critical range and chance, average critical."""
-    sides = die_sides(data, "standard-attack", "attack_die")
+    sides = data.die_sides("standard-attack", "attack_die")
     rows = []
     for w in data.table(WEAPON_TABLE):
         expr = dice.parse(w["damage"])

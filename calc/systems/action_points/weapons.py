@@ -10,6 +10,7 @@ from calc import dice
 from calc.data import SystemData
 from calc.dice import DiceExpr
 from calc.errors import DataError, InputError
+from calc.format import signed
 
 WEAPON_TABLE = "weapon-table"
 PROPERTY_TABLE = "weapon-property-table"
@@ -34,11 +35,6 @@ class Weapon:
     @property
     def melee(self) -> bool:
         return self.type not in (None, "ranged", "magic")
-
-
-def signed(n: int) -> str:
-    """A modifier as players write it: +2, −3, +0."""
-    return f"+{n}" if n >= 0 else f"−{-n}"
 
 
 def preset(data: SystemData, weapon_id: str) -> dict[str, Any]:

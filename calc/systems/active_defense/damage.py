@@ -8,9 +8,10 @@ from calc import dice
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
+from calc.format import signed
 from calc.result import chance, dist_json, percent, table
 from calc.systems.active_defense.hit import exchange
-from calc.systems.active_defense.readers import num, signed
+from calc.systems.active_defense.readers import num
 
 
 def at_least(dist: Dist) -> list[tuple[int, float]]:

@@ -10,8 +10,9 @@ from typing import Any
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
+from calc.format import signed
 from calc.result import chance, percent, roll_needed, table
-from calc.systems.active_defense.readers import attack_die, natural_map, num, plus, rule_die, signed
+from calc.systems.active_defense.readers import attack_die, natural_map, num, plus
 from calc.systems.active_defense.two_weapon import (
     side_flags,
     two_weapon_penalty,
@@ -131,7 +132,7 @@ def _defense_roll(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[
             steps.append(
                 data.step("two-weapon-fighting", "Two-weapon penalties touch attack and block rolls, not dodges.")
             )
-    face = Dist.die(rule_die(data, kind))
+    face = Dist.die(data.die_sides(kind, "die"))
     if inputs["natural_rolls_on_defense"]:
         face = face.map(natural_map(data))
         steps.append(
@@ -152,7 +153,7 @@ def _defense_roll(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[
 def needed_face(data: SystemData, bonus: int, target: int) -> int | None:
     """The lowest natural face whose counted value + bonus reaches the target (None: no face does)."""
     nat = natural_map(data)
-    for face in range(1, rule_die(data, "attack-roll") + 1):
+    for face in range(1, data.die_sides("attack-roll", "die") + 1):
         if nat(face) + bonus >= target:
             return face
     return None
@@ -161,7 +162,7 @@ def needed_face(data: SystemData, bonus: int, target: int) -> int | None:
 def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     steps: list[dict[str, str]] = []
     ex = exchange(inputs, data, steps)
-    sides = rule_die(data, "attack-roll")
+    sides = data.die_sides("attack-roll", "die")
     face = needed_face(data, ex.bonus, ex.passive_defense)
     nat = natural_map(data)
     text = None

@@ -5,15 +5,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from calc import order as who_first
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.result import chance, order_groups, pairwise, percent
-from calc.systems.active_defense.readers import num, rule_die
+from calc.systems.active_defense.readers import num
 
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    sides = rule_die(data, "initiative")
+    sides = data.die_sides("initiative", "die")
     by_agility = inputs["initiative_ability"] == "agility"
     break_by_dex = inputs["initiative_ties"] == "dexterity"
     steps = [
@@ -38,11 +39,11 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         names.append(c["name"])
         dex.append(c["dexterity"])
 
+    priority = [-d for d in dex] if break_by_dex else None  # the higher Dexterity wins a tie
+
     def chances(i: int, j: int) -> tuple[Fraction, Fraction, Fraction]:
-        below, equal, above = rolls[i].compare(rolls[j])
-        if break_by_dex and dex[i] != dex[j]:
-            return (above + equal, Fraction(0), below) if dex[i] > dex[j] else (above, Fraction(0), below + equal)
-        return above, equal, below
+        pair = (priority[i], priority[j]) if priority else None
+        return who_first.acts_before(rolls[i], rolls[j], high_first=True, priority=pair)
 
     entries = [(names[i], i) for i in range(len(people))]
     rolled = [bool(c["roll"]) for c in people]
@@ -70,7 +71,9 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         steps.append(data.step("ruling:initiative-ties", "Equal totals are shown as tied; the table settles them."))
     first = order[0]
     lead = ", ".join(first["names"])
-    alone = [acts_first_alone(rolls, dex if break_by_dex else None, i) for i in range(len(rolls))]
+    alone = [
+        who_first.first_chance(i, rolls, high_first=True, priority=priority, alone=True) for i in range(len(rolls))
+    ]
     if all(rolled):
         summary = f"{lead} {'tie for' if first['tied'] else 'acts'} first"
     else:
@@ -83,20 +86,3 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         "pairwise": pairwise(names, chances),
         "steps": steps,
     }
-
-
-def acts_first_alone(rolls: list[Dist], dex: list[int] | None, i: int) -> Fraction:
-    """P(combatant i acts before every other one): each other total is lower, or equal with a lower
-    Dexterity modifier when `dex` is given (the tie-break reading)."""
-    total = Fraction(0)
-    for x, p in rolls[i].items():
-        for j, other in enumerate(rolls):
-            if j != i:
-                below = other.p_lt(x)
-                if dex is not None and dex[j] < dex[i]:
-                    below += other.p(x)
-                p *= below
-                if not p:
-                    break
-        total += p
-    return total

@@ -5,14 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from calc import dice
 from calc.data import SystemData
 from calc.dist import Dist
-
-
-def signed(value: int) -> str:
-    """+2, −1, 0 (true minus sign), as the site shows modifiers."""
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
 
 
 def num(value: int | Fraction) -> str:
@@ -29,12 +23,6 @@ def plus(value: int) -> str:
     return f"− {-value}" if value < 0 else f"+ {value}"
 
 
-def rule_die(data: SystemData, rule_id: str) -> int:
-    """The sides of the single die a rule rolls (its `die` fact, e.g. 1d20)."""
-    expr = dice.parse(data.fact(rule_id, "die"), f"{rule_id}.die")
-    return expr.terms[0].sides
-
-
 def natural_map(data: SystemData) -> Callable[[int], int]:
     """Face → value counted: the natural-rolls rule (natural 20 counts as 30, natural 1 as −10)."""
     high, high_as = data.fact("natural-rolls", "high_face"), data.fact("natural-rolls", "high_counts_as")
@@ -44,4 +32,4 @@ def natural_map(data: SystemData) -> Callable[[int], int]:
 
 def attack_die(data: SystemData) -> Dist:
     """The attack d20 with the natural-roll substitution applied."""
-    return Dist.die(rule_die(data, "attack-roll")).map(natural_map(data))
+    return Dist.die(data.die_sides("attack-roll", "die")).map(natural_map(data))

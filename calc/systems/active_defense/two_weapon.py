@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from calc.data import SystemData
-from calc.systems.active_defense.readers import signed
+from calc.format import signed
 
 TALENTS = ("light", "training", "mastery", "shield")
 """The condition columns of the two-weapon penalties table, in the inputs' order."""

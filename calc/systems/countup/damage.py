@@ -9,11 +9,8 @@ from calc import dice, result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.systems.countup.readers import (
-    chosen_bonus,
-    number,
-    signed,
-)
+from calc.format import number, signed
+from calc.systems.countup.readers import chosen_bonus
 
 STRENGTH_FACTS = {"melee": "melee_adds_strength", "thrown": "thrown_adds_strength", "ranged": "ranged_adds_strength"}
 """Which fact of the damage rule says whether each kind of attack adds the Strength bonus."""

@@ -6,12 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from calc.data import SystemData
-from calc.systems.countup.readers import (
-    ABILITY_TABLE,
-    number,
-    range_label,
-    signed,
-)
+from calc.format import number, signed
+from calc.systems.countup.readers import ABILITY_TABLE, range_label
 
 
 def natural_healing(level: int, con_bonus: int, data: SystemData, floor: bool = True) -> int:

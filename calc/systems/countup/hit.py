@@ -8,13 +8,8 @@ from typing import Any
 from calc import result
 from calc.data import SystemData
 from calc.dist import Dist
-from calc.systems.countup.readers import (
-    chosen_bonus,
-    die_sides,
-    minus_term,
-    number,
-    signed,
-)
+from calc.format import number, signed
+from calc.systems.countup.readers import chosen_bonus, minus_term
 
 ATTACK_RULES = {"melee": "attack-melee", "ranged": "attack-ranged"}
 """Which rule governs each kind of attack roll."""
@@ -30,7 +25,7 @@ def hit_probability(need: int, sides: int, natural_rolls: bool) -> Fraction:
 def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     """Chance that d20 + ability bonus + to-hit + misc (− Hurt) reaches the target's AC."""
     rule = ATTACK_RULES[inputs["attack"]]
-    sides = die_sides(data, rule, "attack_die")
+    sides = data.die_sides(rule, "attack_die")
     ability = data.fact(rule, "ability")
     ability_value, ability_step = chosen_bonus(
         data, inputs["ability_from"], inputs["ability_score"], inputs["ability_bonus"], ability, "ability_score"

@@ -5,22 +5,19 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from calc import order as who_first
 from calc import result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.systems.countup.readers import (
-    die_sides,
-    number,
-    signed,
-)
+from calc.format import number, signed
 
 PLAYER, NPC = "player", "npc"
 
 
 def initiative_dice(data: SystemData) -> dict[str, int]:
     """Die name (as the calculator's choice values spell it) → sides, from the initiative rule."""
-    sides = (die_sides(data, "initiative", fact) for fact in ("die", "talent_die"))
+    sides = (data.die_sides("initiative", fact) for fact in ("die", "talent_die"))
     return {f"d{n}": n for n in sides}
 
 
@@ -31,29 +28,16 @@ FIRST_HOW = "(alone or tied with their own side)"
 def acts_before(a: Dist, a_side: str, b: Dist, b_side: str) -> tuple[Fraction, Fraction, Fraction]:
     """(P(a acts before b), P(tied: same side, same total), P(b before a)); lowest total first,
     a player before an NPC on the same total."""
-    lower, equal, higher = a.compare(b)
-    if a_side == b_side:
-        return lower, equal, higher
-    if a_side == PLAYER:
-        return lower + equal, Fraction(0), higher
-    return lower, Fraction(0), higher + equal
+    return who_first.acts_before(a, b, high_first=False, priority=(_side_rank(a_side), _side_rank(b_side)))
+
+
+def _side_rank(side: str) -> int:
+    return 0 if side == PLAYER else 1
 
 
 def first_chance(i: int, totals: list[Dist], sides: list[str]) -> Fraction:
     """P(nobody acts strictly before combatant i): they act first, alone or in a tied group."""
-    chance = Fraction(0)
-    for t, p in totals[i].items():
-        for j, other in enumerate(totals):
-            if j == i:
-                continue
-            beaten = other.p_lt(t)
-            if sides[j] == PLAYER and sides[i] == NPC:
-                beaten += other.p(t)
-            p *= 1 - beaten
-            if not p:
-                break
-        chance += p
-    return chance
+    return who_first.first_chance(i, totals, high_first=False, priority=[_side_rank(s) for s in sides], alone=False)
 
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:

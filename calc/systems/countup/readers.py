@@ -2,29 +2,11 @@
 
 from __future__ import annotations
 
-from calc import dice
 from calc.data import SystemData
-from calc.errors import DataError, InputError
+from calc.errors import InputError
+from calc.format import signed
 
 ABILITY_TABLE = "ability-score-bonuses"
-
-
-def die_sides(data: SystemData, rule_id: str, fact: str) -> int:
-    """The number of sides of a single-die fact such as `d20`."""
-    expr = dice.parse(data.fact(rule_id, fact), f"{rule_id}.{fact}")
-    if len(expr.terms) != 1 or expr.terms[0].count != 1 or expr.modifier:
-        raise DataError(f"{data.id}: fact {rule_id}.{fact} must be a single die, not {expr}")
-    return expr.terms[0].sides
-
-
-def signed(n: int) -> str:
-    """A modifier as shown to players: +2, −3, +0."""
-    return f"+{n}" if n >= 0 else f"−{-n}"
-
-
-def number(n: int) -> str:
-    """A plain number with a true minus sign: 5, −10."""
-    return str(n) if n >= 0 else f"−{-n}"
 
 
 def minus_term(n: int) -> str:

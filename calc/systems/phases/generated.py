@@ -8,19 +8,13 @@ from typing import Any
 
 from calc import dice
 from calc.data import SystemData
+from calc.format import number as _number
+from calc.format import signed as _signed
 from calc.systems.phases.attack_roll import attack_target, defense_parts
 from calc.systems.phases.order import flees
 from calc.systems.phases.wounds import wound_row
 
 MINUS = "\N{MINUS SIGN}"
-
-
-def _number(n: int) -> str:
-    return str(n).replace("-", MINUS)
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else _number(n)
 
 
 def _span(lo: int, hi: int | None) -> str:

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from calc import dice, result
+from calc import order as who_first
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import DataError, InputError
@@ -24,9 +25,9 @@ Step = dict[str, str]
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     phase = row_by(data, "phases", "id", inputs["phase"])
     steps = [data.step("phase-order", f"Phase {phase['n']}: {phase['name']}.")]
-    handler = _HANDLERS.get(phase["order_by"])
+    handler = _HANDLERS.get(phase["id"])
     if handler is None:
-        raise DataError(f"{data.id}: no way to order a phase by '{phase['order_by']}'")
+        raise DataError(f"{data.id}: no way to order phase '{phase['id']}' (known: {', '.join(_HANDLERS)})")
     return handler(inputs, data, steps)
 
 
@@ -130,28 +131,15 @@ def before_tied_after(
 ) -> tuple[Fraction, Fraction, Fraction]:
     """(P(a acts before b), P(at once), P(b before a)), higher first. Under the re-roll reading a
     tie is rolled again with fresh dice until it breaks, so it splits in the fresh dice's odds."""
-    below, tied, above = a.compare(b)
-    if simultaneous or not tied:
-        return above, tied, below
-    f_below, _, f_above = fresh_a.compare(fresh_b)
-    share = f_above / (f_above + f_below)
-    return above + tied * share, Fraction(0), below + tied * (1 - share)
+    chances = who_first.compare(a, b, high_first=True)
+    if simultaneous or not chances[1]:
+        return chances
+    return who_first.break_ties(chances, who_first.reroll_share(fresh_a, fresh_b))
 
 
 def first_alone(scores: list[Dist]) -> list[Fraction]:
     """For each combatant, the chance that their result is strictly above everyone else's."""
-    out = []
-    for i, mine in enumerate(scores):
-        total = Fraction(0)
-        for value, p in mine.items():
-            for j, other in enumerate(scores):
-                if j != i:
-                    p *= other.p_lt(value)
-                    if not p:
-                        break
-            total += p
-        out.append(total)
-    return out
+    return [who_first.first_chance(i, scores, high_first=True, alone=True) for i in range(len(scores))]
 
 
 def _summary(order: list[dict[str, Any]], unknown: list[str]) -> str:
@@ -164,9 +152,21 @@ def _summary(order: list[dict[str, Any]], unknown: list[str]) -> str:
     return text
 
 
+def _by_margin(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> dict[str, Any]:
+    return _ordered(inputs, data, steps, by_margin=True)
+
+
+def _by_d20(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> dict[str, Any]:
+    return _ordered(inputs, data, steps, by_margin=False)
+
+
 _HANDLERS: dict[str, Callable[[dict[str, Any], SystemData, list[Step]], dict[str, Any]]] = {
-    "2d6 morale roll": _morale,
-    "Dexterity margin": lambda inputs, data, steps: _ordered(inputs, data, steps, by_margin=True),
-    "d20": lambda inputs, data, steps: _ordered(inputs, data, steps, by_margin=False),
+    "morale": _morale,
+    "movement": _by_margin,
+    "declare-spells": _by_d20,
+    "ranged": _by_d20,
+    "spells": _by_d20,
+    "melee": _by_d20,
 }
-"""How a phase is resolved, keyed by the phases table's "Resolved in order of" cell."""
+"""How each phase is resolved, keyed by the phase's id in the phases table (not its display text,
+which may be reworded)."""

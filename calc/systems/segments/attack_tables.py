@@ -10,18 +10,10 @@ from typing import Any
 
 from calc.data import SystemData
 from calc.errors import DataError, InputError
+from calc.format import number as minus
+from calc.format import signed
 
 STAR = "*"
-
-
-def minus(value: int) -> str:
-    """A whole number as shown on the site (true minus sign): 3, 0, −5."""
-    return f"−{-value}" if value < 0 else str(value)
-
-
-def signed(value: int) -> str:
-    """+5, −1, 0."""
-    return f"+{value}" if value > 0 else minus(value)
 
 
 def band(lo: int | None, hi: int | None) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice, result
+from calc import result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.systems.segments.attack_tables import (
@@ -81,7 +81,7 @@ def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     )
 
     bonus = inputs["bonus"]
-    sides = dice.parse(data.fact("attack-roll", "die")).terms[0].sides
+    sides = data.die_sides("attack-roll", "die")
     always_hits = data.fact("natural-rolls", "always_hits")
     always_misses = data.fact("natural-rolls", "always_misses")
 

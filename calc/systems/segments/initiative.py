@@ -12,7 +12,7 @@ from fractions import Fraction
 from math import prod
 from typing import Any
 
-from calc import dice, result
+from calc import result
 from calc.data import SystemData
 from calc.errors import InputError
 
@@ -28,10 +28,6 @@ class Turn:
     index: int
     high: bool
     name: str
-
-
-def die_sides(data: SystemData) -> int:
-    return dice.parse(data.fact("group-initiative", "die")).terms[0].sides
 
 
 # --- who is HIGH: exact chances -------------------------------------------------------------------
@@ -216,7 +212,7 @@ def round_order(
 
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    sides = die_sides(data)
+    sides = data.die_sides("group-initiative", "die")
     names, people = actors(inputs, data)
     rolls = [g["roll"] for g in inputs["groups"]]
     for i, r in enumerate(rolls, start=1):

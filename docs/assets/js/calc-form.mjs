@@ -4,6 +4,7 @@
 // (calc/inputs.py) is the only judge of a value: its error is shown at the field it names, so the
 // browser, the command line and the tests report bad input in the same words.
 import { el, replace, uid } from "./dom.mjs";
+import { capitalise, rangeHint, shorten, singular } from "./form-text.mjs";
 
 const INTEGER = /^\s*[+-]?\d{1,12}\s*$/;
 
@@ -417,27 +418,4 @@ class ListField {
       this.addRow(values);
     }
   }
-}
-
-function rangeHint(decl) {
-  const hasMin = decl.min !== undefined && decl.min !== null;
-  const hasMax = decl.max !== undefined && decl.max !== null;
-  if (hasMin && hasMax) return `${decl.min} to ${decl.max}`;
-  if (hasMin) return `${decl.min} or more`;
-  if (hasMax) return `${decl.max} or less`;
-  return "";
-}
-
-function singular(label) {
-  return label.endsWith("s") ? label.slice(0, -1) : label;
-}
-
-function capitalise(text) {
-  const s = String(text);
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-function shorten(text) {
-  const s = String(text);
-  return s.length > 40 ? `${s.slice(0, 39)}…` : s;
 }

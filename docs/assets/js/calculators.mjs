@@ -12,6 +12,7 @@ import { knob } from "./knobs.mjs";
 import { pageBuildMismatch, registerServiceWorker } from "./site-update.mjs";
 import { AnswerLine } from "./answer-line.mjs";
 import { nameMaterialWidgets } from "./page-a11y.mjs";
+import { readParams, withParams } from "./url-state.mjs";
 
 const SITE_ROOT = new URL("../../", import.meta.url);
 const DEBOUNCE_MS = knob("debounce-ms", 120);
@@ -63,7 +64,7 @@ class Calculator {
     this.getWorker = getWorker;
     this.prefix = paramPrefix;
     this.page = location.pathname;
-    const params = readParams(this.prefix, this.declaration);
+    const params = readParams(this.prefix, this.declaration, location.search);
     this.form.load(params);
     if (this.prebuilt && !Object.keys(params).length) {
       this.show(this.prebuilt);
@@ -218,7 +219,7 @@ class Calculator {
     if (url.pathname !== this.page) return this.cancelPending(); // leaving: the edit stays here
     if (url.search === this.search) return;
     this.form.reset();
-    this.form.load(readParams(this.prefix, this.declaration, url));
+    this.form.load(readParams(this.prefix, this.declaration, url.search));
     this.schedule();
   }
 
@@ -247,20 +248,9 @@ function whenIdle(fn) {
 }
 
 /** URL parameter names: the input's name, prefixed `<calculator>.` when a page holds several. */
-function readParams(prefix, declaration, url = location) {
-  const params = new URLSearchParams(url.search);
-  const state = {};
-  for (const decl of declaration.inputs) {
-    const value = params.get(prefix + decl.name);
-    if (value !== null) state[decl.name] = value;
-  }
-  return state;
-}
-
 function writeParams(prefix, state) {
-  const url = new URL(location.href);
-  for (const [name, value] of Object.entries(state)) url.searchParams.set(prefix + name, value);
-  if (url.href !== location.href) history.replaceState(history.state, "", url);
+  const href = withParams(location.href, prefix, state);
+  if (href !== location.href) history.replaceState(history.state, "", href);
 }
 
 function bind() {

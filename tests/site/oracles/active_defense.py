@@ -15,7 +15,7 @@ CONDITIONS = ("light", "training", "mastery", "shield")
 
 
 def _signed(n: int) -> str:
-    return "0" if n == 0 else (f"+{n}" if n > 0 else "\N{MINUS SIGN}" + str(-n))
+    return f"+{n}" if n >= 0 else "\N{MINUS SIGN}" + str(-n)
 
 
 def two_weapon_combinations(data: SystemData) -> list[list[str]]:

@@ -19,7 +19,7 @@ def _n(value: int) -> str:
 
 
 def _plus(value: int) -> str:
-    return "+" + str(value) if value > 0 else _n(value)
+    return "+" + str(value) if value >= 0 else _n(value)
 
 
 def attack_target_grid(data: SystemData) -> list[list[str]]:
@@ -33,7 +33,7 @@ def attack_target_grid(data: SystemData) -> list[list[str]]:
 
 def defense_by_attack(data: SystemData) -> list[list[str]]:
     """Parry in melee only (ranged attacks ignore it, spells use the ranged rules); cover always."""
-    rows = [[f"{r['weapon']} (parry)", _plus(r["parry"]), "0", "0"] for r in data.table("parry-bonuses")]
+    rows = [[f"{r['weapon']} (parry)", _plus(r["parry"]), "+0", "+0"] for r in data.table("parry-bonuses")]
     rows += [[f"{r['name']} (cover)"] + [_plus(r["bonus"])] * 3 for r in data.table("cover-bonuses")]
     return rows
 

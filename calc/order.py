@@ -1,0 +1,74 @@
+"""Who acts first: the exact chance that one combatant acts before another, and that one acts
+first of all, for every system's initiative. A system says which way its count runs
+(`high_first`), how it breaks equal totals before anyone rolls again (`priority`: a smaller
+value acts first, e.g. players before NPCs, or the higher Dexterity), and whether remaining ties
+stand (acting at once, or the players choose) or are rolled again until they break
+(`break_ties` with a `reroll_share`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from calc.dist import Dist
+
+Chances = tuple[Fraction, Fraction, Fraction]
+"""(P(a acts before b), P(tied), P(b acts before a))."""
+
+
+def compare(a: Dist, b: Dist, *, high_first: bool) -> Chances:
+    """Before / tied / after of two totals, on a count that runs down (high first) or up."""
+    lower, equal, higher = a.compare(b)
+    return (higher, equal, lower) if high_first else (lower, equal, higher)
+
+
+def acts_before(a: Dist, b: Dist, *, high_first: bool, priority: tuple[int, int] | None = None) -> Chances:
+    """Before / tied / after; equal totals go to the smaller `priority` (a's, b's) when they differ."""
+    before, tied, after = compare(a, b, high_first=high_first)
+    if priority is None or priority[0] == priority[1]:
+        return before, tied, after
+    if priority[0] < priority[1]:
+        return before + tied, Fraction(0), after
+    return before, Fraction(0), after + tied
+
+
+def reroll_share(fresh_a: Dist, fresh_b: Dist, *, high_first: bool = True) -> Fraction:
+    """P(a wins a tie rolled again with fresh dice until it breaks)."""
+    wins, _, loses = compare(fresh_a, fresh_b, high_first=high_first)
+    return wins / (wins + loses)
+
+
+def break_ties(chances: Chances, share: Fraction) -> Chances:
+    """Split the tied chance: a wins it with probability `share` (see `reroll_share`)."""
+    before, tied, after = chances
+    return before + tied * share, Fraction(0), after + tied * (1 - share)
+
+
+def first_chance(
+    i: int,
+    totals: Sequence[Dist],
+    *,
+    high_first: bool,
+    priority: Sequence[int] | None = None,
+    alone: bool,
+) -> Fraction:
+    """P(combatant i acts first): with `alone`, before every other one; otherwise nobody acts
+    strictly before i (acting first in a tied group counts). Totals are independent."""
+    chance = Fraction(0)
+    for value, p in totals[i].items():
+        for j, other in enumerate(totals):
+            if j == i:
+                continue
+            better = other.p_gt(value) if high_first else other.p_lt(value)
+            worse = other.p_lt(value) if high_first else other.p_gt(value)
+            equal = other.p(value)
+            wins_tie = priority is not None and priority[i] < priority[j]
+            loses_tie = priority is not None and priority[j] < priority[i]
+            if alone:
+                p *= worse + (equal if wins_tie else 0)
+            else:
+                p *= 1 - better - (equal if loses_tie else 0)
+            if not p:
+                break
+        chance += p
+    return chance

@@ -1,0 +1,130 @@
+"""Load `rules_data/`: read every YAML file with its line map, schema-check it, index it by id
+into a `macros.catalog.Catalog`, and cross-check the references (`macros.crossref`); the result is
+the catalog plus every problem found.
+
+Everything that reads the data (the checker, the export, the site) goes through `load()`, so a
+problem is reported the same way everywhere: `file:LINE: field.path: message`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from macros import crossref, schema
+from macros.catalog import ROOT, Catalog, System, Where
+from macros.problems import Problem
+from macros.yamlsource import Source, read
+
+# Files other than rules*.yaml: name → schema kind. A missing optional file means "none".
+OPTIONAL_FILES = {"tables.yaml": "tables", "rulings.yaml": "rulings", "glossary.yaml": "glossary"}
+
+
+def load(root: Path = ROOT, *, complete: bool = False) -> Catalog:
+    """Read, schema-check and cross-check `root/rules_data/`.
+
+    A system is a folder holding a `system.yaml`; systems come in the order their `order` field
+    gives (then by id). `complete=True` also requires at least one system and imports the engines
+    from `calc.systems` (the checks of a finished site rather than of work in progress).
+    """
+    data_dir = root / "rules_data"
+    problems: list[Problem] = []
+    systems: dict[str, System] = {}
+    folders = sorted(p for p in data_dir.iterdir() if p.is_dir() and p.name != "schema") if data_dir.is_dir() else []
+    for folder in folders:
+        system = _load_system(folder, root, problems)
+        systems[system.id] = system
+    if complete and not systems:
+        problems.append(Problem("rules_data/", 1, "", "no system folders (each needs a system.yaml)"))
+    ordered = sorted(systems.values(), key=lambda s: (s.order, s.id))
+    catalog = Catalog(root, {s.id: s for s in ordered}, problems)
+    located = {(p.file, p.line, p.field) for p in problems}
+    for system in catalog.systems.values():
+        if not all(source.usable for source in system.files):
+            continue  # a file unread or of the wrong shape: its one problem is the report, not every echo
+        # a field whose schema problem is reported needs no second report from the cross-checks
+        found = crossref.check(system, catalog, complete=complete)
+        problems.extend(p for p in found if (p.file, p.line, p.field) not in located)
+    catalog.problems = sorted(set(problems))
+    return catalog
+
+
+def _read(path: Path, root: Path, kind: str, system: System, problems: list[Problem]) -> Source:
+    source = read(path, path.relative_to(root).as_posix())
+    system.files.append(source)
+    problems.extend(source.problems)
+    if source.problems:
+        system.schema_ok = False
+        return source
+    found = schema.validate(source, kind)
+    if found:
+        system.schema_ok = False
+        problems.extend(found)
+    return source
+
+
+def _load_system(folder: Path, root: Path, problems: list[Problem]) -> System:
+    system = System(folder.name, folder)
+    meta_path = folder / "system.yaml"
+    if meta_path.exists():
+        meta = _read(meta_path, root, "system", system, problems)
+        if isinstance(meta.data, dict):
+            system.meta = meta.data
+            system.where[("system", system.id)] = Where(meta, ())
+    else:
+        problems.append(Problem(f"rules_data/{folder.name}/system.yaml", 1, "", "missing file"))
+        system.schema_ok = False
+    rule_files = sorted(folder.glob("rules*.yaml"), key=lambda p: (p.name != "rules.yaml", p.name))
+    if not rule_files:
+        problems.append(Problem(f"rules_data/{folder.name}/rules.yaml", 1, "", "missing file"))
+    for path in rule_files:
+        source = _read(path, root, "rules", system, problems)
+        _index(system, source, "sections", "section", system.sections, problems)
+        _index(system, source, "rules", "rule", system.rules, problems)
+    for name, kind in OPTIONAL_FILES.items():
+        if (folder / name).exists():
+            source = _read(folder / name, root, kind, system, problems)
+            key = {"glossary": "terms"}.get(kind, kind)
+            _index(
+                system,
+                source,
+                key,
+                kind.rstrip("s") if kind != "glossary" else "term",
+                {"tables": system.tables, "rulings": system.rulings, "glossary": system.terms}[kind],
+                problems,
+            )
+    calc_path = folder / "calculators.yaml"
+    if calc_path.exists():
+        source = _read(calc_path, root, "calculators", system, problems)
+        calcs = source.data.get("calculators") if isinstance(source.data, dict) else None
+        if isinstance(calcs, dict):
+            for name, calc in calcs.items():
+                if isinstance(calc, dict):
+                    system.calculators[name] = calc
+                    system.where[("calculator", name)] = Where(source, ("calculators", name))
+    else:
+        problems.append(Problem(f"rules_data/{folder.name}/calculators.yaml", 1, "", "missing file"))
+    for other in folder.glob("*.yaml"):
+        known = other.name in OPTIONAL_FILES or other.name in ("system.yaml", "calculators.yaml")
+        if not known and not other.name.startswith("rules"):
+            shown = other.relative_to(root).as_posix()
+            problems.append(Problem(shown, 1, "", "unknown file (see rules_data/README.md for the file names)"))
+    return system
+
+
+def _index(system: System, source: Source, key: str, kind: str, into: dict[str, dict], problems: list[Problem]) -> None:
+    entries = source.data.get(key) if isinstance(source.data, dict) else None
+    if not isinstance(entries, list):
+        return
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            continue
+        ident = entry["id"]
+        if ident in into:
+            first = system.where[(kind, ident)]
+            line = first.source.line(first.path)
+            problems.append(
+                source.problem((key, i, "id"), f"duplicate {kind} id '{ident}' (first at {first.source.file}:{line})")
+            )
+            continue
+        into[ident] = entry
+        system.where[(kind, ident)] = Where(source, (key, i))
