@@ -18,7 +18,7 @@ from macros.yamlsource import Path_, Source, read
 
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEM_IDS = ("countup", "segments", "action-points", "phases", "active-defense")
-CALCULATORS = ("hit", "damage", "initiative")
+CALCULATORS = ("hit", "damage", "initiative", "round")
 # A system.yaml `comparison` aspect names a rule by its id, or a ruling as `ruling:<id>`.
 RULING_PREFIX = "ruling:"
 # Files other than rules*.yaml: name → schema kind. A missing optional file means "none".
