@@ -218,6 +218,7 @@ def answer(
     hp_text: str,
     steps: list[dict[str, str]],
     label: str = "Damage per round",
+    verb: str = "drops",
 ) -> dict[str, Any]:
     """The round calculator's result: the damage distribution, the rounds-to-threshold table,
     the headline chances and a one-line summary."""
@@ -242,10 +243,10 @@ def answer(
     first = reached[0]
     summary = f"Deals {_num(per_round.mean)} per round on average; "
     if first.mean is None:
-        summary += f"never {first.label.lower()} {hp_text}"
+        summary += f"never {verb} {hp_text}"
     else:
         summary += (
-            f"{first.label.lower()} {hp_text} in {_num(first.mean)} rounds on average "
+            f"{verb} {hp_text} in {_num(first.mean)} rounds on average "
             f"(P within 3 rounds: {result.percent(first.within[2], 0)})"
         )
     table = result.table("Rounds until the target drops", columns, rows)

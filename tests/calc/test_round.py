@@ -6,12 +6,14 @@ monotonicity, and the issue's example (a +5 fighter with 1d8+3 against AC 15, 22
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
 from answers import chance, pmf, runner
 
+import calc
 from calc import rounds
 from calc.dist import Dist
 
@@ -25,23 +27,25 @@ def faces(*sides: int) -> list[tuple[int, ...]]:
 
 
 def brute_within(outcomes: Sequence[int], need: int, k: int) -> list[Fraction]:
-    """P(total damage ≥ need within j rounds), j = 1…k, by walking every sequence of equally
-    likely per-round outcomes (each outcome one face combination of the round's dice); a
-    sequence that has dropped counts all its continuations at once."""
+    """P(total damage ≥ need within j rounds), j = 1…k, by walking every sequence of per-round
+    outcomes (each outcome one face combination of the round's dice, equal totals counted
+    together by their number of face combinations); a sequence that has dropped counts all its
+    continuations at once."""
+    counts = Counter(outcomes)
     n = len(outcomes)
     hits = [0] * (k + 1)
 
-    def walk(depth: int, taken: int) -> None:
-        for dmg in outcomes:
-            total = taken + dmg
+    def walk(depth: int, taken: int, ways: int) -> None:
+        for dmg, c in counts.items():
+            total, w = taken + dmg, ways * c
             if total >= need:
                 for j in range(depth + 1, k + 1):
-                    hits[j] += n ** (k - depth - 1)  # every continuation of this prefix
+                    hits[j] += w * n ** (k - depth - 1)  # every continuation of this prefix
                 continue
             if depth + 1 < k:
-                walk(depth + 1, total)
+                walk(depth + 1, total, w)
 
-    walk(0, 0)
+    walk(0, 0, 1)
     return [Fraction(hits[j], n**k) for j in range(1, k + 1)]
 
 
@@ -157,3 +161,52 @@ def test_segments_drop_reading_both() -> None:
     assert chance(ruling, "Drops in 1 round") == chance(other, "Drops in 1 round")
     assert chance(other, "Dead within 10 rounds") < chance(other, "Drops within 10 rounds")
     assert not any(c["label"].startswith("Dead") for c in ruling["chances"])
+
+
+# --- action-points -----------------------------------------------------------------------------------
+ap = runner("action-points")
+AP_WEAPON = {"use_preset": False, "dice": "1d4", "threshold": 19, "multiplier": 2, "ability": 2, "damage_bonus": 1}
+
+
+def test_action_points_round_brute_force() -> None:
+    """Standard + quick attack (3 AP) with an own 1d4 weapon, crit 19+ ×2, +2 to hit vs AC 14."""
+    answer = ap("round", standard=1, quick=1, defense=14, target_hp=4, **AP_WEAPON)
+
+    def standard(d20: int, die: int) -> int:
+        if d20 >= 19 and d20 + 2 >= 14:
+            return (die + 1) * 2
+        return die + 1 if d20 + 2 >= 14 or d20 >= 19 else 0
+
+    def quick(d20: int) -> int:
+        least = 1 + 1
+        if d20 >= 19 and d20 + 2 >= 14:
+            return least * 2
+        return least if d20 + 2 >= 14 or d20 >= 19 else 0
+
+    outcomes = [standard(a, x) + quick(b) for a, x, b in faces(20, 4, 20)]
+    want = Dist.from_weights({v: outcomes.count(v) for v in set(outcomes)})
+    assert pmf(answer) == dict(want.items())
+    brute = brute_within(outcomes, 5, 3)  # below 0 from 4 HP takes 5 damage
+    assert [chance(answer, "Unconscious in 1 round"), chance(answer, "Unconscious within 3 rounds")] == [
+        brute[0],
+        brute[2],
+    ]
+    dead = brute_within(outcomes, 14, 3)  # −10 from 4 HP takes 14
+    assert chance(answer, "Dead within 3 rounds") == dead[2]
+
+
+def test_action_points_single_attack_equals_damage_calculator() -> None:
+    one = ap("damage", defense=13, attack="power")
+    answer = ap("round", standard=0, quick=0, power=1, defense=13)
+    assert pmf(answer) == pmf(one)
+    hit = ap("hit", defense=13, attack="power")
+    assert chance(answer, "Unconscious in 1 round") <= chance(hit, "Hit")
+
+
+def test_action_points_budget() -> None:
+    with pytest.raises(calc.InputError) as err:
+        ap("round", standard=1, power=1)
+    assert err.value.input == "power" and "3 AP" in err.value.reason
+    with pytest.raises(calc.InputError):
+        ap("round", standard=0, quick=0)
+    assert ap("round", standard=0, quick=3)["distribution"]["max"] > 0
