@@ -210,3 +210,73 @@ def test_action_points_budget() -> None:
     with pytest.raises(calc.InputError):
         ap("round", standard=0, quick=0)
     assert ap("round", standard=0, quick=3)["distribution"]["max"] > 0
+
+
+def dp_mean_rounds(outcomes: Sequence[int], hp: int) -> Fraction:
+    """Expected rounds to take `hp` damage by dynamic programming over the hit points left (an
+    algorithm independent of `calc.rounds`)."""
+    counts, n = Counter(outcomes), len(outcomes)
+    expected = {h: Fraction(0) for h in range(-max(outcomes), 1)}
+    for h in range(1, hp + 1):
+        rest = sum((Fraction(c, n) * expected[h - d] for d, c in counts.items() if d > 0), Fraction(0))
+        expected[h] = (1 + rest) / (1 - Fraction(counts[0], n))
+    return expected[hp]
+
+
+# --- countup -----------------------------------------------------------------------------------------
+cu = runner("countup")
+ISSUE = {  # the GM's example of issue 13: +5 to hit, 1d8+3, against AC 15 and 22 hit points
+    "to_hit": 5,
+    "ability_from": "bonus",
+    "ability_bonus": 0,
+    "misc": 0,
+    "ac": 15,
+    "dice": "1d8",
+    "strength_from": "bonus",
+    "strength_bonus": 0,
+    "damage_misc": 3,
+    "target_hp": 22,
+}
+
+
+def test_countup_issue_example() -> None:
+    """Hand figures: d20 + 5 ≥ 15 on 10–20, 11/20; a hit deals 4–11 (mean 15/2); a round 33/8.
+    Dropping 22 HP needs two hits of 16+ on 2d8 (1/64) within two rounds: (11/20)² / 64."""
+    answer = cu("round", **ISSUE)
+    assert Fraction(answer["distribution"]["mean"]["fraction"]) == Fraction(11, 20) * Fraction(15, 2) == Fraction(33, 8)
+    assert chance(answer, "Dead in 1 round") == 0
+    outcomes = [x + 3 if a >= 10 else 0 for a, x in faces(20, 8)]
+    brute = brute_within(outcomes, 22, 3)
+    assert brute[1] == Fraction(121, 400) / 64
+    assert chance(answer, "Dead within 3 rounds") == brute[2]
+    mean = dp_mean_rounds(outcomes, 22)
+    assert answer["summary"].startswith("Deals 4.12 per round on average; kills a 22-HP foe in ")
+    assert f"{float(mean):.2f}".rstrip("0") in answer["summary"]
+    assert f"(mean rounds: Dead: {float(mean):.2f}".rstrip("0") in answer["table"]["title"]
+
+
+def test_countup_round_brute_force_two_attacks_on_a_character() -> None:
+    """Attack rate 2, Str 16 (+2 both), 1d4, AC 14: hits on 20 − … ; a character at 3 HP is Hurt at 0
+    and dead at −10."""
+    answer = cu("round", attacks=2, ac=14, dice="1d4", damage_misc=0, target="character", target_hp=3)
+    # to-hit: 5 (to_hit) + 2 (Str 16) + 1 (misc) = +8: a natural 6 or more; damage 1d4 + 2
+    one = [x + 2 if a + 8 >= 14 else 0 for a, x in faces(20, 4)]
+    outcomes = [a + b for a in one for b in one]
+    assert pmf(answer) == dict(Dist.from_weights(Counter(outcomes)).items())
+    assert chance(answer, "Hurt within 3 rounds") == brute_within(outcomes, 3, 3)[2]
+    assert chance(answer, "Dead within 3 rounds") == brute_within(outcomes, 13, 3)[2]
+
+
+def test_countup_single_attack_equals_hit_and_damage() -> None:
+    hit = cu("hit", ac=17, hurt=True, natural_rolls=True)
+    dmg = cu("damage", dice="2d6", misc=4, hurt=True)
+    answer = cu("round", ac=17, hurt=True, natural_rolls=True, dice="2d6", damage_misc=4)
+    want = rounds.attack_damage(chance(hit, "Hit"), Dist.from_probs(pmf(dmg)))
+    assert pmf(answer) == dict(want.items())
+
+
+def test_countup_npc_reading_both() -> None:
+    ordinary = cu("round", target_hp=5)
+    important = cu("round", target_hp=5, npc_hurt=True)
+    assert chance(ordinary, "Dead within 3 rounds") == chance(important, "Hurt within 3 rounds")
+    assert chance(important, "Dead within 3 rounds") < chance(ordinary, "Dead within 3 rounds")
