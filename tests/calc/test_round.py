@@ -280,3 +280,63 @@ def test_countup_npc_reading_both() -> None:
     important = cu("round", target_hp=5, npc_hurt=True)
     assert chance(ordinary, "Dead within 3 rounds") == chance(important, "Hurt within 3 rounds")
     assert chance(important, "Dead within 3 rounds") < chance(ordinary, "Dead within 3 rounds")
+
+
+# --- active-defense ----------------------------------------------------------------------------------
+ad = runner("active-defense")
+AD = {  # two light-weapon attacks at skill 4, Str +2 (−4 / −8 two-weapon), 1d2 + 2 − armour 2
+    "off_hand": True,
+    "attacker_light": True,
+    "damage_dice": "1d2",
+    "off_hand_dice": "1d2",
+    "defender_dex": 1,
+    "defense": "block",
+    "block_skill": 3,
+    "defender_str": 1,
+    "reserves": 1,
+}
+
+
+def ad_round(spend: str) -> list[int]:
+    """Every face of both attack dice, both damage dice and the defender's one block die."""
+
+    def total(face: int, bonus: int) -> int:
+        return (30 if face == 20 else -10 if face == 1 else face) + bonus
+
+    out = []
+    for a, x, b, y, block in faces(20, 2, 20, 2, 20):
+        reserve, dealt = 1, 0
+        for face, dmg, bonus in ((a, x, 6 - 4), (b, y, 6 - 8)):
+            t = total(face, bonus)
+            beats = t >= 11
+            if reserve and (beats or spend == "each-attack"):
+                reserve = 0
+                if beats and block + 4 < t:
+                    dealt += dmg
+            elif beats:
+                dealt += dmg
+        out.append(dealt)
+    return out
+
+
+@pytest.mark.parametrize("spend", ["when-hit", "each-attack"])
+def test_active_defense_round_brute_force(spend: str) -> None:
+    answer = ad("round", spend_reserve=spend, target_hp=3, **AD)
+    outcomes = ad_round(spend)
+    assert pmf(answer) == dict(Dist.from_weights(Counter(outcomes)).items())
+    brute = brute_within(outcomes, 3, 3)
+    assert [chance(answer, "Drops in 1 round"), chance(answer, "Drops within 3 rounds")] == [brute[0], brute[2]]
+
+
+def test_active_defense_reserve_readings_differ() -> None:
+    when_hit = ad("round", **AD)
+    each = ad("round", spend_reserve="each-attack", **AD)
+    assert Fraction(each["distribution"]["mean"]["fraction"]) > Fraction(when_hit["distribution"]["mean"]["fraction"])
+
+
+def test_active_defense_single_attack_equals_hit_and_damage() -> None:
+    hit = ad("hit", defense="dodge", dodge_skill=2)
+    dmg = ad("damage", defense="dodge", dodge_skill=2, damage_dice="2d4")
+    answer = ad("round", defense="dodge", dodge_skill=2, damage_dice="2d4")
+    want = rounds.attack_damage(chance(hit, "Attack lands"), Dist.from_probs(pmf(dmg)))
+    assert pmf(answer) == dict(want.items())
