@@ -17,7 +17,7 @@ import calc
 from calc import rounds
 from calc.dist import Dist
 
-ROUND_SYSTEMS = ["segments", "action-points", "phases", "countup", "active-defense"]
+ROUND_SYSTEMS = ["segments", "action-points", "countup", "active-defense"]  # phases: not yet
 
 
 # --- brute force ------------------------------------------------------------------------------------
