@@ -6,7 +6,7 @@ Strength − armour with a floor. Initiative is 1d20 + Dexterity modifier, highe
 comes from `rules_data/active-defense/` through `SystemData`; rulings are inputs.
 
 Modules: `readers` (formatting, the dice and natural rolls), `two_weapon`, `hit` (the exchange of
-attack and active defense), `damage`, `initiative`.
+attack and active defense), `damage`, `initiative`, `round` (a whole round against reserve blocks and dodges).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from calc.systems.active_defense.damage import damage
 from calc.systems.active_defense.hit import hit
 from calc.systems.active_defense.initiative import initiative
+from calc.systems.active_defense.round import round_
 from calc.systems.active_defense.two_weapon import (
     applicable_rows,
     favourable_row,
@@ -22,7 +23,7 @@ from calc.systems.active_defense.two_weapon import (
     two_weapon_penalty,
 )
 
-CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
+CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative, "round": round_}
 TABLES = {"two_weapon_combinations": two_weapon_combinations}
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "favourable_row",
     "hit",
     "initiative",
+    "round_",
     "stacked_penalty",
     "two_weapon_combinations",
     "two_weapon_penalty",

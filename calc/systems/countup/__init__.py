@@ -6,7 +6,7 @@ the Hurt penalties and thresholds, which attacks add Strength to damage, the abi
 (a ruling), the damage and healing floors (rulings).
 
 Modules: `readers` (dice facts, the ability score table, number formatting), `hit`, `damage`,
-`initiative`, `generated` (the tables of the pages).
+`initiative`, `round` (a whole round, rounds to drop a foe), `generated` (the tables of the pages).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds,
 from calc.systems.countup.hit import hit
 from calc.systems.countup.initiative import initiative
 from calc.systems.countup.readers import ability_bonus_of
+from calc.systems.countup.round import round_
 
-CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
+CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative, "round": round_}
 
 __all__ = [
     "CALCULATORS",
@@ -29,4 +30,5 @@ __all__ = [
     "hp_thresholds",
     "initiative",
     "natural_healing",
+    "round_",
 ]

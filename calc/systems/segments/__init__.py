@@ -2,8 +2,8 @@
 enhanced hit dice, damage multipliers that never stack, d6 group initiative with action types and
 weapon speed, and the Spell Initiative Chart.
 
-Modules: `attack_tables` (AAC0 formula and lookups), `hit`, `damage`, `initiative`, `generated`
-(the tables of the pages)."""
+Modules: `attack_tables` (AAC0 formula and lookups), `hit`, `damage`, `initiative`, `round` (a whole
+round and rounds to drop a foe), `generated` (the tables of the pages)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from calc.systems.segments.damage import damage
 from calc.systems.segments.generated import TABLES
 from calc.systems.segments.hit import hit
 from calc.systems.segments.initiative import initiative
+from calc.systems.segments.round import round_
 
-CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
+CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative, "round": round_}
 
-__all__ = ["CALCULATORS", "TABLES", "damage", "hit", "initiative"]
+__all__ = ["CALCULATORS", "TABLES", "damage", "hit", "initiative", "round_"]

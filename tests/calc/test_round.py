@@ -1,0 +1,342 @@
+"""The round calculators of every system: the shared chain machinery (two independent algorithms
+agree), each system's round against brute-force enumeration of every die face of every attack of
+every round up to k, a one-attack round against the hit and damage calculators, exact sums and
+monotonicity, and the issue's example (a +5 fighter with 1d8+3 against AC 15, 22 HP)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+
+import pytest
+from answers import chance, pmf, runner
+
+import calc
+from calc import rounds
+from calc.dist import Dist
+
+ROUND_SYSTEMS = ["segments", "action-points", "countup", "active-defense"]  # phases: not yet
+
+
+# --- brute force ------------------------------------------------------------------------------------
+def faces(*sides: int) -> list[tuple[int, ...]]:
+    """Every face combination of the given dice."""
+    return list(itertools.product(*(range(1, s + 1) for s in sides)))
+
+
+def brute_within(outcomes: Sequence[int], need: int, k: int) -> list[Fraction]:
+    """P(total damage ≥ need within j rounds), j = 1…k, by walking every sequence of per-round
+    outcomes (each outcome one face combination of the round's dice, equal totals counted
+    together by their number of face combinations); a sequence that has dropped counts all its
+    continuations at once."""
+    counts = Counter(outcomes)
+    n = len(outcomes)
+    hits = [0] * (k + 1)
+
+    def walk(depth: int, taken: int, ways: int) -> None:
+        for dmg, c in counts.items():
+            total, w = taken + dmg, ways * c
+            if total >= need:
+                for j in range(depth + 1, k + 1):
+                    hits[j] += w * n ** (k - depth - 1)  # every continuation of this prefix
+                continue
+            if depth + 1 < k:
+                walk(depth + 1, total, w)
+
+    walk(0, 0, 1)
+    return [Fraction(hits[j], n**k) for j in range(1, k + 1)]
+
+
+def table_within(answer: dict, column: int = 2) -> list[Fraction]:
+    """The `within k` column of the table (as shown) is checked through the chances instead; this
+    reads the exact chances of within 1 and 3 rounds."""
+    return [chance(answer, label) for label in ("Drops in 1 round", "Drops within 3 rounds")]
+
+
+# --- the shared machinery ----------------------------------------------------------------------------
+def test_track_equals_brute_force_and_sums() -> None:
+    per_round = Dist.from_weights({0: 5, 1: 1, 3: 2, 4: 1})
+    outcomes = [0] * 5 + [1] + [3, 3] + [4]
+    (reached,) = rounds.track(per_round, [rounds.Threshold("Drops", 7)], rounds=4)
+    assert list(reached.within) == brute_within(outcomes, 7, 4)
+    assert sum(reached.in_round(k) for k in range(1, 5)) + (1 - reached.within[-1]) == 1
+
+
+@pytest.mark.parametrize("need", [1, 2, 5, 13])
+def test_two_mean_algorithms_agree(need: int) -> None:
+    """The renewal recurrence of `mean_rounds` against the backward solve of `StateChain`."""
+    per_round = Dist.from_weights({0: 3, 1: 2, 2: 1, 5: 1})
+
+    def step(taken: int) -> list[tuple[Fraction, int]]:
+        return [(p, min(taken + d, need)) for d, p in per_round.items()]
+
+    chain = rounds.StateChain(0, step)
+    assert rounds.mean_rounds(per_round, [need]) == [chain.mean(lambda s: s >= need)]
+    assert (
+        chain.reached("x", lambda s: s >= need).within
+        == rounds.track(per_round, [rounds.Threshold("x", need)])[0].within
+    )
+
+
+def test_mean_rounds_simple_cases() -> None:
+    assert rounds.mean_rounds(Dist.constant(3), [7, 6, 1]) == [3, 2, 1]
+    assert rounds.mean_rounds(Dist.from_weights({0: 1, 1: 1}), [1, 2]) == [2, 4]  # geometric, p = 1/2
+    assert rounds.mean_rounds(Dist.constant(0), [5]) == [None]
+
+
+# --- every system ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("system", ROUND_SYSTEMS)
+def test_round_answers_with_both_distributions(system: str) -> None:
+    answer = runner(system)("round")
+    assert sum(pmf(answer).values()) == 1
+    assert answer["table"]["rows"][0][0] == "1"
+    assert len(answer["table"]["rows"]) == rounds.ROUNDS + 1
+    within = [c for c in answer["chances"] if "within" in c["label"] or " in 1 round" in c["label"]]
+    assert within and all(0 <= Fraction(c["p"]["fraction"]) <= 1 for c in within)
+    assert "per round on average" in answer["summary"]
+
+
+@pytest.mark.parametrize("system", ROUND_SYSTEMS)
+def test_more_hp_never_fewer_rounds(system: str) -> None:
+    run = runner(system)
+    previous = None
+    for hp in (1, 4, 9, 16):
+        answer = run("round", target_hp=hp)
+        within = [chance(answer, f"{answer['chances'][0]['label'].split(' in ')[0]} within 3 rounds")]
+        if previous is not None:
+            assert within[0] <= previous
+        previous = within[0]
+
+
+# --- segments ----------------------------------------------------------------------------------------
+seg = runner("segments")
+
+
+def test_segments_round_brute_force() -> None:
+    """AAC0 16 against AC 4: the table asks 12; sword 1d4+1 (+1 to hit) and a 1d3 dagger in one
+    routine; then a 1d2 fist in 2 routines (multi-attack)."""
+    answer = seg(
+        "round",
+        attacker="aac0",
+        aac0="16",
+        ac=4,
+        routine=[{"name": "Sword", "dice": "1d4", "modifier": 1, "to_hit": 1}, {"name": "Dagger", "dice": "1d3"}],
+        target_hp=9,
+    )
+
+    def one(d20: int, dmg: int, to_hit: int, mod: int) -> int:
+        hits = d20 == 20 or (d20 != 1 and d20 + to_hit >= 12)
+        return dmg + mod if hits else 0
+
+    per_round = [one(a, x, 1, 1) + one(b, y, 0, 0) for a, x, b, y in faces(20, 4, 20, 3)]
+    want = Dist.from_weights({v: per_round.count(v) for v in set(per_round)})
+    assert pmf(answer) == dict(want.items())
+    twice = seg("round", attacker="aac0", aac0="16", ac=4, routine=[{"dice": "1d2"}], routines=2)
+    per_round = [one(a, x, 0, 0) + one(b, y, 0, 0) for a, x, b, y in faces(20, 2, 20, 2)]
+    assert pmf(twice) == dict(Dist.from_weights({v: per_round.count(v) for v in set(per_round)}).items())
+    small = [one(a, x, 1, 1) for a, x in faces(20, 4)]  # one attack: rounds by brute force
+    single = seg(
+        "round", attacker="aac0", aac0="16", ac=4, routine=[{"dice": "1d4", "modifier": 1, "to_hit": 1}], target_hp=5
+    )
+    assert table_within(single) == [brute_within(small, 5, 3)[0], brute_within(small, 5, 3)[2]]
+
+
+def test_segments_single_attack_equals_hit_and_damage() -> None:
+    hit = seg("hit", attacker="monster", hd=3, ac=2, bonus=1)
+    dmg = seg("damage", dice="2d4", modifier=1)
+    answer = seg("round", attacker="monster", hd=3, ac=2, bonus=1, routine=[{"dice": "2d4", "modifier": 1}])
+    p_hit = chance(hit, "Hit")
+    want = rounds.attack_damage(p_hit, Dist.from_probs(pmf(dmg)))
+    assert pmf(answer) == dict(want.items())
+    assert Fraction(answer["distribution"]["mean"]["fraction"]) == p_hit * Fraction(
+        dmg["distribution"]["mean"]["fraction"]
+    )
+
+
+def test_segments_drop_reading_both() -> None:
+    ruling = seg("round", target_hp=6)
+    other = seg("round", target_hp=6, drop_at="minus-ten")
+    assert chance(ruling, "Drops in 1 round") == chance(other, "Drops in 1 round")
+    assert chance(other, "Dead within 10 rounds") < chance(other, "Drops within 10 rounds")
+    assert not any(c["label"].startswith("Dead") for c in ruling["chances"])
+
+
+# --- action-points -----------------------------------------------------------------------------------
+ap = runner("action-points")
+AP_WEAPON = {"use_preset": False, "dice": "1d4", "threshold": 19, "multiplier": 2, "ability": 2, "damage_bonus": 1}
+
+
+def test_action_points_round_brute_force() -> None:
+    """Standard + quick attack (3 AP) with an own 1d4 weapon, crit 19+ ×2, +2 to hit vs AC 14."""
+    answer = ap("round", standard=1, quick=1, defense=14, target_hp=4, **AP_WEAPON)
+
+    def standard(d20: int, die: int) -> int:
+        if d20 >= 19 and d20 + 2 >= 14:
+            return (die + 1) * 2
+        return die + 1 if d20 + 2 >= 14 or d20 >= 19 else 0
+
+    def quick(d20: int) -> int:
+        least = 1 + 1
+        if d20 >= 19 and d20 + 2 >= 14:
+            return least * 2
+        return least if d20 + 2 >= 14 or d20 >= 19 else 0
+
+    outcomes = [standard(a, x) + quick(b) for a, x, b in faces(20, 4, 20)]
+    want = Dist.from_weights({v: outcomes.count(v) for v in set(outcomes)})
+    assert pmf(answer) == dict(want.items())
+    brute = brute_within(outcomes, 5, 3)  # below 0 from 4 HP takes 5 damage
+    assert [chance(answer, "Unconscious in 1 round"), chance(answer, "Unconscious within 3 rounds")] == [
+        brute[0],
+        brute[2],
+    ]
+    dead = brute_within(outcomes, 14, 3)  # −10 from 4 HP takes 14
+    assert chance(answer, "Dead within 3 rounds") == dead[2]
+
+
+def test_action_points_single_attack_equals_damage_calculator() -> None:
+    one = ap("damage", defense=13, attack="power")
+    answer = ap("round", standard=0, quick=0, power=1, defense=13)
+    assert pmf(answer) == pmf(one)
+    hit = ap("hit", defense=13, attack="power")
+    assert chance(answer, "Unconscious in 1 round") <= chance(hit, "Hit")
+
+
+def test_action_points_budget() -> None:
+    with pytest.raises(calc.InputError) as err:
+        ap("round", standard=1, power=1)
+    assert err.value.input == "power" and "3 AP" in err.value.reason
+    with pytest.raises(calc.InputError):
+        ap("round", standard=0, quick=0)
+    assert ap("round", standard=0, quick=3)["distribution"]["max"] > 0
+
+
+def dp_mean_rounds(outcomes: Sequence[int], hp: int) -> Fraction:
+    """Expected rounds to take `hp` damage by dynamic programming over the hit points left (an
+    algorithm independent of `calc.rounds`)."""
+    counts, n = Counter(outcomes), len(outcomes)
+    expected = {h: Fraction(0) for h in range(-max(outcomes), 1)}
+    for h in range(1, hp + 1):
+        rest = sum((Fraction(c, n) * expected[h - d] for d, c in counts.items() if d > 0), Fraction(0))
+        expected[h] = (1 + rest) / (1 - Fraction(counts[0], n))
+    return expected[hp]
+
+
+# --- countup -----------------------------------------------------------------------------------------
+cu = runner("countup")
+ISSUE = {  # the GM's example of issue 13: +5 to hit, 1d8+3, against AC 15 and 22 hit points
+    "to_hit": 5,
+    "ability_from": "bonus",
+    "ability_bonus": 0,
+    "misc": 0,
+    "ac": 15,
+    "dice": "1d8",
+    "strength_from": "bonus",
+    "strength_bonus": 0,
+    "damage_misc": 3,
+    "target_hp": 22,
+}
+
+
+def test_countup_issue_example() -> None:
+    """Hand figures: d20 + 5 ≥ 15 on 10–20, 11/20; a hit deals 4–11 (mean 15/2); a round 33/8.
+    Dropping 22 HP needs two hits of 16+ on 2d8 (1/64) within two rounds: (11/20)² / 64."""
+    answer = cu("round", **ISSUE)
+    assert Fraction(answer["distribution"]["mean"]["fraction"]) == Fraction(11, 20) * Fraction(15, 2) == Fraction(33, 8)
+    assert chance(answer, "Dead in 1 round") == 0
+    outcomes = [x + 3 if a >= 10 else 0 for a, x in faces(20, 8)]
+    brute = brute_within(outcomes, 22, 3)
+    assert brute[1] == Fraction(121, 400) / 64
+    assert chance(answer, "Dead within 3 rounds") == brute[2]
+    mean = dp_mean_rounds(outcomes, 22)
+    assert answer["summary"].startswith("Deals 4.12 per round on average; kills a 22-HP foe in ")
+    assert f"{float(mean):.2f}".rstrip("0") in answer["summary"]
+    assert f"(mean rounds: Dead: {float(mean):.2f}".rstrip("0") in answer["table"]["title"]
+
+
+def test_countup_round_brute_force_two_attacks_on_a_character() -> None:
+    """Attack rate 2, Str 16 (+2 both), 1d4, AC 14: hits on 20 − … ; a character at 3 HP is Hurt at 0
+    and dead at −10."""
+    answer = cu("round", attacks=2, ac=14, dice="1d4", damage_misc=0, target="character", target_hp=3)
+    # to-hit: 5 (to_hit) + 2 (Str 16) + 1 (misc) = +8: a natural 6 or more; damage 1d4 + 2
+    one = [x + 2 if a + 8 >= 14 else 0 for a, x in faces(20, 4)]
+    outcomes = [a + b for a in one for b in one]
+    assert pmf(answer) == dict(Dist.from_weights(Counter(outcomes)).items())
+    assert chance(answer, "Hurt within 3 rounds") == brute_within(outcomes, 3, 3)[2]
+    assert chance(answer, "Dead within 3 rounds") == brute_within(outcomes, 13, 3)[2]
+
+
+def test_countup_single_attack_equals_hit_and_damage() -> None:
+    hit = cu("hit", ac=17, hurt=True, natural_rolls=True)
+    dmg = cu("damage", dice="2d6", misc=4, hurt=True)
+    answer = cu("round", ac=17, hurt=True, natural_rolls=True, dice="2d6", damage_misc=4)
+    want = rounds.attack_damage(chance(hit, "Hit"), Dist.from_probs(pmf(dmg)))
+    assert pmf(answer) == dict(want.items())
+
+
+def test_countup_npc_reading_both() -> None:
+    ordinary = cu("round", target_hp=5)
+    important = cu("round", target_hp=5, npc_hurt=True)
+    assert chance(ordinary, "Dead within 3 rounds") == chance(important, "Hurt within 3 rounds")
+    assert chance(important, "Dead within 3 rounds") < chance(ordinary, "Dead within 3 rounds")
+
+
+# --- active-defense ----------------------------------------------------------------------------------
+ad = runner("active-defense")
+AD = {  # two light-weapon attacks at skill 4, Str +2 (−4 / −8 two-weapon), 1d2 + 2 − armour 2
+    "off_hand": True,
+    "attacker_light": True,
+    "damage_dice": "1d2",
+    "off_hand_dice": "1d2",
+    "defender_dex": 1,
+    "defense": "block",
+    "block_skill": 3,
+    "defender_str": 1,
+    "reserves": 1,
+}
+
+
+def ad_round(spend: str) -> list[int]:
+    """Every face of both attack dice, both damage dice and the defender's one block die."""
+
+    def total(face: int, bonus: int) -> int:
+        return (30 if face == 20 else -10 if face == 1 else face) + bonus
+
+    out = []
+    for a, x, b, y, block in faces(20, 2, 20, 2, 20):
+        reserve, dealt = 1, 0
+        for face, dmg, bonus in ((a, x, 6 - 4), (b, y, 6 - 8)):
+            t = total(face, bonus)
+            beats = t >= 11
+            if reserve and (beats or spend == "each-attack"):
+                reserve = 0
+                if beats and block + 4 < t:
+                    dealt += dmg
+            elif beats:
+                dealt += dmg
+        out.append(dealt)
+    return out
+
+
+@pytest.mark.parametrize("spend", ["when-hit", "each-attack"])
+def test_active_defense_round_brute_force(spend: str) -> None:
+    answer = ad("round", spend_reserve=spend, target_hp=3, **AD)
+    outcomes = ad_round(spend)
+    assert pmf(answer) == dict(Dist.from_weights(Counter(outcomes)).items())
+    brute = brute_within(outcomes, 3, 3)
+    assert [chance(answer, "Drops in 1 round"), chance(answer, "Drops within 3 rounds")] == [brute[0], brute[2]]
+
+
+def test_active_defense_reserve_readings_differ() -> None:
+    when_hit = ad("round", **AD)
+    each = ad("round", spend_reserve="each-attack", **AD)
+    assert Fraction(each["distribution"]["mean"]["fraction"]) > Fraction(when_hit["distribution"]["mean"]["fraction"])
+
+
+def test_active_defense_single_attack_equals_hit_and_damage() -> None:
+    hit = ad("hit", defense="dodge", dodge_skill=2)
+    dmg = ad("damage", defense="dodge", dodge_skill=2, damage_dice="2d4")
+    answer = ad("round", defense="dodge", dodge_skill=2, damage_dice="2d4")
+    want = rounds.attack_damage(chance(hit, "Attack lands"), Dist.from_probs(pmf(dmg)))
+    assert pmf(answer) == dict(want.items())
