@@ -78,6 +78,8 @@ def _integer(decl: dict, given: Any, where: str) -> int:
         raise InputError(where, f"must be a whole number (got {shown(given)})")
     lo, hi = decl.get("min"), decl.get("max")
     got = shown(number)
+    if "range_note" in decl and ((lo is not None and number < lo) or (hi is not None and number > hi)):
+        got += f"; {decl['range_note']}"  # e.g. an ascending AC typed where a descending one goes
     if lo is not None and hi is not None and not lo <= number <= hi:
         raise InputError(where, f"must be between {lo} and {hi} (got {got})")
     if lo is not None and number < lo:
