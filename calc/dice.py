@@ -88,7 +88,9 @@ class DiceExpr:
         parts = []
         for t in self.terms:
             parts.append(("-" if t.sign < 0 else "+") + str(t))
-        if self.modifier or not parts:
+        if self.terms and self.terms[0].sign < 0:  # `10-1d6`, never `-1d6+10`, which `parse` refuses
+            parts.insert(0, f"{self.modifier:+d}")
+        elif self.modifier or not parts:
             parts.append(f"{self.modifier:+d}")
         text = "".join(parts)
         return text.removeprefix("+")
@@ -110,6 +112,7 @@ def parse(text: str, input: str = "dice", example: str = "2d6+1") -> DiceExpr:
     pos = _SPACE.match(text).end()
     terms: list[DiceTerm] = []
     modifier = 0
+    first = True
     while pos < len(text):
         sign_match = _SIGN.match(text, pos)
         sign = 1
@@ -119,6 +122,13 @@ def parse(text: str, input: str = "dice", example: str = "2d6+1") -> DiceExpr:
         m = _ATOM.match(text, pos)
         if not m:
             raise _unreadable(text, pos, input)
+        if m.group(2) is not None and sign < 0 and first:
+            # `-1d8` reads as a negative roll, never a weapon's damage: most likely a stray minus.
+            raise InputError(
+                input,
+                f"starts with a minus before '{m.group(0)}': a dice expression cannot begin by subtracting dice "
+                f"(write {m.group(0)}, or a number first such as 10-{m.group(0)})",
+            )
         if m.group(2) is not None:
             count = int(m.group(1)) if m.group(1) else 1
             sides = int(m.group(2))
@@ -134,6 +144,7 @@ def parse(text: str, input: str = "dice", example: str = "2d6+1") -> DiceExpr:
             if value > MAX_MODIFIER:
                 raise InputError(input, f"the number {value} is above the limit of {MAX_MODIFIER}")
             modifier += sign * value
+        first = False
         pos = _SPACE.match(text, m.end()).end()
         if pos < len(text) and not _SIGN.match(text, pos):
             raise _unreadable(text, pos, input)

@@ -26,7 +26,8 @@ one of over 4,300 digits raises ValueError)."""
 
 
 def validate(declarations: list[dict], raw: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Return every declared input, typed, from `raw` (missing ones take their default)."""
+    """Return every declared input, typed, from `raw` (missing ones take their default; blank text,
+    such as a field cleared in the form, is an error naming the default)."""
     raw = dict(raw or {})
     known = {d["name"] for d in declarations}
     unknown = sorted(set(raw) - known)
@@ -37,10 +38,15 @@ def validate(declarations: list[dict], raw: Mapping[str, Any] | None) -> dict[st
 
 def value(decl: dict, given: Any, where: str) -> Any:
     """One input's typed value; `where` names it in errors (e.g. `combatants[2].modifier`)."""
-    if given is None or (isinstance(given, str) and given.strip() == "" and decl["type"] != "text"):
+    if given is None:  # left out (command line, URL, JSON): the declared default
         if "default" not in decl:
             raise InputError(where, "is required")
         given = decl["default"]
+    elif isinstance(given, str) and given.strip() == "" and decl["type"] != "text":
+        # A field cleared in the form: the reader did not choose the default, so say so, never use it silently.
+        raise InputError(
+            where, "is required" + (f" — the default is {_as_text(decl['default'])}" if "default" in decl else "")
+        )
     kind = decl["type"]
     if kind == "integer":
         return _integer(decl, given, where)
@@ -72,6 +78,8 @@ def _integer(decl: dict, given: Any, where: str) -> int:
         raise InputError(where, f"must be a whole number (got {shown(given)})")
     lo, hi = decl.get("min"), decl.get("max")
     got = shown(number)
+    if "range_note" in decl and ((lo is not None and number < lo) or (hi is not None and number > hi)):
+        got += f"; {decl['range_note']}"  # e.g. an ascending AC typed where a descending one goes
     if lo is not None and hi is not None and not lo <= number <= hi:
         raise InputError(where, f"must be between {lo} and {hi} (got {got})")
     if lo is not None and number < lo:

@@ -63,8 +63,13 @@ def test_a_bad_source_is_reported_as_itself():
     assert err.value.input == "target_source"
 
 
-def test_blank_counts_as_not_given():
-    assert run("hit", attack_target="", ability_score=17)["inputs"]["target_source"] == "ability"
+def test_blank_does_not_choose_a_condition_and_is_reported_as_missing():
+    # Blank does not switch target_source (it is not a value given), and it is not silently the
+    # default either (issue 11): the error names the blank input and the default it would have had.
+    with pytest.raises(InputError) as err:
+        run("hit", attack_target="", ability_score=17)
+    assert err.value.input == "attack_target" and err.value.reason.startswith("is required — the default is ")
+    assert run("hit", ability_score=17)["inputs"]["target_source"] == "ability"  # left out: defaults
 
 
 def test_command_line_typed_target_switches_and_help_says_when(capsys):

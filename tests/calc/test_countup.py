@@ -45,8 +45,25 @@ def test_fighter_longsword_hits_ac_14_on_6_or_more():
 def test_fighter_longsword_damage_is_1d8_plus_3():
     answer = run("damage", attack="melee", dice="1d8", strength_score=16, misc=1)
     assert pmf(answer) == {x: Fraction(1, 8) for x in range(4, 12)}
-    assert answer["summary"].startswith("1d8+3")
+    assert answer["summary"].startswith("1d8 +2 (Strength) +1 (misc) = 1d8+3: 4 to 11 damage")
     assert 5 + 3 in pmf(answer)  # a 5 on the d8 deals 8
+
+
+def test_default_damage_adds_nothing_the_reader_did_not_choose():
+    """Issue 11: a typed 1d8+3 stays 1d8+3 until the reader enters a Strength or a bonus."""
+    answer = run("damage", dice="1d8+3")
+    assert answer["summary"].startswith("1d8+3: 4 to 11 damage")
+    assert answer["inputs"]["misc"] == 0 and answer["inputs"]["strength_bonus"] == 0
+
+
+def test_damage_summary_names_every_added_bonus():
+    answer = run("damage", dice="1d8+3", strength_score=16)
+    assert answer["summary"].startswith("1d8+3 +2 (Strength) = 1d8+5: 6 to 13 damage")
+    hurt = run("damage", dice="1d8+3", strength_from="bonus", strength_bonus=2, misc=1, hurt=True)
+    assert hurt["summary"].startswith("1d8+3 +2 (Strength) +1 (misc) \u221210 (Hurt) = 1d8-4: 0 to 4")
+    ranged = run("damage", attack="ranged", dice="1d6", strength_score=18, misc=0)
+    assert ranged["summary"].startswith("1d6: ")  # no Strength for this attack, so none is named
+    assert ranged["steps"][0]["text"].startswith("1d6 +0 (misc) = 1d6")
 
 
 def test_thrown_dagger_hits_with_dexterity_and_adds_strength_to_damage():
@@ -215,7 +232,7 @@ def test_why_steps_write_sums_and_the_floor_for_readers():
     assert needs.startswith("Needs 14 + 2 = 16 on the d20") and "− −" not in needs
     plain = run("hit", ac=14, to_hit=1, misc=0)  # total 1 + 2 = 3
     assert any(s["text"].startswith("Needs 14 − 3 = 11") for s in plain["steps"])
-    damage = run("damage", dice="1d4", hurt=True, misc=0)  # 1d4 + 2 − 10: below 0 on every roll
+    damage = run("damage", dice="1d4", hurt=True)  # 1d4 + 0 − 10: below 0 on every roll
     (floor,) = [s["text"] for s in damage["steps"] if s["rule"] == "ruling:damage-floor"]
     assert "P =" not in floor
     assert "below 0 with chance 100%" in floor and "moves to 0 damage" in floor

@@ -20,13 +20,16 @@ from calc.errors import InputError
         ("3d6-2", "3d6-2", 1, 16),
         (" 1d4 + 2 ", "1d4+2", 3, 6),
         ("2D6 - 1", "2d6-1", 1, 11),
-        ("-1d6+10", "-1d6+10", 4, 9),
+        ("10-1d6", "10-1d6", 4, 9),
+        ("0-1d6", "0-1d6", -6, -1),
+        ("-2+1d6", "1d6-2", -1, 4),
         ("7", "7", 7, 7),
     ],
 )
 def test_parses(text, canonical, lo, hi):
     expr = dice.parse(text)
     assert str(expr) == canonical
+    assert dice.parse(canonical) == expr  # the canonical text reads back (URLs and results carry it)
     assert (expr.min, expr.max) == (lo, hi)
     assert (expr.dist().min, expr.dist().max) == (lo, hi)
 
@@ -44,6 +47,8 @@ def test_parses(text, canonical, lo, hi):
         ("1d1001", "limit of 1000 sides"),
         ("3d1000", "limit is 2,001"),
         ("<img src=x onerror=alert(1)>", "cannot read"),
+        ("-1d8", "starts with a minus before '1d8'"),
+        (" - d6+10", "starts with a minus before 'd6'"),
     ],
 )
 def test_refuses_with_the_reason(text, fragment):
@@ -64,6 +69,7 @@ terms = st.lists(st.tuples(st.sampled_from([1, -1]), st.integers(1, 4), st.integ
 @settings(max_examples=60, deadline=None)
 @given(terms, st.integers(-20, 20))
 def test_distribution_equals_icepool(parts, modifier):
+    parts[0] = (1, *parts[0][1:])  # an expression may not begin by subtracting dice (`-1d8` is refused)
     text = "".join(f"{'+' if s > 0 else '-'}{n}d{k}" for s, n, k in parts) + f"{modifier:+d}"
     ours = dict(dice.parse(text).dist().items())
     pool = icepool.Die([modifier])

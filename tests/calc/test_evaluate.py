@@ -79,6 +79,13 @@ def test_defaults_fill_and_answer_is_exact(fake):
     assert total == 1
 
 
+def test_left_out_inputs_still_take_their_default(fake):
+    """Only a blank value is refused; an input not given at all (CLI option, URL key, JSON key left
+    out) is the declared default, as before."""
+    answer = calc.evaluate({"system": "fake-sys", "calculator": "hit", "inputs": {"bonus": 2}})
+    assert answer["inputs"]["target"] == 11 and answer["inputs"]["dice"] == "1d8+3"
+
+
 def test_text_inputs_are_typed(fake):
     answer = calc.evaluate(
         {"system": "fake-sys", "calculator": "hit", "inputs": {"bonus": "+5", "lucky": "yes", "people": "name=Bo"}}
@@ -103,6 +110,11 @@ def test_text_inputs_are_typed(fake):
         ({"people": [{"bogus": 1}]}, "people[1].bogus", "is not a field"),
         ({"people": "[{"}, "people", "not valid JSON"),
         ({"nope": 1}, "nope", "is not an input"),
+        # A blank field (cleared in the form) is never silently the default: issue 11.
+        ({"target": ""}, "target", "is required — the default is 11"),
+        ({"bonus": "  "}, "bonus", "is required — the default is 0"),
+        ({"dice": ""}, "dice", "is required — the default is 1d8+3"),
+        ({"people": [{"name": "A", "modifier": ""}]}, "people[1].modifier", "is required — the default is 0"),
     ],
 )
 def test_bad_inputs_name_the_input(fake, inputs, name, fragment):

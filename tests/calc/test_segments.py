@@ -95,6 +95,19 @@ def test_ac_bonus_lowers_the_number():
     assert cell(answer, "Table needs") == "17"
 
 
+def test_an_ascending_ac_is_refused_with_the_way_to_the_descending_field():
+    """Issue 11: the text gives no ascending-to-descending conversion, so an ascending AC (15) is
+    not converted but refused, saying which scale the field takes; in range, no note is added."""
+    with pytest.raises(InputError) as err:
+        run("hit", attacker="class", class_group="fighters", level=1, ac=15)
+    assert err.value.input == "ac"
+    assert err.value.reason.startswith("must be between -10 and 10 (got 15; this is the descending AC")
+    assert "no conversion from an ascending AC" in err.value.reason
+    with pytest.raises(InputError) as err:
+        run("hit", attacker="class", class_group="fighters", level=1, ac_bonus=15)
+    assert "descending AC" not in err.value.reason  # the note belongs to the AC field only
+
+
 def test_battle_axe_speed_7_or_8_after_dropping_a_shield():
     groups = [{"name": "Party", "roll": 3}, {"name": "Orcs", "roll": 3}]
     answer = run(

@@ -52,6 +52,16 @@ def target_outcomes(
     return [("Killed", killed), ("Still up", 1 - killed)], data.step("npc-death", text)
 
 
+def composed_expression(expr: dice.DiceExpr, parts: list[tuple[int, str]]) -> str:
+    """The typed dice, then every bonus that changes them by name, then the total rolled:
+    `1d8+3 +2 (Strength) = 1d8+5`. A reader who typed `1d8+3` sees what was added, and by what."""
+    added = [(v, label) for v, label in parts if v]
+    if not added:
+        return str(expr)
+    shown = " ".join(f"{signed(v)} ({label})" for v, label in added)
+    return f"{expr} {shown} = {expr.plus(sum(v for v, _ in added))}"
+
+
 def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     """The full damage distribution of one hit, and optionally its effect on a target."""
     expr: dice.DiceExpr = inputs["dice"]
@@ -78,6 +88,7 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     modifier = sum(v for v, _ in parts)
     shown = " ".join(f"{signed(v)} ({label})" for v, label in parts)
     steps.insert(0, data.step("damage", f"{expr} {shown} = {expr.plus(modifier)}."))
+    composed = composed_expression(expr, parts)
 
     floor: int | None = None
     raw = expr.dist() + modifier
@@ -96,7 +107,7 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     dist = damage_dist(expr, modifier, floor)
 
     chances = []
-    summary = f"{expr.plus(modifier)}: {number(dist.min)} to {number(dist.max)} damage, mean {float(dist.mean):.4g}"
+    summary = f"{composed}: {number(dist.min)} to {number(dist.max)} damage, mean {float(dist.mean):.4g}"
     if inputs["target"] != "none":
         outcomes, target_step = target_outcomes(data, dist, inputs["target"], inputs["target_hp"], inputs["npc_hurt"])
         chances += [result.chance(label, p) for label, p in outcomes]

@@ -130,13 +130,14 @@ class ScalarField {
     }
     this.control = this.makeControl(id, describedBy.join(" "));
     const label = el("label", { for: id, class: "cc-label" }, decl.label || decl.name);
-    const rangeText = decl.type === "integer" ? rangeHint(decl) : decl.type === "dice" ? "e.g. 2d6+3" : "";
+    const rangeText = decl.type === "integer" ? rangeHint(decl) : decl.type === "dice" ? diceHint(decl) : "";
     const hint = rangeText && !compact ? el("span", { class: "cc-range" }, ` (${rangeText})`) : null;
     if (decl.type === "boolean") {
       this.node = el("div", { class: "cc-field cc-field-boolean" }, el("div", { class: "cc-check" }, this.control, label), help, this.errorLine, this.noteLine);
     } else {
       label.append(...(hint ? [hint] : []));
-      this.node = el("div", { class: `cc-field cc-field-${decl.type}` }, label, this.control, help, this.errorLine, this.noteLine);
+      const entry = this.signToggle ? el("div", { class: "cc-signed" }, this.control, this.signToggle) : this.control;
+      this.node = el("div", { class: `cc-field cc-field-${decl.type}` }, label, entry, help, this.errorLine, this.noteLine);
     }
     this.reset(false);
   }
@@ -156,7 +157,8 @@ class ScalarField {
       control = el("input", {
         ...common,
         type: "text",
-        inputmode: numeric && (decl.min ?? -1) >= 0 ? "numeric" : "text",
+        inputmode: numeric ? "numeric" : "text",
+        ...(numeric ? { pattern: "[−+\\-]?[0-9]*" } : {}),
         autocomplete: "off",
         spellcheck: "false",
         autocapitalize: "off",
@@ -164,8 +166,26 @@ class ScalarField {
       });
       control.addEventListener("input", () => this.edited());
       if (numeric) control.addEventListener("keydown", (event) => this.step(event));
+      if (numeric && signed(decl)) this.signToggle = this.makeSignToggle(control);
     }
     return control;
+  }
+
+  /**
+   * A ± button beside a field that takes negative numbers. Phones show the digits keyboard for
+   * inputmode="numeric", but iOS's has no minus key (nor has its "decimal" one), and
+   * inputmode="text" gives a full keyboard to type two digits; so: digits keyboard plus this button,
+   * which flips the sign of what is typed (blank becomes "-", ready for digits).
+   */
+  makeSignToggle(control) {
+    const label = this.decl.label || this.decl.name;
+    const button = el("button", { type: "button", class: "cc-sign", "aria-label": `Change the sign of ${label}`, title: "Change the sign (+/−)" }, "±");
+    button.addEventListener("click", () => {
+      const text = control.value.trim();
+      control.value = /^[-−]/.test(text) ? text.slice(1) : `-${text.replace(/^\+/, "")}`;
+      this.edited();
+    });
+    return button;
   }
 
   /** Arrow keys step a whole-number field, as a number input would. */
@@ -418,4 +438,14 @@ class ListField {
       this.addRow(values);
     }
   }
+}
+
+/** Whether an integer input takes negative values (no minimum, or one below zero). */
+function signed(decl) {
+  return decl.min === undefined || decl.min === null || decl.min < 0;
+}
+
+/** The example shown beside a dice field: its own default, so it fits the weapon asked for. */
+function diceHint(decl) {
+  return decl.default ? `e.g. ${decl.default}` : "";
 }
