@@ -258,7 +258,9 @@ def test_countup_issue_example() -> None:
 def test_countup_round_brute_force_two_attacks_on_a_character() -> None:
     """Attack rate 2, Str 16 (+2 both), 1d4, AC 14: hits on 20 − … ; a character at 3 HP is Hurt at 0
     and dead at −10."""
-    answer = cu("round", attacks=2, ac=14, dice="1d4", damage_misc=0, target="character", target_hp=3)
+    answer = cu(
+        "round", attacks=2, ac=14, dice="1d4", strength_score=16, damage_misc=0, target="character", target_hp=3
+    )
     # to-hit: 5 (to_hit) + 2 (Str 16) + 1 (misc) = +8: a natural 6 or more; damage 1d4 + 2
     one = [x + 2 if a + 8 >= 14 else 0 for a, x in faces(20, 4)]
     outcomes = [a + b for a in one for b in one]

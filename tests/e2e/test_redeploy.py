@@ -129,7 +129,10 @@ def deploys(site, tmp_path_factory):
     saved = os.environ.get("CC_SNAPSHOT")
     os.environ["CC_SNAPSHOT"] = "1" if snapshot else "0"
     try:
-        build_site.install_runtime(v2, retag_wheel(wheel, root), build_site.pinned_pyodide_version())
+        version = build_site.pinned_pyodide_version()
+        # v2 keeps v1's trimmed standard library: the retagged wheel imports the same modules.
+        stdlib = v1 / "assets" / "pyodide" / version / build_site.PYC_STDLIB
+        build_site.install_runtime(v2, retag_wheel(wheel, root), version, stdlib)
     finally:
         if saved is None:
             os.environ.pop("CC_SNAPSHOT")

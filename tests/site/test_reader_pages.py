@@ -86,7 +86,7 @@ def test_gm_screen_with_an_unknown_table_fails_naming_it() -> None:
     from macros.render.gm_screen import GmScreenError, gm_screen_page
     from macros.render.prose import Prose
 
-    cat = catalog.load()
+    cat = loader.load()
     real = cat.systems["countup"]
     system = dataclasses.replace(real, meta={**real.meta, "gm_screen": ["no-such-table"]})
     with pytest.raises(GmScreenError, match=r"countup/system.yaml: gm_screen: no table 'no-such-table'"):
