@@ -91,7 +91,8 @@ def list_declaration(data: SystemData) -> dict[str, Any]:
 
 
 def checked_combatants(data: SystemData, combatants: Any) -> list[dict[str, Any]]:
-    """Each combatant as `{"id", "name", "side", <declared inputs typed, defaults filled>}`."""
+    """Each combatant as `{"id", "name", "side", <declared inputs typed, defaults filled>, "given"}`
+    (`given`: the combatant as sent, for a system's own per-round keys such as phases' `acts_in`)."""
     spec = tracker(data)
     decl = list_declaration(data)
     if not isinstance(combatants, list) or not all(isinstance(c, Mapping) for c in combatants):
@@ -116,7 +117,7 @@ def checked_combatants(data: SystemData, combatants: Any) -> list[dict[str, Any]
         side = c.get("side")
         if side not in SIDES:
             raise InputError(f"{where}.side", f"must be pc or foe (got {inputs.shown(side)})")
-        person: dict[str, Any] = {"id": ident, "name": name or ident, "side": side}
+        person: dict[str, Any] = {"id": ident, "name": name or ident, "side": side, "given": c}
         for field in spec["inputs"]:
             person[field["name"]] = inputs.value(field, c.get(field["name"]), f"{where}.{field['name']}")
         out.append(person)
@@ -138,10 +139,19 @@ def checked_options(data: SystemData, options: Mapping[str, Any] | None) -> dict
     return {d["name"]: inputs.value(d, options.get(d["name"]), f"options.{d['name']}") for d in decls}
 
 
-def die(data: SystemData, key: str, sides: int, label: str, rule: str, count: int = 1) -> dict[str, Any]:
-    """One entry of `dice_needed`."""
-    cited = data.rule(rule)
-    return {"key": key, "dice": f"{count}d{sides}", "label": label, "rule": rule, "url": cited["url"]}
+def die(
+    data: SystemData, key: str, sides: int, label: str, rule: str, count: int = 1, optional: bool = False
+) -> dict[str, Any]:
+    """One entry of `dice_needed`; `optional` marks a roll made only when the rule is triggered."""
+    cited = data.step(rule, "")
+    return {
+        "key": key,
+        "dice": f"{count}d{sides}",
+        "label": label,
+        "rule": rule,
+        "url": cited["url"],
+        "optional": optional,
+    }
 
 
 def rolled(rolls: Mapping[str, Any], key: str, low: int, high: int, what: str) -> int:

@@ -362,7 +362,8 @@ def _check_tracker(system: System, out: list[Problem]) -> None:
                     out.append(where.problem(f"'{side[key]}' is not an option of {side['input']}", "side", key))
     if spec["rule"] not in system.rules:
         out.append(where.problem(f"no rule '{spec['rule']}'{suggest(spec['rule'], system.rules)}", "rule"))
-    refs = [(("health",), spec["health"])] + [(("defenses", i), r) for i, r in enumerate(spec["defenses"])]
+    refs = [(("health",), spec["health"])]
+    refs += [((key, i), r) for key in ("defenses", "status") for i, r in enumerate(spec.get(key) or [])]
     for field, ref in refs:
         if calculator_input(system, ref) is None:
             out.append(where.problem(f"no input '{ref['input']}' in calculator '{ref['calculator']}'", *field))

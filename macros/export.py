@@ -116,6 +116,7 @@ def export_tracker(system: System) -> dict[str, Any] | None:
         "rule": spec["rule"],
         "health": resolved(spec["health"]),
         "defenses": [resolved(r) for r in spec["defenses"]],
+        "status": [resolved(r) for r in spec.get("status") or []],
     }
 
 
