@@ -187,6 +187,21 @@ def untag(name: str) -> int:
     return int(name[1:]) - 1
 
 
+def named(text: str, people: list[dict[str, Any]]) -> str:
+    """A calculator's text with its combatant tags replaced by their names (longest tags first)."""
+    for i in sorted(range(len(people)), reverse=True):
+        text = text.replace(tag(i), people[i]["name"])
+    return text
+
+
+def mentions(step: dict[str, str], i: int) -> bool:
+    """Whether a calculator's step names combatant i (by its tag, as a whole word)."""
+    words = step["text"]
+    for mark in ",:;()":
+        words = words.replace(mark, " ")
+    return tag(i) in words.split()
+
+
 def turns_from_order(
     order: list[dict[str, Any]],
     people: list[dict[str, Any]],

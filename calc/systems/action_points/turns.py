@@ -82,11 +82,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
             }
         )
     answer = turns.initiative(data, {**options, "combatants": entries})
-    steps = {}  # the calculator's steps about one combatant, named by tag
-    for step in answer["steps"]:
-        for i in range(len(people)):
-            if turns.tag(i) in step["text"].replace(",", " ").replace(":", " ").replace("(", " ").split():
-                steps.setdefault(i, []).append(step)
+    steps = {i: [s for s in answer["steps"] if turns.mentions(s, i)] for i in range(len(people))}
     score = {turns.tag(i): None for i in range(len(people))}
     for g in answer["order"]:
         for n in g["names"]:
@@ -120,20 +116,15 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
                     + f"; acts at {score[turns.tag(i)]}, highest first.",
                 )
             ]
-            why += [{**s, "text": _named(s["text"], people)} for s in steps.get(i, []) if s["rule"] != "initiative"]
+            why += [
+                {**s, "text": turns.named(s["text"], people)} for s in steps.get(i, []) if s["rule"] != "initiative"
+            ]
             if tie:
                 why.append(data.step("initiative-ties", f"Tied at {score[turns.tag(i)]}: {tie}."))
             listed.append(
                 {"id": people[i]["id"], "when": f"initiative {score[turns.tag(i)]}", "rank": rank, "why": why}
             )
     return {"turns": listed, "notes": notes, "needs": needs}
-
-
-def _named(text: str, people: list[dict[str, Any]]) -> str:
-    """A calculator step with its combatant tags replaced by their names (longest tags first)."""
-    for i in sorted(range(len(people)), reverse=True):
-        text = text.replace(turns.tag(i), people[i]["name"])
-    return text
 
 
 def _units(members: list[int], team_of: dict[int, str]) -> list[list[int]]:
