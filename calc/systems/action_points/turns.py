@@ -127,6 +127,16 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
     return {"turns": listed, "notes": notes, "needs": needs}
 
 
+def _reroll_bonus(unit: list[int], people: list[dict[str, Any]], data: SystemData, options: dict) -> int:
+    """The bonus a unit adds to its re-roll: its own, or (a team under the lowest-bonus reading)
+    the team roller's, as the initiative calculator counts the team's score."""
+    teams = _teams(people, options)
+    team = people[unit[0]]["team"] if options["team_initiative"] else ""
+    if team and options["team_roll"] == "lowest":
+        return _bonus(people[_roller(teams[team], people, data)], data)
+    return _bonus(people[unit[0]], data)
+
+
 def _units(members: list[int], team_of: dict[int, str]) -> list[list[int]]:
     """A tied group as the units that re-roll: a team's members on this count together, others alone."""
     units: list[list[int]] = []
@@ -167,7 +177,7 @@ def _break_tie(
     if missing:
         for u in missing:
             who = " and ".join(people[i]["name"] for i in u)
-            how = f"d{sides} {signed(_bonus(people[u[0]], data))}" if with_bonus else f"a bare d{sides}"
+            how = f"d{sides} {signed(_reroll_bonus(u, people, data, options))}" if with_bonus else f"a bare d{sides}"
             needs.append(
                 turns.die(data, key(u), sides, f"{who}: re-roll the tie at {score} ({how})", "initiative-ties")
             )
@@ -176,7 +186,7 @@ def _break_tie(
     total = {}
     for u in units:
         roll = turns.rolled(rolls, key(u), 1, sides, f"the d{sides} re-rolled for {people[u[0]]['name']}")
-        total[key(u)] = roll + (_bonus(people[u[0]], data) if with_bonus else 0)
+        total[key(u)] = roll + (_reroll_bonus(u, people, data, options) if with_bonus else 0)
     shown = "; ".join(f"{' and '.join(people[i]['name'] for i in u)} {number(total[key(u)])}" for u in units)
     notes.append(
         data.step(
