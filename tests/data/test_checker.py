@@ -184,6 +184,31 @@ BAD = {
         "  initiative_ties: ruling:nat-2\n",
         "rules_data/countup/system.yaml:13: comparison.initiative_ties: no ruling 'nat-2' (did you mean 'nat-20'?)",
     ),
+    "tracker names an unknown field": (
+        "calculators.yaml",
+        "  inputs: [modifier]\n",
+        "  inputs: [modifer]\n",
+        "rules_data/countup/calculators.yaml:37: tracker.inputs[0]: no field 'modifer' in combatants "
+        "(did you mean 'modifier'?)",
+    ),
+    "tracker names an unknown calculator input": (
+        "calculators.yaml",
+        "    - {calculator: hit, input: ac}\n",
+        "    - {calculator: hit, input: armor}\n",
+        "rules_data/countup/calculators.yaml:42: tracker.defenses[0]: no input 'armor' in calculator 'hit'",
+    ),
+    "tracker names no list": (
+        "calculators.yaml",
+        "  list: combatants\n",
+        "  list: people\n",
+        "rules_data/countup/calculators.yaml:36: tracker.list: calculator 'initiative' has no list input 'people'",
+    ),
+    "tracker side is not a choice": (
+        "calculators.yaml",
+        "  inputs: [modifier]\n",
+        "  inputs: [modifier]\n  side: {input: name, pc: player, foe: npc}\n",
+        "rules_data/countup/calculators.yaml:38: tracker.side.input: no choice field 'name' in combatants",
+    ),
     "YAML syntax error": (
         "tables.yaml",
         "    rule: damage\n",
