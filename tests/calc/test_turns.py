@@ -504,3 +504,17 @@ def test_segments_every_roll_matches_the_calculators_high_chances():
         in_high == {"f": high["PCs is HIGH"], "o": high["Foes is HIGH"]} == {"f": Fraction(7, 12), "o": Fraction(7, 12)}
     )
     assert fighter_first == high["PCs is HIGH"]
+
+
+def test_command_line_turns(capsys):
+    from calc.__main__ import main
+
+    people = json.dumps([{"id": "a", "name": "Aria", "side": "pc"}, {"id": "o", "name": "Orc", "side": "foe"}])
+    assert main(["countup", "turns", "--combatants", people, "--json"]) == 0
+    assert [d["key"] for d in json.loads(capsys.readouterr().out)] == ["init:a", "init:o"]
+    assert main(["countup", "turns", "--combatants", people, "--rolls", '{"init:a": 5, "init:o": 5}']) == 0
+    assert capsys.readouterr().out.splitlines() == ["1. Aria [count 5]", "2. Orc [count 5]"]
+    assert main(["countup", "turns", "--combatants", people, "--rolls", "{}"]) == 2
+    assert "rolls.init:a" in capsys.readouterr().err
+    assert main(["countup", "turns", "--combatants", "[", "--rolls", "{}"]) == 2
+    assert "combatants: must be JSON" in capsys.readouterr().err
