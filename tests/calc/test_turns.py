@@ -13,6 +13,8 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from calc import browser, evaluate, turns
 from calc.errors import CalcError
@@ -518,3 +520,76 @@ def test_command_line_turns(capsys):
     assert "rolls.init:a" in capsys.readouterr().err
     assert main(["countup", "turns", "--combatants", "[", "--rolls", "{}"]) == 2
     assert "combatants: must be JSON" in capsys.readouterr().err
+
+
+SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=True),
+    st.text(max_size=8),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    system=st.sampled_from(SYSTEMS),
+    fields=st.lists(
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "id",
+                    "name",
+                    "side",
+                    "die",
+                    "modifier",
+                    "bonus",
+                    "dexterity",
+                    "dex_target",
+                    "morale",
+                    "action",
+                    "weapon",
+                    "delayed",
+                    "swap_with",
+                    "team",
+                    "delay",
+                    "acts_in",
+                    "agility",
+                ]
+            ),
+            junk,
+            max_size=6,
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    rolls=st.one_of(junk, st.dictionaries(st.text(max_size=12), junk, max_size=4)),
+    round_no=junk,
+)
+def test_hostile_input_is_a_calc_error_or_an_answer(system, fields, rolls, round_no):
+    people = [{"id": f"c{i}", "side": "pc", **f} for i, f in enumerate(fields)]
+    for call in (
+        lambda: turns.dice_needed(system, people, round_no),
+        lambda: turns.turn_order(system, people, rolls, round_no),
+    ):
+        try:
+            json.dumps(call())
+        except CalcError:
+            pass
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_system_answers_its_own_dice(system):
+    """Every system: the dice it asks for, rolled (lowest faces, then highest), give an order in
+    which every combatant that acts has a turn, each step citing a rule with a url."""
+    people = [{"id": "p", "name": "Hero", "side": "pc"}, {"id": "f", "name": "Foe", "side": "foe"}]
+    needed = turns.dice_needed(system, people, 1)
+    for pick in (min, max):
+        rolls = {e["key"]: pick(faces(e)) for e in needed if not e["optional"]}
+        answer = turns.turn_order(system, people, rolls, 1)
+        assert {t["id"] for t in answer["turns"]} == {"p", "f"}
+        assert all(s["rule"] and s["url"] for t in answer["turns"] for s in t["why"])
+        json.dumps(answer)
