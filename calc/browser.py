@@ -46,7 +46,8 @@ TURNS_KEYS = {"kind", "op", "system", "combatants", "rolls", "round", "options"}
 
 def turns_request(request: dict) -> dict | list:
     """The encounter tracker's request `{"kind": "turns", "op": "dice" | "order", "system",
-    "combatants", "round", "rolls" (order only), "options" (optional)}` → `calc.turns`' answer."""
+    "combatants", "round", "rolls" (order; for dice, the rolls kept so far, optional), "options"
+    (optional)}` → `calc.turns`' answer."""
     unknown = sorted(set(request) - TURNS_KEYS)
     if unknown:
         raise InputError(unknown[0], f"is not part of a turns request ({', '.join(sorted(TURNS_KEYS))})")
@@ -56,7 +57,7 @@ def turns_request(request: dict) -> dict | list:
     op = request.get("op")
     args = (system_id, request.get("combatants"))
     if op == "dice":
-        return turns.dice_needed(*args, request.get("round", 1), request.get("options"))
+        return turns.dice_needed(*args, request.get("round", 1), request.get("options"), request.get("rolls"))
     if op == "order":
         return turns.turn_order(*args, request.get("rolls"), request.get("round", 1), request.get("options"))
     raise InputError("op", "must be dice or order")

@@ -29,18 +29,27 @@ ID_LIMIT = 60
 
 
 def dice_needed(
-    system_id: str, combatants: Any, round_no: Any, options: Mapping[str, Any] | None = None
+    system_id: str,
+    combatants: Any,
+    round_no: Any,
+    options: Mapping[str, Any] | None = None,
+    rolls: Any = None,
 ) -> list[dict[str, Any]]:
-    """The dice the table rolls for round `round_no`: `[{"key", "dice", "label", "rule", "url"}]`.
-    An empty list when the system rolls initiative once and this is a later round."""
+    """The dice the table rolls for round `round_no`: `[{"key", "dice", "label", "rule", "url",
+    "optional"}]`. When the system rolls initiative once for the encounter, a later round needs
+    no dice (`[]`), except, given the `rolls` kept so far, the dice of combatants who joined
+    since (their keys missing from `rolls`)."""
     data = data_mod.system(system_id)
     people = checked_combatants(data, combatants)
     number = checked_round(round_no)
     opts = checked_options(data, options)
+    if rolls is not None and not isinstance(rolls, Mapping):
+        raise InputError("rolls", "must be an object of dice keys to the numbers rolled")
     spec = tracker(data)
+    needed = _engine(system_id).dice_needed(people, number, data, opts)
     if spec["rolled"] == "once" and number > 1:
-        return []
-    return _engine(system_id).dice_needed(people, number, data, opts)
+        return [e for e in needed if rolls is not None and e["key"] not in rolls]
+    return needed
 
 
 def turn_order(

@@ -227,6 +227,20 @@ def test_active_defense_rolls_once_for_the_encounter():
     assert turns.dice_needed("active-defense", AD, 2) == []
 
 
+def test_a_newcomer_in_a_later_round_rolls_once_too():
+    kept = {"init:m": 10, "init:o": 12}
+    assert turns.dice_needed("active-defense", AD, 3, rolls=kept) == [
+        e for e in turns.dice_needed("active-defense", AD, 1) if e["key"] == "init:w"
+    ]
+    assert turns.dice_needed("active-defense", AD, 3, rolls={**kept, "init:w": 1}) == []
+    assert turns.dice_needed("action-points", AP, 2, rolls={"init:al": 3})[0]["key"] == "init:bo"
+    # Systems that roll every round ask for every die, whatever was rolled before.
+    assert len(turns.dice_needed("countup", CU, 2, rolls={"init:a": 3})) == 3
+    with pytest.raises(CalcError) as err:
+        turns.dice_needed("active-defense", AD, 2, rolls=[1])
+    assert err.value.input == "rolls"
+
+
 def test_active_defense_highest_first_and_the_order_holds_in_later_rounds():
     rolls = {"init:m": 10, "init:o": 12, "init:w": 8}  # 13, 12, 10
     for round_no in (1, 3):
