@@ -134,9 +134,12 @@ def checked_combatants(data: SystemData, combatants: Any) -> list[dict[str, Any]
 
 
 def checked_options(data: SystemData, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The initiative calculator's other inputs (its rulings' readings), typed with defaults."""
+    """The initiative calculator's other inputs (its rulings' readings), typed with defaults;
+    list inputs and those the round itself sets (a system's `ROUND_INPUTS`, e.g. phases' phase)
+    are not options."""
     spec = tracker(data)
-    decls = [d for d in data.calculator(spec["calculator"])["inputs"] if d["name"] != spec["list"]]
+    own = set(getattr(_engine(data.id), "ROUND_INPUTS", ()))
+    decls = [d for d in data.calculator(spec["calculator"])["inputs"] if d["type"] != "list" and d["name"] not in own]
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
@@ -178,12 +181,15 @@ def rolled(rolls: Mapping[str, Any], key: str, low: int, high: int, what: str) -
     return value
 
 
-def initiative(data: SystemData, raw: dict[str, Any]) -> dict[str, Any]:
-    """Run the system's initiative calculator on `raw` inputs (validated as the calculator's own)."""
+def initiative(data: SystemData, raw: dict[str, Any], people: list[dict[str, Any]]) -> dict[str, Any]:
+    """Run the system's initiative calculator on `raw` inputs (validated as the calculator's own),
+    its combatants named by `tag`; an error names the tracker's combatants, never the tags."""
     spec = tracker(data)
-    values = inputs.validate(data.calculator(spec["calculator"])["inputs"], raw)
-    engine = systems.engine(data.id).CALCULATORS[spec["calculator"]]
-    return engine(values, data)
+    try:
+        values = inputs.validate(data.calculator(spec["calculator"])["inputs"], raw)
+        return systems.engine(data.id).CALCULATORS[spec["calculator"]](values, data)
+    except InputError as err:
+        raise InputError(err.input, named(err.reason, people)) from None
 
 
 def tag(i: int) -> str:

@@ -200,6 +200,25 @@ def test_bad_system_and_options():
     assert err.value.input == "options.colour"
 
 
+def test_options_are_the_calculators_rulings_not_its_lists_or_the_phase():
+    for system, key in (("segments", "groups"), ("phases", "phase"), ("countup", "combatants")):
+        with pytest.raises(CalcError) as err:
+            turns.dice_needed(system, [{"id": "a", "side": "pc"}], 1, {key: []})
+        assert err.value.input == f"options.{key}"
+    with pytest.raises(CalcError) as err:
+        turns.dice_needed("phases", [{"id": "a", "side": "pc"}], 1, {"ties": "sometimes"})
+    assert err.value.input == "options.ties"
+
+
+def test_a_calculator_error_names_the_tracker_combatant():
+    people = [{"id": "a", "name": "Alice", "side": "pc", "swap_with": "b"}, {"id": "b", "name": "Bob", "side": "pc"}]
+    people.append({"id": "c", "name": "Cy", "side": "pc", "swap_with": "b"})
+    with pytest.raises(CalcError) as err:
+        turns.turn_order("action-points", people, {"init:a": 3, "init:b": 9, "init:c": 5}, 1)
+    assert err.value.input == "combatants[3].swap_with"
+    assert "Bob" in err.value.reason and "#" not in err.value.reason
+
+
 def test_worker_request_kind_turns():
     def ask(request: dict) -> dict:
         return json.loads(browser.evaluate_json(json.dumps(request)))

@@ -81,7 +81,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
                 "team": p["team"],
             }
         )
-    answer = turns.initiative(data, {**options, "combatants": entries})
+    answer = turns.initiative(data, {**options, "combatants": entries}, people)
     steps = {i: [s for s in answer["steps"] if turns.mentions(s, i)] for i in range(len(people))}
     score = {turns.tag(i): None for i in range(len(people))}
     for g in answer["order"]:

@@ -28,7 +28,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
         roll = turns.rolled(rolls, f"init:{p['id']}", 1, sides, f"{p['name']}'s d{sides}")
         entries.append({"name": turns.tag(i), "dexterity": p["dexterity"], "agility": p["agility"], "roll": roll})
         totals.append(roll + (p["agility"] if by_agility else p["dexterity"]))
-    order = turns.initiative(data, {**options, "combatants": entries})["order"]
+    order = turns.initiative(data, {**options, "combatants": entries}, people)["order"]
     added = "Agility score" if by_agility else "Dexterity modifier"
     again = f" (rolled once, in round 1; this is round {round_no})" if round_no > 1 else ""
 

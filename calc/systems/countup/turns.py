@@ -36,7 +36,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
             {"name": turns.tag(i), "side": side_of[p["side"]], "die": p["die"], "modifier": p["modifier"], "roll": roll}
         )
         totals.append(roll + p["modifier"])
-    order = turns.initiative(data, {**options, "combatants": entries})["order"]
+    order = turns.initiative(data, {**options, "combatants": entries}, people)["order"]
     start = data.fact("initiative-count", "count_start")
 
     def why(group: dict, i: int) -> list[dict]:

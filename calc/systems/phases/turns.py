@@ -17,6 +17,9 @@ from calc.errors import InputError
 from calc.format import number
 from calc.systems.phases import order as phase_order
 
+ROUND_INPUTS = ("phase",)
+"""Initiative calculator inputs the round sets itself (every phase in turn), so not options."""
+
 
 def _phases(data: SystemData) -> tuple[dict | None, list[dict]]:
     """(the morale phase's row, the rows of the phases ordered by d20), in the table's order."""
@@ -100,7 +103,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
             p = people[i]
             roll = turns.rolled(rolls, f"{row['id']}:{p['id']}", 1, sides, f"{p['name']}'s d{sides} in {row['name']}")
             entries.append({"name": turns.tag(i), "roll": roll, "dex_target": p["dex_target"], "morale": p["morale"]})
-        answer = turns.initiative(data, {**options, "phase": row["id"], "combatants": entries})
+        answer = turns.initiative(data, {**options, "phase": row["id"], "combatants": entries}, people)
         by_margin = row["id"] == "movement" and options["movement_order"] == "margin"
         shift = {i: people[i]["dex_target"] if by_margin else 0 for i in members}
         roll_of = {turns.untag(e["name"]): e["roll"] for e in entries}

@@ -10,7 +10,6 @@ from typing import Any
 
 from calc import turns
 from calc.data import SystemData
-from calc.errors import InputError
 
 GROUPS = {"pc": "PCs", "foe": "Foes"}
 """The group each side forms (its name shows in the steps)."""
@@ -40,11 +39,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
         }
         for i, p in enumerate(people)
     ]
-    fields = "combatants"
-    try:
-        answer = turns.initiative(data, {**options, "groups": groups, fields: entries})
-    except InputError as err:  # name the tracker's combatant, not the calculator's row
-        raise InputError(err.input, turns.named(err.reason, people)) from None
+    answer = turns.initiative(data, {**options, "groups": groups, "combatants": entries}, people)
     shared = [s for s in answer["steps"] if not any(turns.mentions(s, i) for i in range(len(people)))]
 
     def when(group: dict, i: int) -> str:
