@@ -57,7 +57,8 @@ def turn_order(
 ) -> dict[str, Any]:
     """The round's order from concrete rolls: `{"turns": [{"id", "when", "rank", "why"}], "notes",
     "needs"}`. `rolls` maps each key of `dice_needed` (for a system that rolls once, round 1's
-    keys, every round) to the total rolled; `needs` lists further dice (ties to re-roll) when the
+    keys, every round) to what its dice show (the face; a 2d6's sum), never a total with
+    modifiers: the engine adds those; `needs` lists further dice (ties to re-roll) when the
     procedure cannot finish without them: roll those, add them to `rolls` and ask again."""
     data = data_mod.system(system_id)
     people = checked_combatants(data, combatants)
