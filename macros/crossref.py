@@ -4,6 +4,7 @@ Each dangling id comes with the nearest known id as a suggestion."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,7 +33,7 @@ def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[P
         lambda: _check_rulings(system, catalog, out),
         lambda: _check_terms(system, catalog, out),
         lambda: _check_calculators(system, catalog, out, complete),
-        lambda: _check_tracker(system, out),
+        lambda: _check_tracker(system, out, complete),
     ]
     for run in checks:
         try:
@@ -334,12 +335,22 @@ def calculator_input(system: System, ref: dict) -> dict | None:
     return next((d for d in (calc or {}).get("inputs", []) if d["name"] == ref.get("input")), None)
 
 
-def _check_tracker(system: System, out: list[Problem]) -> None:
-    """The tracker's declaration names a list input of a calculator, fields of it, and inputs of calculators."""
+def _check_tracker(system: System, out: list[Problem], complete: bool = False) -> None:
+    """The tracker's declaration names a list input of a calculator, fields of it, and inputs of
+    calculators; with `complete`, the engine has the `turns` module that runs it."""
     spec = system.tracker
     if not spec:
         return
     where = system.where[("tracker", "tracker")]
+    if complete:
+        try:
+            turns_module = importlib.import_module(f"{system.module}.turns")
+        except Exception as err:  # any import failure is reported as data, not as a traceback
+            out.append(where.problem(f"cannot import {system.module}.turns: {type(err).__name__}: {err}"))
+        else:
+            for name in ("dice_needed", "turn_order"):
+                if not callable(getattr(turns_module, name, None)):
+                    out.append(where.problem(f"{system.module}.turns has no function {name}"))
     if spec["calculator"] not in system.calculators:
         out.append(where.problem(f"no calculator '{spec['calculator']}'", "calculator"))
         return

@@ -277,3 +277,19 @@ def test_coverage_checks_quote_and_overlap(root: Path) -> None:
     cat = loader.load(root)
     found = [str(p) for p in coverage.check(cat.systems["countup"], root / "sources")]
     assert found == ["rules_data/countup/rules.yaml:6: sections[0].quote: line 1 reads 'Hitting a target'"]
+
+
+def test_a_tracker_needs_the_engines_turns_module(root: Path) -> None:
+    import dataclasses
+
+    from macros import crossref
+
+    cat = loader.load(root)
+    system = cat.systems["countup"]
+    assert crossref.check(system, cat, complete=True) == []
+    elsewhere = dataclasses.replace(system, id="no-such")  # its engine would be calc.systems.no_such
+    found = [str(p) for p in crossref.check(elsewhere, cat, complete=True) if ".turns" in str(p)]
+    assert found == [
+        "rules_data/countup/calculators.yaml:34: tracker: cannot import calc.systems.no_such.turns: "
+        "ModuleNotFoundError: No module named 'calc.systems.no_such'"
+    ]
