@@ -11,8 +11,8 @@ import json
 import sys
 from typing import Any
 
-from calc import applies, data, evaluate, inputs
-from calc.errors import CalcError
+from calc import applies, data, evaluate, inputs, turns
+from calc.errors import CalcError, InputError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,7 +30,52 @@ def build_parser() -> argparse.ArgumentParser:
             cp.add_argument("--json", action="store_true", help="print exactly what calc.evaluate returns")
             for item in decl["inputs"]:
                 _add_option(cp, item)
+        if system.raw.get("tracker") and TURNS not in system.calculators:
+            _add_turns(calcs)
     return parser
+
+
+TURNS = "turns"
+"""The encounter tracker's round (`calc.turns`): `python -m calc SYSTEM turns --combatants JSON
+[--rolls JSON] [--round N] [--options JSON]`: the dice to roll, or with --rolls the order."""
+
+
+def _add_turns(calcs: Any) -> None:
+    tp = calcs.add_parser(TURNS, help="The encounter tracker's round: the dice to roll, or (with --rolls) the order")
+    tp.add_argument("--json", action="store_true", help="print exactly what calc.turns returns")
+    tp.add_argument("--combatants", required=True, metavar="JSON", help='[{"id", "name", "side": "pc"|"foe", …}]')
+    tp.add_argument("--rolls", metavar="JSON", help='{"<dice key>": face, …}; without it, the dice to roll')
+    tp.add_argument("--round", default="1", metavar="N", help="the round number [default: 1]")
+    tp.add_argument("--options", metavar="JSON", help="the initiative calculator's other inputs (rulings)")
+
+
+def _turns(args: argparse.Namespace) -> Any:
+    def parsed(name: str, text: str | None) -> Any:
+        if text is None:
+            return None
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise InputError(name, "must be JSON") from None
+
+    round_no = inputs.value({"type": "integer", "min": 1}, args.round, "round")
+    people = parsed("combatants", args.combatants)
+    options = parsed("options", args.options)
+    if args.rolls is None:
+        return turns.dice_needed(args.system, people, round_no, options)
+    return turns.turn_order(args.system, people, parsed("rolls", args.rolls), round_no, options)
+
+
+def _render_turns(answer: Any, people: list[dict[str, Any]]) -> str:
+    if isinstance(answer, list):
+        return "\n".join(
+            f"{d['key']}: {d['dice']}{' (optional)' if d['optional'] else ''} — {d['label']}" for d in answer
+        )
+    names = {p.get("id"): p.get("name", p.get("id")) for p in people}
+    lines = [f"{t['rank']}. {names.get(t['id'], t['id'])} [{t['when']}]" for t in answer["turns"]]
+    lines += [f"  - {n['text']} [{n['rule']}]" for n in answer["notes"]]
+    lines += [f"  roll: {d['key']}: {d['dice']} — {d['label']}" for d in answer["needs"]]
+    return "\n".join(lines)
 
 
 def _add_option(parser: argparse.ArgumentParser, decl: dict[str, Any]) -> None:
@@ -106,6 +151,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args = parser.parse_args(argv)
     system = data.system(args.system)
+    if args.calculator == TURNS and TURNS not in system.calculators:
+        try:
+            answer = _turns(args)
+            shown = json.dumps(answer, indent=2, ensure_ascii=False) if args.json else None
+            print(shown or _render_turns(answer, json.loads(args.combatants)))
+        except CalcError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        return 0
     decl = system.calculator(args.calculator)
     given = {d["name"]: getattr(args, d["name"]) for d in decl["inputs"] if getattr(args, d["name"]) is not None}
     try:

@@ -1,5 +1,6 @@
 """Time every calculator on typical inputs (its declared defaults) and limit-sized inputs (its
-declared `stress` inputs): `python -m calc.benchmark [--json] [--repeat N]`.
+declared `stress` inputs), and the encounter tracker's round (`calc.turns`, as calculator
+"turns"): `python -m calc.benchmark [--json] [--repeat N]`.
 
 The same function runs under Pyodide for the browser benchmark, so both report the same cases.
 """
@@ -13,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-from calc import data, evaluate
+from calc import data, evaluate, turns
 
 TARGET_TYPICAL_MS = 20
 TARGET_LIMIT_MS = 200
@@ -29,17 +30,58 @@ def cases() -> list[tuple[str, str, str, dict[str, Any]]]:
     return out
 
 
+def turns_cases() -> list[tuple[str, str, list[dict[str, Any]], int]]:
+    """(system, "typical" | "limit", combatants, face) for the encounter tracker's round
+    (`calc.turns`: the dice, then the order): four combatants on varied faces, and the most
+    combatants the declaration allows all on the same face (every tie at once)."""
+    out = []
+    for system_id in data.system_ids():
+        system = data.system(system_id)
+        if not system.raw.get("tracker"):
+            continue
+        listed = turns.list_declaration(system)
+        most = listed.get("max_items", 20)
+        few = [{"id": f"c{i}", "name": f"C{i}", "side": "pc" if i % 2 else "foe"} for i in range(4)]
+        many = [{"id": f"c{i}", "name": f"C{i}", "side": "pc" if i % 2 else "foe"} for i in range(most)]
+        out.append((system_id, "typical", few, 0))
+        out.append((system_id, "limit", many, 1))
+    return out
+
+
+def _round(system_id: str, people: list[dict[str, Any]], face: int) -> None:
+    """One round of the tracker: its dice, rolled (varied faces, or all `face`), and the order."""
+    needed = turns.dice_needed(system_id, people, 1)
+    rolls = {e["key"]: face or 1 + i % int(e["dice"].split("d")[1]) for i, e in enumerate(needed)}
+    turns.turn_order(system_id, people, rolls, 1)
+
+
+def _time(call: Any, repeat: int) -> list[float]:
+    call()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
 def run(repeat: int = 5) -> list[dict[str, Any]]:
     """Median, min and max milliseconds of each case over `repeat` runs (after one warm-up)."""
     rows = []
-    for system_id, name, kind, inputs in cases():
-        request = {"system": system_id, "calculator": name, "inputs": inputs}
-        evaluate(request)
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            evaluate(request)
-            times.append((time.perf_counter() - start) * 1000)
+    timed = [
+        (
+            system_id,
+            name,
+            kind,
+            _time(lambda r={"system": system_id, "calculator": name, "inputs": inputs}: evaluate(r), repeat),
+        )
+        for system_id, name, kind, inputs in cases()
+    ]
+    timed += [
+        (system_id, "turns", kind, _time(lambda s=system_id, p=people, f=face: _round(s, p, f), repeat))
+        for system_id, kind, people, face in turns_cases()
+    ]
+    for system_id, name, kind, times in timed:
         rows.append(
             {
                 "system": system_id,

@@ -9,6 +9,9 @@ A request may carry `"max_rows": n` (the page sends it; the command line never d
 distribution longer than that is sent as its `n` most likely rows plus a coarse `chart` of the
 whole range. A shared link such as 100d20 with a power attack has 7000+ rows of 130-digit
 fractions (8 MB of JSON); the page shows a few dozen of them unless the reader asks for all.
+
+`{"kind": "turns", …}` is the encounter tracker's request (`turns_request`): the dice a round
+needs, or the round's order from its rolls, by `calc.turns`.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from calc import evaluate
-from calc.errors import CalcError
+from calc import evaluate, turns
+from calc.errors import CalcError, InputError
 
 CHART_BARS = 100
 """How many bars the coarse chart of a trimmed distribution has at most."""
@@ -27,6 +30,8 @@ def evaluate_json(request_text: str) -> str:
     """`{"result": evaluate(request)}` or `{"error": {...}}`, as JSON text."""
     try:
         request = json.loads(request_text)
+        if isinstance(request, dict) and request.get("kind") == "turns":
+            return json.dumps({"result": turns_request(request)})
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None
         result = evaluate(request)
         if isinstance(max_rows, int) and not isinstance(max_rows, bool) and max_rows > 0:
@@ -34,6 +39,28 @@ def evaluate_json(request_text: str) -> str:
         return json.dumps({"result": result})
     except CalcError as err:
         return json.dumps(err.to_json())
+
+
+TURNS_KEYS = {"kind", "op", "system", "combatants", "rolls", "round", "options"}
+
+
+def turns_request(request: dict) -> dict | list:
+    """The encounter tracker's request `{"kind": "turns", "op": "dice" | "order", "system",
+    "combatants", "round", "rolls" (order; for dice, the rolls kept so far, optional), "options"
+    (optional)}` → `calc.turns`' answer."""
+    unknown = sorted(set(request) - TURNS_KEYS)
+    if unknown:
+        raise InputError(unknown[0], f"is not part of a turns request ({', '.join(sorted(TURNS_KEYS))})")
+    system_id = request.get("system")
+    if not isinstance(system_id, str) or not system_id:
+        raise InputError("system", "is required")
+    op = request.get("op")
+    args = (system_id, request.get("combatants"))
+    if op == "dice":
+        return turns.dice_needed(*args, request.get("round", 1), request.get("options"), request.get("rolls"))
+    if op == "order":
+        return turns.turn_order(*args, request.get("rolls"), request.get("round", 1), request.get("options"))
+    raise InputError("op", "must be dice or order")
 
 
 def trim_distribution(result: dict, max_rows: int) -> dict:

@@ -48,6 +48,8 @@ class System:
     rulings: dict[str, dict] = field(default_factory=dict)
     terms: dict[str, dict] = field(default_factory=dict)
     calculators: dict[str, dict] = field(default_factory=dict)
+    tracker: dict | None = None
+    """The encounter tracker's declaration (`tracker:` in calculators.yaml), if any."""
     where: dict[tuple[str, str], Where] = field(default_factory=dict)
     files: list[Source] = field(default_factory=list)
     schema_ok: bool = True

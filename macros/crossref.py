@@ -4,6 +4,7 @@ Each dangling id comes with the nearest known id as a suggestion."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +33,7 @@ def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[P
         lambda: _check_rulings(system, catalog, out),
         lambda: _check_terms(system, catalog, out),
         lambda: _check_calculators(system, catalog, out, complete),
+        lambda: _check_tracker(system, out, complete),
     ]
     for run in checks:
         try:
@@ -315,6 +317,67 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem], com
                 why = _input_value_problem(system, decl, value)
                 if why:
                     out.append(where.problem(why, "stress", key))
+
+
+def tracker_fields(system: System) -> tuple[dict | None, dict[str, dict]]:
+    """The tracker's initiative list input and its fields by name (None, {} when it names none)."""
+    spec = system.tracker or {}
+    calc = system.calculators.get(spec.get("calculator", ""))
+    listed = next((d for d in (calc or {}).get("inputs", []) if d["name"] == spec.get("list")), None)
+    if not listed or listed.get("type") != "list":
+        return None, {}
+    return listed, {f["name"]: f for f in listed["fields"]}
+
+
+def calculator_input(system: System, ref: dict) -> dict | None:
+    """The declaration a tracker's `{calculator, input}` names, or None."""
+    calc = system.calculators.get(ref.get("calculator", ""))
+    return next((d for d in (calc or {}).get("inputs", []) if d["name"] == ref.get("input")), None)
+
+
+def _check_tracker(system: System, out: list[Problem], complete: bool = False) -> None:
+    """The tracker's declaration names a list input of a calculator, fields of it, and inputs of
+    calculators; with `complete`, the engine has the `turns` module that runs it."""
+    spec = system.tracker
+    if not spec:
+        return
+    where = system.where[("tracker", "tracker")]
+    if complete:
+        try:
+            turns_module = importlib.import_module(f"{system.module}.turns")
+        except Exception as err:  # any import failure is reported as data, not as a traceback
+            out.append(where.problem(f"cannot import {system.module}.turns: {type(err).__name__}: {err}"))
+        else:
+            for name in ("dice_needed", "turn_order"):
+                if not callable(getattr(turns_module, name, None)):
+                    out.append(where.problem(f"{system.module}.turns has no function {name}"))
+    if spec["calculator"] not in system.calculators:
+        out.append(where.problem(f"no calculator '{spec['calculator']}'", "calculator"))
+        return
+    listed, fields = tracker_fields(system)
+    if listed is None:
+        out.append(where.problem(f"calculator '{spec['calculator']}' has no list input '{spec['list']}'", "list"))
+        return
+    for i, name in enumerate(spec["inputs"]):
+        if name not in fields:
+            out.append(where.problem(f"no field '{name}' in {spec['list']}{suggest(name, fields)}", "inputs", i))
+    side = spec.get("side")
+    if side:
+        decl = fields.get(side["input"])
+        if decl is None or decl.get("type") != "choice":
+            out.append(where.problem(f"no choice field '{side['input']}' in {spec['list']}", "side", "input"))
+        else:
+            values = {str(o["value"]) for o in resolved_options(system, decl)}
+            for key in ("pc", "foe"):
+                if side[key] not in values:
+                    out.append(where.problem(f"'{side[key]}' is not an option of {side['input']}", "side", key))
+    if spec["rule"] not in system.rules:
+        out.append(where.problem(f"no rule '{spec['rule']}'{suggest(spec['rule'], system.rules)}", "rule"))
+    refs = [(("health",), spec["health"])]
+    refs += [((key, i), r) for key in ("defenses", "status") for i, r in enumerate(spec.get(key) or [])]
+    for field, ref in refs:
+        if calculator_input(system, ref) is None:
+            out.append(where.problem(f"no input '{ref['input']}' in calculator '{ref['calculator']}'", *field))
 
 
 def _check_when(system: System, where: Where, i: int, decl: dict, earlier: list[dict], out: list[Problem]) -> None:

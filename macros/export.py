@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from macros import catalog as catalog_mod
-from macros import loader
+from macros import crossref, loader
 from macros.catalog import Catalog, System
 from macros.crossref import resolved_options
 
@@ -92,6 +92,31 @@ def export_system(system: System) -> dict[str, Any]:
         "rulings": rulings,
         "calculators": calculators,
         "examples": examples,
+        "tracker": export_tracker(system),
+    }
+
+
+def export_tracker(system: System) -> dict[str, Any] | None:
+    """The tracker's declaration with every input resolved to its full declaration (what the
+    tracker's forms and `calc.turns` read), or None when the system declares no tracker."""
+    spec = system.tracker
+    if not spec:
+        return None
+    _, fields = crossref.tracker_fields(system)
+
+    def resolved(ref: dict) -> dict:
+        return {**ref, **_input(system, crossref.calculator_input(system, ref) or {})}
+
+    return {
+        "calculator": spec["calculator"],
+        "list": spec["list"],
+        "inputs": [_input(system, fields[name]) for name in spec["inputs"]],
+        "side": spec.get("side"),
+        "rolled": spec["rolled"],
+        "rule": spec["rule"],
+        "health": resolved(spec["health"]),
+        "defenses": [resolved(r) for r in spec["defenses"]],
+        "status": [resolved(r) for r in spec.get("status") or []],
     }
 
 

@@ -101,6 +101,10 @@ def _load_system(folder: Path, root: Path, problems: list[Problem]) -> System:
                 if isinstance(calc, dict):
                     system.calculators[name] = calc
                     system.where[("calculator", name)] = Where(source, ("calculators", name))
+        tracker = source.data.get("tracker") if isinstance(source.data, dict) else None
+        if isinstance(tracker, dict):
+            system.tracker = tracker
+            system.where[("tracker", "tracker")] = Where(source, ("tracker",))
     else:
         problems.append(Problem(f"rules_data/{folder.name}/calculators.yaml", 1, "", "missing file"))
     for other in folder.glob("*.yaml"):

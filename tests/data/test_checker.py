@@ -184,6 +184,31 @@ BAD = {
         "  initiative_ties: ruling:nat-2\n",
         "rules_data/countup/system.yaml:13: comparison.initiative_ties: no ruling 'nat-2' (did you mean 'nat-20'?)",
     ),
+    "tracker names an unknown field": (
+        "calculators.yaml",
+        "  inputs: [modifier]\n",
+        "  inputs: [modifer]\n",
+        "rules_data/countup/calculators.yaml:37: tracker.inputs[0]: no field 'modifer' in combatants "
+        "(did you mean 'modifier'?)",
+    ),
+    "tracker names an unknown calculator input": (
+        "calculators.yaml",
+        "    - {calculator: hit, input: ac}\n",
+        "    - {calculator: hit, input: armor}\n",
+        "rules_data/countup/calculators.yaml:42: tracker.defenses[0]: no input 'armor' in calculator 'hit'",
+    ),
+    "tracker names no list": (
+        "calculators.yaml",
+        "  list: combatants\n",
+        "  list: people\n",
+        "rules_data/countup/calculators.yaml:36: tracker.list: calculator 'initiative' has no list input 'people'",
+    ),
+    "tracker side is not a choice": (
+        "calculators.yaml",
+        "  inputs: [modifier]\n",
+        "  inputs: [modifier]\n  side: {input: name, pc: player, foe: npc}\n",
+        "rules_data/countup/calculators.yaml:38: tracker.side.input: no choice field 'name' in combatants",
+    ),
     "YAML syntax error": (
         "tables.yaml",
         "    rule: damage\n",
@@ -252,3 +277,19 @@ def test_coverage_checks_quote_and_overlap(root: Path) -> None:
     cat = loader.load(root)
     found = [str(p) for p in coverage.check(cat.systems["countup"], root / "sources")]
     assert found == ["rules_data/countup/rules.yaml:6: sections[0].quote: line 1 reads 'Hitting a target'"]
+
+
+def test_a_tracker_needs_the_engines_turns_module(root: Path) -> None:
+    import dataclasses
+
+    from macros import crossref
+
+    cat = loader.load(root)
+    system = cat.systems["countup"]
+    assert crossref.check(system, cat, complete=True) == []
+    elsewhere = dataclasses.replace(system, id="no-such")  # its engine would be calc.systems.no_such
+    found = [str(p) for p in crossref.check(elsewhere, cat, complete=True) if ".turns" in str(p)]
+    assert found == [
+        "rules_data/countup/calculators.yaml:34: tracker: cannot import calc.systems.no_such.turns: "
+        "ModuleNotFoundError: No module named 'calc.systems.no_such'"
+    ]

@@ -3,7 +3,8 @@
 Imports `calc` from the built wheel itself (a wheel is a zip, so it is importable as is): both
 sides run the very same code and data. Prints JSON: [{"request", "reply", "url", "declaration"}, …] with one
 request per calculator of every system at its defaults, one at its `stress` inputs, and one bad
-input per system (an integer input pushed past its maximum).
+input per system (an integer input pushed past its maximum); then the encounter tracker's requests
+(`{"kind": "turns", …}`, `turns_requests`).
 Usage: python tests/node/cpython_answers.py <wheel>
 """
 
@@ -30,6 +31,25 @@ def requests() -> list[dict]:
                     {"system": system_id, "calculator": name, "inputs": {bounded[0]["name"]: bounded[0]["max"] + 1}}
                 )
                 bad_done = True
+    return out + turns_requests()
+
+
+def turns_requests() -> list[dict]:
+    """The encounter tracker's requests (`calc.turns`) per system: the dice of round 1 for a PC and
+    a foe at their declared defaults, the order from the highest face of each, and a bad roll."""
+    from calc import data, turns
+
+    out: list[dict] = []
+    people = [{"id": "p", "name": "Hero", "side": "pc"}, {"id": "f", "name": "Foe", "side": "foe"}]
+    for system_id in data.system_ids():
+        if not data.system(system_id).raw.get("tracker"):
+            continue
+        base = {"kind": "turns", "system": system_id, "combatants": people, "round": 1}
+        needed = [e for e in turns.dice_needed(system_id, people, 1) if not e["optional"]]
+        rolls = {e["key"]: int(e["dice"].split("d")[1]) for e in needed}
+        out.append({**base, "op": "dice"})
+        out.append({**base, "op": "order", "rolls": rolls})
+        out.append({**base, "op": "order", "rolls": {**rolls, needed[0]["key"]: 0}})
     return out
 
 
@@ -42,8 +62,8 @@ def main(wheel: str) -> None:
         {
             "request": r,
             "reply": json.loads(evaluate_json(json.dumps(r))),
-            "url": data.system(r["system"]).calculator(r["calculator"]).get("url"),
-            "declaration": data.system(r["system"]).calculator(r["calculator"]),
+            "url": data.system(r["system"]).calculator(r["calculator"]).get("url") if "calculator" in r else None,
+            "declaration": data.system(r["system"]).calculator(r["calculator"]) if "calculator" in r else None,
         }
         for r in requests()
     ]

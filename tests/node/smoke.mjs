@@ -50,8 +50,8 @@ assert.ok(version.startsWith("3.14"), `unexpected Python ${version}`);
 let failures = 0;
 let errors = 0;
 for (const { request, reply } of cases) {
-  const shownInputs = JSON.stringify(request.inputs);
-  const label = `${request.system}/${request.calculator} ${shownInputs.length > 100 ? `${shownInputs.slice(0, 99)}…` : shownInputs}`;
+  const shownInputs = JSON.stringify(request.inputs ?? request.rolls ?? {});
+  const label = `${request.system}/${request.calculator ?? `turns ${request.op}`} ${shownInputs.length > 100 ? `${shownInputs.slice(0, 99)}…` : shownInputs}`;
   const t = performance.now();
   const got = JSON.parse(evaluateJson(JSON.stringify(request)));
   const ms = performance.now() - t;

@@ -1,0 +1,74 @@
+"""Segments' round for the encounter tracker: every round each side rolls one d6 (group
+initiative: higher is HIGH, lower LOW, a tie puts both in HIGH); the round then runs fast actions,
+each initiative by action type (D1–D4, weapon speed settling ties between groups), spells by the
+segment they complete on, and complex activities last. The order comes from the round-order
+calculator, with one group per side."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from calc import turns
+from calc.data import SystemData
+
+GROUPS = {"pc": "PCs", "foe": "Foes"}
+"""The group each side forms (its name shows in the steps)."""
+
+
+def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> list[dict]:
+    sides = data.die_sides("group-initiative", "die")
+    return [
+        turns.die(
+            data, f"side:{side}", sides, f"{name}: group initiative, one d{sides} for the side", "group-initiative"
+        )
+        for side, name in GROUPS.items()
+    ]
+
+
+def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: SystemData, options: dict) -> dict:
+    sides = data.die_sides("group-initiative", "die")
+    groups = [
+        {"name": name, "roll": turns.rolled(rolls, f"side:{side}", 1, sides, f"the {name}' d{sides}")}
+        for side, name in GROUPS.items()
+    ]
+    entries = [
+        {
+            "name": turns.tag(i),
+            "group": GROUPS[p["side"]],
+            **{k: p[k] for k in ("action", "weapon", "minor_actions", "minor_after", "delayed", "casting_time")},
+        }
+        for i, p in enumerate(people)
+    ]
+    answer = turns.initiative(data, {**options, "groups": groups, "combatants": entries}, people)
+    shared = [s for s in answer["steps"] if not any(turns.mentions(s, i) for i in range(len(people)))]
+
+    def when(group: dict, i: int) -> str:
+        note = group["note"]
+        if ", groups tied: time" in note:  # a weapon-speed tie between groups: label, then the time
+            label = note.split(", groups tied:")[0]
+            return f"{label} · speed {group['score']}"
+        return group["score"]
+
+    def why(group: dict, i: int) -> list[dict]:
+        own = [{**s, "text": turns.named(s["text"], people)} for s in answer["steps"] if turns.mentions(s, i)]
+        rolled = [s for s in shared if s["rule"] == "group-initiative" and " rolled " in s["text"]]
+        kind = [s for s in shared if s["rule"] == "action-order"]
+        delayed = [s for s in shared if s["rule"] == "delayed-condition" and people[i]["delayed"]]
+        spell = [s for s in shared if s["rule"] == "spell-initiative" and people[i]["action"] == "spell"]
+        steps = rolled + kind + delayed + spell + own
+        if group["note"]:
+            steps.append(data.step("action-order", turns.named(group["note"], people) + "."))
+        return steps
+
+    listed = turns.turns_from_order(answer["order"], people, when, why)
+    notes = [{**s, "text": turns.named(s["text"], people)} for s in shared]
+    return {
+        "turns": listed,
+        "notes": notes,
+        "high": [side for side, g in zip(GROUPS, groups, strict=True) if _high(answer, g)],
+    }
+
+
+def _high(answer: dict, group: dict) -> bool:
+    """Whether a group is HIGH (its chance, from known rolls, is 1)."""
+    return any(c["label"] == f"{group['name']} is HIGH" and c["p"]["fraction"] == "1" for c in answer["chances"])
