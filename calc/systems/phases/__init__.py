@@ -3,15 +3,35 @@ hit when the d20 reaches attack target + Defense; damage is the margin of succes
 0 Hit Points becomes a Wound of a severity read from the wound table.
 
 Modules: `attack_roll` (attack target, target number, the d20 used, what each face does), `hit`,
-`damage`, `wounds`, `order` (phase order and morale), `generated` (the tables of the pages)."""
+`damage`, `wounds`, `order` (phase order and morale), `checks` (non-attack rolls), `maneuver`
+(opportunity attacks, grapple, shove), `feint`, `dodge`, `monster_wounds`, `rally`, `generated`
+(the tables of the pages)."""
 
 from __future__ import annotations
 
 from calc.systems.phases.damage import damage
+from calc.systems.phases.dodge import dodge
+from calc.systems.phases.feint import feint
 from calc.systems.phases.generated import TABLES
 from calc.systems.phases.hit import hit
+from calc.systems.phases.maneuver import maneuver
+from calc.systems.phases.monster_wounds import monster_wounds
 from calc.systems.phases.order import initiative
+from calc.systems.phases.rally import rally
 
 CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
+# Issue 13: the actions a GM resolves mid-fight.
+CALCULATORS |= {"maneuver": maneuver, "feint": feint, "dodge": dodge, "monster_wounds": monster_wounds, "rally": rally}
 
-__all__ = ["CALCULATORS", "TABLES", "damage", "hit", "initiative"]
+__all__ = [
+    "CALCULATORS",
+    "TABLES",
+    "damage",
+    "dodge",
+    "feint",
+    "hit",
+    "initiative",
+    "maneuver",
+    "monster_wounds",
+    "rally",
+]
