@@ -170,7 +170,7 @@ AP_WEAPON = {"use_preset": False, "dice": "1d4", "threshold": 19, "multiplier": 
 
 def test_action_points_round_brute_force() -> None:
     """Standard + quick attack (3 AP) with an own 1d4 weapon, crit 19+ ×2, +2 to hit vs AC 14."""
-    answer = ap("round", standard=1, quick=1, defense=14, target_hp=4, **AP_WEAPON)
+    answer = ap("round", standard=1, quick=1, defense=14, target_hp=4, dying_checks="ignored", **AP_WEAPON)
 
     def standard(d20: int, die: int) -> int:
         if d20 >= 19 and d20 + 2 >= 14:
@@ -193,6 +193,55 @@ def test_action_points_round_brute_force() -> None:
     ]
     dead = brute_within(outcomes, 14, 3)  # −10 from 4 HP takes 14
     assert chance(answer, "Dead within 3 rounds") == dead[2]
+
+
+def ap_brute_with_checks(outcomes: Sequence[int], hp: int, con: int, k: int) -> tuple[list, list]:
+    """(P unconscious within j, P dead within j), j = 1…k: every face of the turn's attacks, then, if
+    below 0 and not dead, every face of the d20 Constitution check (fails below 15 + negative hp −
+    Con: 1 more damage); sequences walked with equal hit points together."""
+    counts, n = Counter(outcomes), len(outcomes)
+    states: Counter = Counter({hp: 1})
+    out, dead = [], []
+    for j in range(1, k + 1):
+        nxt: Counter = Counter()
+        for left, w in states.items():
+            if left <= -10:
+                nxt[left] += w * n * 20
+                continue
+            for dmg, c in counts.items():
+                now = left - dmg
+                for face in range(1, 21):
+                    fails = -10 < now < 0 and face + con < 15 - now
+                    nxt[now - 1 if fails else now] += w * c
+        states = nxt
+        out.append(Fraction(sum(w for h, w in states.items() if h < 0), (n * 20) ** j))
+        dead.append(Fraction(sum(w for h, w in states.items() if h <= -10), (n * 20) ** j))
+    return out, dead
+
+
+@pytest.mark.parametrize("con", [0, 3])
+def test_action_points_round_dying_checks_brute_force(con: int) -> None:
+    """The ruling: a dying target's failed Constitution checks count towards death (1 more each)."""
+    answer = ap("round", standard=1, quick=1, defense=14, target_hp=2, target_con=con, **AP_WEAPON)
+
+    def standard(d20: int, die: int) -> int:
+        if d20 >= 19 and d20 + 2 >= 14:
+            return (die + 1) * 2
+        return die + 1 if d20 + 2 >= 14 or d20 >= 19 else 0
+
+    def quick(d20: int) -> int:
+        hit = d20 + 2 >= 14 or d20 >= 19
+        return (2 * 2 if d20 >= 19 and d20 + 2 >= 14 else 2) if hit else 0
+
+    outcomes = [standard(a, x) + quick(b) for a, x, b in faces(20, 4, 20)]
+    out, dead = ap_brute_with_checks(outcomes, 2, con, 3)
+    assert chance(answer, "Unconscious in 1 round") == out[0]
+    assert chance(answer, "Unconscious within 3 rounds") == out[2]
+    assert chance(answer, "Dead in 1 round") == dead[0]
+    assert chance(answer, "Dead within 3 rounds") == dead[2]
+    ignored = ap("round", standard=1, quick=1, defense=14, target_hp=2, dying_checks="ignored", **AP_WEAPON)
+    assert chance(ignored, "Unconscious within 3 rounds") == out[2]  # the checks start below 0
+    assert chance(ignored, "Dead within 3 rounds") < dead[2]
 
 
 def test_action_points_single_attack_equals_damage_calculator() -> None:
