@@ -11,6 +11,7 @@ from typing import Any
 
 from calc import rounds
 from calc.data import SystemData
+from calc.errors import InputError
 from calc.systems.countup.damage import damage
 from calc.systems.countup.hit import hit
 
@@ -87,6 +88,12 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     }
     dmg_answer = damage(harm, data)
     on_hit = rounds.dist_of(dmg_answer)
+    if on_hit.min < 0:
+        raise InputError(
+            "damage_floor",
+            f"a hit can total {on_hit.min} without the floor at 0: a round cannot heal the target, "
+            "so keep damage below 0 counting as 0 here",
+        )
     steps += dmg_answer["steps"]
     one = rounds.attack_damage(p, on_hit)
     per_round = rounds.round_total([one] * n)
