@@ -6,6 +6,7 @@ monotonicity, and the issue's example (a +5 fighter with 1d8+3 against AC 15, 22
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
@@ -96,6 +97,24 @@ def test_round_answers_with_both_distributions(system: str) -> None:
     within = [c for c in answer["chances"] if "within" in c["label"] or " in 1 round" in c["label"]]
     assert within and all(0 <= Fraction(c["p"]["fraction"]) <= 1 for c in within)
     assert "per round on average" in answer["summary"]
+
+
+@pytest.mark.parametrize("system", ROUND_SYSTEMS)
+def test_command_line_round_json_has_both_distributions(system: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m calc <system> round --json`: the damage of a round (a pmf summing to 1) and the
+    rounds to drop the target (in round k and within k, k = 1…10, and beyond), as the engine."""
+    from calc.__main__ import main
+
+    assert main([system, "round", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer == json.loads(json.dumps(runner(system)("round")))
+    assert sum(Fraction(e["p"]["fraction"]) for e in answer["distribution"]["pmf"]) == 1
+    rows = answer["table"]["rows"]
+    assert [r[0] for r in rows[:-1]] == [str(k) for k in range(1, rounds.ROUNDS + 1)]
+    assert answer["table"]["columns"][1].endswith("in round k") and answer["table"]["columns"][2].endswith(
+        "within k rounds"
+    )
+    assert "mean rounds" in answer["table"]["title"]
 
 
 @pytest.mark.parametrize("system", ROUND_SYSTEMS)
