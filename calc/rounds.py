@@ -234,10 +234,12 @@ class StateChain:
         return list(seen)
 
     def step(self, state: State) -> list[tuple[Fraction, State]]:
-        """One round from `state` as exact probabilities."""
-        if self._scale is None or state not in self._cache:
-            self._explore(lambda s: s != state and s != self.start)
-        return [(Fraction(w, self._scale), s) for w, s in self._cache[state]]  # type: ignore[arg-type]
+        """One round from `state` as exact probabilities, merged by next state."""
+        merged: dict[State, Fraction] = {}
+        for p, nxt in self._step(state):
+            q = Fraction(p, self._total) if self._total is not None else Fraction(p)
+            merged[nxt] = merged.get(nxt, Fraction(0)) + q
+        return [(p, s) for s, p in merged.items() if p]
 
     # --- answers --------------------------------------------------------------------------------
     def reach_all(self, thresholds: list[tuple[str, Callable[[State], bool]]], rounds: int = ROUNDS) -> list[Reached]:

@@ -624,6 +624,7 @@ def test_state_chain_cycles_solved_exactly() -> None:
         return [(Fraction(2, 3), 0), (Fraction(1, 3), 2)]
 
     chain = rounds.StateChain(0, step)
+    assert chain.step(1) == [(Fraction(2, 3), 0), (Fraction(1, 3), 2)]
     # by hand: E0 = 1 + 3/4 E0 + E1/4, E1 = 1 + 2/3 E0, so E0 = 15
     assert chain.mean(lambda s: s == 2) == dense_mean(chain, lambda s: s == 2) == 15
     reached = chain.reached("Dead", lambda s: s == 2, rounds=3)
