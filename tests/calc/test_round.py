@@ -81,6 +81,15 @@ def test_two_mean_algorithms_agree(need: int) -> None:
     )
 
 
+def test_percent_keeps_integer_zeros() -> None:
+    """The round summary shows P(within 3 rounds) to whole percents: 0 and 100 must stay."""
+    from calc import result
+
+    assert [result.percent(Fraction(x), 0) for x in (0, 1)] == ["0%", "100%"]
+    assert result.percent(Fraction(1, 5), 0) == "20%"
+    assert [result.percent(Fraction(1, 8)), result.percent(Fraction(3, 4))] == ["12.5%", "75%"]
+
+
 def test_mean_rounds_simple_cases() -> None:
     assert rounds.mean_rounds(Dist.constant(3), [7, 6, 1]) == [3, 2, 1]
     assert rounds.mean_rounds(Dist.from_weights({0: 1, 1: 1}), [1, 2]) == [2, 4]  # geometric, p = 1/2
