@@ -251,21 +251,23 @@ class StateChain:
         flags = {s: tuple(done(s) for done in dones) for s in states}
         past = {s for s, f in flags.items() if all(f)}
         scale = self._scale or 1
-        weights: dict[State, int] = {self.start: 1}
+        at = {s: i for i, s in enumerate(states)}  # states as indices: no tuple hashing per transition
+        moves = [[(scale, i)] if s in past else [(q, at[t]) for q, t in self._cache[s]] for i, s in enumerate(states)]
+        weights = [0] * len(states)
+        weights[at[self.start]] = 1
+        marks = [[i for i, s in enumerate(states) if flags[s][k]] for k in range(len(thresholds))]
         within: list[list[Fraction]] = [[] for _ in thresholds]
         den = 1
         for _ in range(rounds):
-            nxt: dict[State, int] = {}
-            for state, w in weights.items():
-                if state in past:
-                    nxt[state] = nxt.get(state, 0) + w * scale
-                    continue
-                for q, s in self._cache[state]:
-                    nxt[s] = nxt.get(s, 0) + w * q
+            nxt = [0] * len(states)
+            for i, w in enumerate(weights):
+                if w:
+                    for q, j in moves[i]:
+                        nxt[j] += w * q
             weights = nxt
             den *= scale
-            for i in range(len(thresholds)):
-                within[i].append(Fraction(sum(w for s, w in weights.items() if flags[s][i]), den))
+            for k, marked in enumerate(marks):
+                within[k].append(Fraction(sum(weights[i] for i in marked), den))
         means = self._means(flags, past)
         return [Reached(label, tuple(within[i]), means[i]) for i, (label, _) in enumerate(thresholds)]
 

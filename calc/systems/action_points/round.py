@@ -8,7 +8,6 @@ attacks."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from calc import dice, rounds
@@ -88,23 +87,24 @@ def _with_checks(
         )
     )
     attack = list(per_round.weights())
+    faces = die.total
 
-    def fails(taken: int) -> Fraction:
+    def failing(taken: int) -> int:
+        """The check die's faces that fail at this damage taken (integer weights over `faces`)."""
         dc = base + (below - (hp - taken))  # negative hit points: how far below 0
-        return die.p_lt(dc - con)
+        return sum(w for face, w in die.weights() if face + con < dc)
 
-    def step(taken: int) -> list[tuple[Fraction, int]]:
+    def step(taken: int) -> list[tuple[int, int]]:
         out = []
         for x, w in attack:
             now = min(dead_at, taken + x)
-            p = Fraction(w, per_round.total)
-            if now >= out_at and now < dead_at:
-                f = fails(now)
-                out.append((p * f, min(dead_at, now + loss)))
-                out.append((p * (1 - f), now))
+            if out_at <= now < dead_at:
+                f = failing(now)
+                out.append((w * f, min(dead_at, now + loss)))
+                out.append((w * (faces - f), now))
             else:
-                out.append((p, now))
+                out.append((w * faces, now))
         return out
 
-    chain = rounds.StateChain(0, step)
+    chain = rounds.StateChain(0, step, total=per_round.total * faces)
     return chain.reach_all([("Unconscious", lambda t: t >= out_at), ("Dead", lambda t: t >= dead_at)])

@@ -83,11 +83,37 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         by_damage[x] = by_damage.get(x, 0) + w
     per_round = Dist.from_weights(by_damage)
     step, start, thresholds = _target(inputs, data, steps, outcomes, total)
-    chain = rounds.StateChain(start, step, total=total)
-    reached = chain.reach_all(thresholds)
+    reached = _reach(step, start, thresholds, total)
     hp = inputs["target_hp"]
     kind = "monster" if inputs["target_kind"] == "monster" else "character"
     return rounds.answer(per_round, reached, f"a {hp}-HP {kind}", steps, verb="downs")
+
+
+def _reach(
+    step: Callable[[State], list[tuple[int, State]]],
+    start: State,
+    thresholds: list[tuple[str, Callable[[State], bool]]],
+    total: int,
+) -> list[rounds.Reached]:
+    """The thresholds on two smaller chains than the full one (same answers, a third of the
+    work): the "wounded" flag only matters until the first Wound, so Down and Dead follow the
+    chain without it, and the First Wound the chain that stops at any Wound."""
+
+    def without_flag(s: State) -> tuple:
+        return s[:3] + s[4:]
+
+    def main_step(s: tuple) -> list[tuple[int, tuple]]:
+        return [(w, without_flag(t)) for w, t in step((*s[:3], False, *s[3:]))]
+
+    main = rounds.StateChain(without_flag(start), main_step, total=total)
+    down, dead = main.reach_all([(label, lambda s, i=i: s[i - 1]) for label, i in (("Down", 4), ("Dead", 5))])
+
+    def first_step(s: State) -> list[tuple[int, State | str]]:
+        return [(w, "wounded" if t[3] else t) for w, t in step(s)]
+
+    first = rounds.StateChain(start, first_step, total=total)
+    (wounded,) = first.reach_all([("First Wound", lambda s: s == "wounded")])
+    return [down, dead, wounded]  # the order of `thresholds`
 
 
 def _target(
