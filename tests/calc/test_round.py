@@ -477,8 +477,12 @@ def ph_severity(read: int) -> tuple[int, bool] | None:
     return None
 
 
-def ph_apply(state: tuple, hit: tuple[int, bool], monster: bool, limit: int, protection: int, crit_counts: bool):
-    """The target after one attack: (hp, Wounds or slots, last round's critical Wound, wounded, down, dead)."""
+def ph_apply(
+    state: tuple, hit: tuple[int, bool], monster: bool, limit: int, protection: int, crit_counts: bool, by_wound=None
+):
+    """The target after one attack: (hp, Wounds or slots, last round's critical Wound, wounded, down, dead).
+    A monster counts each Wound as one (`by_wound`, the ruling) or its Severity."""
+    by_wound = monster if by_wound is None else by_wound
     hp, count, last, wounded, down, dead = state
     if dead:
         return state
@@ -490,10 +494,10 @@ def ph_apply(state: tuple, hit: tuple[int, bool], monster: bool, limit: int, pro
         wound = ph_severity(dmg - hp - protection)
     hp = max(0, hp - dmg)
     if wound:
-        count += 1 if monster else wound[0]
+        count += 1 if by_wound else wound[0]
         wounded = True
         down = down or wound[1]
-    extra = (1 if monster else 2) if crit and crit_counts else 0  # a location wound: Severity 2
+    extra = (1 if by_wound else 2) if crit and crit_counts else 0  # a location wound: Severity 2
     wounded = wounded or bool(extra)
     live = count + last + extra
     if (live > limit) if monster else (live >= limit):
@@ -544,6 +548,20 @@ def test_phases_round_brute_force(kind: str, hp: int, armour: str, reading: str)
     for label, within in brute.items():
         assert chance(answer, f"{label} in 1 round") == within[0], label
         assert chance(answer, f"{label} within 3 rounds") == within[2], label
+
+
+def test_phases_round_monster_counts_severity_other_reading() -> None:
+    """The other reading of monster-wound-count: a 4-HD monster (2) counts its Wounds' Severity,
+    so one location wound (Severity 2) is already its limit; every face of 3 rounds."""
+    kw = {"mode": "monster", "damage_dice": "1d6", "target_hp": 2, "hd": 4, **PH_BASE}
+    answer = ph("round", count_reading="severity", **kw)
+    per = [ph_attack((a,), x, 12, True) for a, x in faces(20, 6)]
+    brute = ph_brute(per, 3, 2, monster=True, limit=2, protection=0, crit_counts=True, by_wound=False)
+    for label, within in brute.items():
+        assert chance(answer, f"{label} in 1 round") == within[0], label
+        assert chance(answer, f"{label} within 3 rounds") == within[2], label
+    ruling = ph("round", **kw)
+    assert chance(ruling, "Dead within 3 rounds") < chance(answer, "Dead within 3 rounds")
 
 
 def test_phases_round_brute_force_margin_with_advantage() -> None:

@@ -156,6 +156,12 @@ def _target(
                 f"{least}); one more kills it.",
             )
         )
+        if inputs["count_reading"] == "wounds":
+            steps.append(data.step("ruling:monster-wound-count", "Each Wound counts one, whatever its Severity."))
+        else:
+            steps.append(
+                data.step("ruling:monster-wound-count", "Other reading: the limit counts the Wounds' Severity.")
+            )
     else:
         limit = inputs["free_slots"]
         steps.append(
@@ -164,10 +170,11 @@ def _target(
                 f"Each point of Severity fills an inventory slot; with {limit} slot(s) free, filling them all kills.",
             )
         )
-    crit_size = (1 if monster else crit_row["severity"]) if crit_counts else 0
+    by_wound = monster and inputs["count_reading"] == "wounds"  # a monster counts Wounds (ruling), not Severity
+    crit_size = (1 if by_wound else crit_row["severity"]) if crit_counts else 0
     if inputs["natural_rolls"]:
         if crit_counts:
-            what = "1 more Wound" if monster else f"a {crit_row['name'].lower()} (Severity {crit_row['severity']})"
+            what = "1 more Wound" if by_wound else f"a {crit_row['name'].lower()} (Severity {crit_row['severity']})"
             steps.append(
                 data.step(
                     "ruling:round-critical-wound",
@@ -208,7 +215,7 @@ def _target(
             elif max_hp and (x == max_hp or (at_least and x > max_hp)):
                 effects[key] = (-1, True)
             else:
-                effects[key] = (1 if monster else row["severity"], row["name"] == knockout)
+                effects[key] = (1 if by_wound else row["severity"], row["name"] == knockout)
         return effects[key]
 
     def step(state: State) -> list[tuple[int, State]]:
