@@ -29,7 +29,9 @@ def percent(p: Fraction | int, places: int = 1) -> str:
         return f"<{10 ** (-places):g}%"
     if 100 - 10 ** (-places) < value < 100:
         return f">{100 - 10 ** (-places):g}%"
-    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    text = f"{value:.{places}f}"
+    if "." in text:  # trailing zeros of the decimals only: "100" stays 100, "0" stays 0
+        text = text.rstrip("0").rstrip(".")
     return f"{text}%"
 
 

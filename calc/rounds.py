@@ -13,7 +13,8 @@ The engines build each attack's damage from their own hit and damage calculators
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping
+import math
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
@@ -91,23 +92,49 @@ class Reached:
         return self.within[k - 1] - (self.within[k - 2] if k > 1 else 0)
 
 
-def track(per_round: Dist, thresholds: list[Threshold], rounds: int = ROUNDS) -> list[Reached]:
+def track(
+    per_round: Dist, thresholds: list[Threshold], rounds: int = ROUNDS, first: Dist | None = None
+) -> list[Reached]:
     """Damage only accumulates (the chain over "damage taken so far, capped at the largest
-    threshold" moves one way), so P(reached within k) = P(k rounds' total ≥ threshold)."""
-    if per_round.min < 0:
+    threshold" moves one way), so P(reached within k) = P(k rounds' total ≥ threshold). `first`
+    is the first round's damage when it differs from the others (fewer attacks fit in it)."""
+    if per_round.min < 0 or (first is not None and first.min < 0):
         raise ValueError("damage per round must not be negative")
     cap = max(t.damage for t in thresholds)
-    step = per_round.map(lambda x: min(x, cap)) if per_round.max > cap else per_round
+
+    def capped(d: Dist) -> Dist:
+        return d.map(lambda x: min(x, cap)) if d.max > cap else d
+
+    step = capped(per_round)
     taken = Dist.constant(0)
     within: dict[str, list[Fraction]] = {t.label: [] for t in thresholds}
-    for _ in range(rounds):
-        taken = taken + step
-        if taken.max > cap:
-            taken = taken.map(lambda x: min(x, cap))
+    for k in range(rounds):
+        taken = capped(taken + (capped(first) if k == 0 and first is not None else step))
         for t in thresholds:
             within[t.label].append(taken.p_ge(t.damage))
-    means = mean_rounds(step, [t.damage for t in thresholds])
+    needs = [t.damage for t in thresholds]
+    if first is None:
+        means = mean_rounds(step, needs)
+    else:
+        means = [_mean_after(capped(first), step, need) for need in needs]
     return [Reached(t.label, tuple(within[t.label]), m) for t, m in zip(thresholds, means, strict=True)]
+
+
+def _mean_after(first: Dist, step: Dist, need: int) -> Fraction | None:
+    """Expected rounds to reach `need` when round 1 deals `first` and every later round `step`:
+    1 + Σ_d P(first = d) · (mean rounds for the rest, need − d)."""
+    if need <= 0:
+        return Fraction(0)
+    rest = mean_rounds(step, list(range(1, need + 1)))
+    total = Fraction(1)
+    for d, p in first.items():
+        if d >= need:
+            continue
+        m = rest[need - d - 1]
+        if m is None:
+            return None
+        total += p * m
+    return total
 
 
 def mean_rounds(per_round: Dist, needs: list[int]) -> list[Fraction | None]:
@@ -136,79 +163,246 @@ def mean_rounds(per_round: Dist, needs: list[int]) -> list[Fraction | None]:
 
 
 State = Hashable
+Step = Callable[[State], list[tuple[Any, State]]]
 
 
 class StateChain:
-    """A Markov chain given by `step(state) → [(probability, next state), …]` (one round), with
-    thresholds as predicates that, once true, stay true (the target never recovers mid-fight)."""
+    """A Markov chain given by `step(state) → [(chance, next state), …]` (one round), with
+    thresholds as predicates that, once true, stay true along every path (the target never
+    recovers from them mid-fight).
 
-    def __init__(self, start: State, step: Callable[[State], list[tuple[Fraction, State]]]) -> None:
+    Chances are exact: `Fraction`s summing to 1, or, when `total` is given, integer weights summing
+    to `total` (the engines' natural form: face counts of the round's dice; it keeps the whole
+    propagation in integers). States may cycle (a Wound that expires brings a state back), so the
+    mean is solved component by component (Tarjan's strongly connected components, each a small
+    exact linear system), never by iterating to convergence."""
+
+    def __init__(self, start: State, step: Step, total: int | None = None) -> None:
         self.start = start
         self._step = step
-        self._cache: dict[State, list[tuple[Fraction, State]]] = {}
+        self._total = total
+        self._cache: dict[State, list[tuple[int, State]]] = {}
+        self._scale: int | None = None  # the common denominator of every cached transition
 
-    def step(self, state: State) -> list[tuple[Fraction, State]]:
-        if state not in self._cache:
-            merged: dict[State, Fraction] = {}
-            for p, nxt in self._step(state):
+    # --- transitions --------------------------------------------------------------------------
+    def _weights(self, state: State) -> list[tuple[int, State]]:
+        """The state's transitions as integer weights over `self._scale`, merged by next state."""
+        if state in self._cache:
+            return self._cache[state]
+        merged: dict[State, Any] = {}
+        for p, nxt in self._step(state):
+            if p:
                 merged[nxt] = merged.get(nxt, 0) + p
-            if sum(merged.values()) != 1:
+        if self._total is not None:
+            if sum(merged.values()) != self._total:
+                raise ValueError(f"weights from {state!r} do not sum to {self._total}")
+            scale = self._total
+            out = [(int(w), s) for s, w in merged.items()]
+        else:
+            probs = {s: Fraction(p) for s, p in merged.items()}
+            if sum(probs.values()) != 1:
                 raise ValueError(f"transitions from {state!r} do not sum to 1")
-            self._cache[state] = list((p, s) for s, p in merged.items() if p)
+            scale = math.lcm(*(p.denominator for p in probs.values()))
+            out = [(p.numerator * (scale // p.denominator), s) for s, p in probs.items()]
+        self._cache[state] = [(w, s) for w, s in out if w]
+        self._scales[state] = scale
         return self._cache[state]
 
-    def reached(self, label: str, done: Callable[[State], bool], rounds: int = ROUNDS) -> Reached:
-        dist: dict[State, Fraction] = {self.start: Fraction(1)}
-        within = []
+    _scales: dict[State, int]
+
+    def _explore(self, stop: Callable[[State], bool]) -> list[State]:
+        """Every state reachable from the start without passing a `stop` state (those are kept but
+        not expanded); fixes one common denominator for all their transitions."""
+        self._scales = {}
+        self._cache.clear()
+        seen = {self.start}
+        todo = [self.start]
+        while todo:
+            state = todo.pop()
+            if stop(state):
+                continue
+            for _, nxt in self._weights(state):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        scale = math.lcm(*self._scales.values()) if self._scales else 1
+        for state, own in self._scales.items():
+            if own != scale:
+                f = scale // own
+                self._cache[state] = [(w * f, s) for w, s in self._cache[state]]
+        self._scale = scale
+        return list(seen)
+
+    def step(self, state: State) -> list[tuple[Fraction, State]]:
+        """One round from `state` as exact probabilities, merged by next state."""
+        merged: dict[State, Fraction] = {}
+        for p, nxt in self._step(state):
+            q = Fraction(p, self._total) if self._total is not None else Fraction(p)
+            merged[nxt] = merged.get(nxt, Fraction(0)) + q
+        return [(p, s) for s, p in merged.items() if p]
+
+    # --- answers --------------------------------------------------------------------------------
+    def reach_all(self, thresholds: list[tuple[str, Callable[[State], bool]]], rounds: int = ROUNDS) -> list[Reached]:
+        """For each (label, done) threshold, when it is reached: one forward propagation of the
+        whole chain in integers (a state past every threshold is no longer expanded), then every
+        threshold's exact mean in one pass over the chain's components."""
+        dones = [done for _, done in thresholds]
+        states = self._explore(lambda s: all(done(s) for done in dones))
+        flags = {s: tuple(done(s) for done in dones) for s in states}
+        past = {s for s, f in flags.items() if all(f)}
+        scale = self._scale or 1
+        at = {s: i for i, s in enumerate(states)}  # states as indices: no tuple hashing per transition
+        moves = [[(scale, i)] if s in past else [(q, at[t]) for q, t in self._cache[s]] for i, s in enumerate(states)]
+        weights = [0] * len(states)
+        weights[at[self.start]] = 1
+        marks = [[i for i, s in enumerate(states) if flags[s][k]] for k in range(len(thresholds))]
+        within: list[list[Fraction]] = [[] for _ in thresholds]
+        den = 1
         for _ in range(rounds):
-            nxt: dict[State, Fraction] = {}
-            for state, p in dist.items():
-                if done(state):
-                    nxt[state] = nxt.get(state, 0) + p
-                    continue
-                for q, s in self.step(state):
-                    nxt[s] = nxt.get(s, 0) + p * q
-            dist = nxt
-            within.append(sum((p for s, p in dist.items() if done(s)), Fraction(0)))
-        return Reached(label, tuple(within), self.mean(done))
+            nxt = [0] * len(states)
+            for i, w in enumerate(weights):
+                if w:
+                    for q, j in moves[i]:
+                        nxt[j] += w * q
+            weights = nxt
+            den *= scale
+            for k, marked in enumerate(marks):
+                within[k].append(Fraction(sum(weights[i] for i in marked), den))
+        means = self._means(flags, past)
+        return [Reached(label, tuple(within[i]), means[i]) for i, (label, _) in enumerate(thresholds)]
+
+    def reached(self, label: str, done: Callable[[State], bool], rounds: int = ROUNDS) -> Reached:
+        return self.reach_all([(label, done)], rounds)[0]
 
     def mean(self, done: Callable[[State], bool]) -> Fraction | None:
-        """Expected rounds until `done`, solved backwards over the reachable states (the chain
-        only moves forward apart from staying put; a cycle raises)."""
-        order: list[State] = []
-        seen: set[State] = set()
-        stack: list[tuple[State, bool]] = [(self.start, False)]
-        while stack:
-            state, expanded = stack.pop()
-            if expanded:
-                order.append(state)
-                continue
-            if state in seen:
-                continue
-            seen.add(state)
-            stack.append((state, True))
-            if not done(state):
-                stack.extend((s, False) for _, s in self.step(state) if s != state and s not in seen)
-        expected: dict[State, Fraction | None] = {}
-        for state in order:  # successors first
-            if done(state):
-                expected[state] = Fraction(0)
-                continue
-            stay = Fraction(0)
-            rest = Fraction(1)
-            for p, s in self.step(state):
-                if s == state:
-                    stay += p
+        """Expected rounds until `done` (None when it may never come)."""
+        states = self._explore(done)
+        flags = {s: (done(s),) for s in states}
+        return self._means(flags, {s for s, f in flags.items() if f[0]})[0]
+
+    def _means(self, flags: Mapping[State, tuple[bool, ...]], past: set[State]) -> list[Fraction | None]:
+        """For each threshold, E(s) = 1 + Σ p(s→t) E(t), E = 0 once done; solved over the strongly
+        connected components in reverse topological order (successors first, as Tarjan emits
+        them): a component is a small exact linear system; one that cannot leave itself, or can
+        reach a state that never finishes, never finishes either (None). A threshold, once
+        reached, stays reached, so a component is wholly done or not for each threshold."""
+        scale = self._scale or 1
+        n = len(flags[self.start])
+        expected: list[dict[State, Fraction | None]] = [{} for _ in range(n)]
+        for component in _components(self.start, lambda s: [] if s in past else [t for _, t in self._cache[s]]):
+            inside = set(component)
+            for i in range(n):
+                done = {flags[s][i] for s in component}
+                if len(done) > 1:
+                    raise ValueError("a threshold that is reached must stay reached")
+                if done.pop():
+                    for s in component:
+                        expected[i][s] = Fraction(0)
                     continue
-                if s not in expected:
-                    raise ValueError("the round chain has a cycle")
-                e = expected[s]
-                if e is None:
-                    rest = None
-                    break
-                rest += p * e
-            expected[state] = None if rest is None or stay == 1 else rest / (1 - stay)
-        return expected[self.start]
+                known = expected[i]
+                never = False
+                leaves = False
+                for s in component:
+                    for _, t in self._cache[s]:
+                        if t not in inside:
+                            leaves = True
+                            never = never or known[t] is None
+                if never or not leaves:
+                    for s in component:
+                        known[s] = None
+                    continue
+                if len(component) > 1:
+                    for s, e in zip(component, _solve(component, self._cache, known, scale), strict=True):
+                        known[s] = e
+                    continue
+                (s,) = component
+                stay = 0
+                by_den: dict[int, int] = {1: scale}  # Σ w·E(t) grouped by E(t)'s denominator: few gcds
+                for w, t in self._cache[s]:
+                    if t == s:
+                        stay += w
+                    else:
+                        e = known[t]
+                        d = e.denominator  # type: ignore[union-attr]
+                        by_den[d] = by_den.get(d, 0) + w * e.numerator  # type: ignore[union-attr]
+                common = math.lcm(*by_den)
+                rest = sum(k * (common // d) for d, k in by_den.items())
+                known[s] = Fraction(rest, common * (scale - stay))
+        return [expected[i][self.start] for i in range(n)]
+
+
+def _components(start: State, successors: Callable[[State], list[State]]) -> list[list[State]]:
+    """Tarjan's strongly connected components of the states reachable from `start`, iteratively,
+    in reverse topological order (every component after the ones it leads to)."""
+    index: dict[State, int] = {}
+    low: dict[State, int] = {}
+    on_stack: set[State] = set()
+    stack: list[State] = []
+    out: list[list[State]] = []
+    work: list[tuple[State, Iterator[State]]] = [(start, iter(successors(start)))]
+    index[start] = low[start] = 0
+    stack.append(start)
+    on_stack.add(start)
+    counter = 1
+    while work:
+        state, children = work[-1]
+        for child in children:
+            if child not in index:
+                index[child] = low[child] = counter
+                counter += 1
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(successors(child))))
+                break
+            if child in on_stack:
+                low[state] = min(low[state], index[child])
+        else:
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[state])
+            if low[state] == index[state]:
+                component = []
+                while True:
+                    s = stack.pop()
+                    on_stack.discard(s)
+                    component.append(s)
+                    if s == state:
+                        break
+                out.append(component)
+    return out
+
+
+def _solve(
+    component: list[State],
+    cache: Mapping[State, list[tuple[int, State]]],
+    known: Mapping[State, Fraction | None],
+    scale: int,
+) -> list[Fraction]:
+    """(scale·I − W) E = scale + Σ W_out E_out over one component, by exact Gauss–Jordan."""
+    at = {s: i for i, s in enumerate(component)}
+    n = len(component)
+    rows: list[list[Fraction]] = []
+    for s in component:
+        row = [Fraction(0)] * (n + 1)
+        row[at[s]] += scale
+        row[n] = Fraction(scale)
+        for w, t in cache[s]:
+            if t in at:
+                row[at[t]] -= w
+            else:
+                row[n] += w * known[t]  # type: ignore[operator]
+        rows.append(row)
+    for col in range(n):
+        pivot = next(r for r in range(col, n) if rows[r][col])
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        lead = rows[col][col]
+        rows[col] = [x / lead for x in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col]:
+                f = rows[r][col]
+                rows[r] = [a - f * b for a, b in zip(rows[r], rows[col], strict=True)]
+    return [rows[i][n] for i in range(n)]
 
 
 # --- the result -----------------------------------------------------------------------------------------

@@ -1,15 +1,19 @@
 """The round calculator: how a turn's AP are spent on attacks (standard, quick, power, charge;
 each priced by its action type), each attack's whole damage (misses as 0, criticals, miss chance,
 weakness and resistance) from the damage calculator, summed into the turn; then rounds until the
-target falls below 0 hit points (unconscious, dying) and until it reaches the dead threshold."""
+target falls below 0 hit points (unconscious, dying) and until it reaches the dead threshold. A
+dying target's own failed Constitution checks count towards death under the ruling (a chain over
+the damage taken, each round the attacks then the check); the other reading counts only the
+attacks."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from calc import dice, rounds
 from calc import inputs as declared
-from calc import rounds
 from calc.data import SystemData
+from calc.dist import Dist
 from calc.errors import InputError
 from calc.systems.action_points.attack import damage
 
@@ -46,10 +50,61 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     hp = inputs["target_hp"]
     below = data.fact("dying", "dying_below")
     dead = data.fact("dead", "dead_at")
-    thresholds = [rounds.Threshold("Unconscious", hp - below + 1), rounds.Threshold("Dead", hp - dead)]
+    out_at, dead_at = hp - below + 1, hp - dead  # damage taken to fall below 0, to reach the dead threshold
     steps.append(data.step("dying", f"Below {below} hit points the target is unconscious and dying."))
-    steps.append(
-        data.step("dead", f"At {dead} it is dead (counting only these attacks, not its own failed dying checks).")
-    )
-    reached = rounds.track(per_round, thresholds)
+    if inputs["dying_checks"] == "counted":
+        reached = _with_checks(per_round, out_at, dead_at, inputs, data, steps)
+    else:
+        steps.append(
+            data.step(
+                "ruling:round-dying-checks",
+                f"Other reading: dead at {dead} counting only these attacks, not the target's failed dying checks.",
+            )
+        )
+        thresholds = [rounds.Threshold("Unconscious", out_at), rounds.Threshold("Dead", dead_at)]
+        reached = rounds.track(per_round, thresholds)
     return rounds.answer(per_round, reached, f"a {hp}-HP foe", steps, "Damage per turn", "knocks out")
+
+
+def _with_checks(
+    per_round: Dist, out_at: int, dead_at: int, inputs: dict[str, Any], data: SystemData, steps: list
+) -> list[rounds.Reached]:
+    """The chain over damage taken (capped at death): each round the turn's attacks, then, if the
+    target is below 0, its Constitution check: d20 + Constitution against 15 + its negative hit
+    points, a failure costing 1 more."""
+    die = dice.parse(data.fact("dying", "check_die")).dist()
+    base = data.fact("dying", "check_dc_base")
+    loss = data.fact("dying", "failed_check_damage")
+    con = inputs["target_con"]
+    hp = inputs["target_hp"]
+    below = data.fact("dying", "dying_below")
+    steps.append(
+        data.step(
+            "ruling:round-dying-checks",
+            f"Each round, after the attacks, a dying target makes a Constitution check "
+            f"({data.fact('dying', 'check_die')} {con:+d} against {base} + its negative hit points); "
+            f"a failure costs {loss} more, until it reaches the dead threshold.",
+        )
+    )
+    attack = list(per_round.weights())
+    faces = die.total
+
+    def failing(taken: int) -> int:
+        """The check die's faces that fail at this damage taken (integer weights over `faces`)."""
+        dc = base + (below - (hp - taken))  # negative hit points: how far below 0
+        return sum(w for face, w in die.weights() if face + con < dc)
+
+    def step(taken: int) -> list[tuple[int, int]]:
+        out = []
+        for x, w in attack:
+            now = min(dead_at, taken + x)
+            if out_at <= now < dead_at:
+                f = failing(now)
+                out.append((w * f, min(dead_at, now + loss)))
+                out.append((w * (faces - f), now))
+            else:
+                out.append((w * faces, now))
+        return out
+
+    chain = rounds.StateChain(0, step, total=per_round.total * faces)
+    return chain.reach_all([("Unconscious", lambda t: t >= out_at), ("Dead", lambda t: t >= dead_at)])

@@ -1,7 +1,9 @@
-"""The round calculator: a Primary Action's attacks at the attacker's attack rate (the Secondary
-Action moves, reloads or draws, and cannot attack), each hit chance from the hit calculator and
-each hit's damage from the damage calculator, summed into a round; then rounds until the target
-is Hurt and dead (characters, important NPCs) or dead at 0 (ordinary NPCs and monsters)."""
+"""The round calculator: which attacks fit in each round under the Primary and Secondary Actions
+of a turn (the Primary attacks at the attack rate; the one Secondary moves, draws or reloads and
+cannot attack, so a weapon reloaded after each shot fires once a round (ruling), and a first
+round that needs both a move and a draw has no attack), each hit chance from the hit calculator
+and each hit's damage from the damage calculator, summed into a round; then rounds until the
+target is Hurt and dead (characters, important NPCs) or dead at 0 (ordinary NPCs and monsters)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 
 from calc import rounds
 from calc.data import SystemData
+from calc.errors import InputError
 from calc.systems.countup.damage import damage
 from calc.systems.countup.hit import hit
 
@@ -16,17 +19,63 @@ HIT_INPUTS = ("to_hit", "ability_from", "ability_score", "ability_bonus", "misc"
 DAMAGE_INPUTS = ("attack", "dice", "strength_from", "strength_score", "strength_bonus", "hurt", "damage_floor")
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    n = inputs["attacks"]
+def attacks_per_round(inputs: dict[str, Any], data: SystemData, steps: list[dict[str, str]]) -> tuple[int, int]:
+    """(attacks in the first round, attacks in each later round) under the turn's actions."""
+    rate = inputs["attacks"]
     primary = data.fact("actions", "primary_per_turn")
-    steps = [
+    secondary = data.fact("actions", "secondary_per_turn")
+    steps.append(
         data.step(
             "actions",
-            f"{primary} Primary and {data.fact('actions', 'secondary_per_turn')} Secondary Action a turn; "
-            "only the Primary Action attacks.",
-        ),
-        data.step("primary-action", f"The Primary Action attacks at the attack rate: {n} attack(s) this round."),
-    ]
+            f"{primary} Primary and {secondary} Secondary Action a turn; only the Primary Action attacks.",
+        )
+    )
+    steps.append(data.step("primary-action", f"The Primary Action attacks at the attack rate: {rate} attack(s)."))
+    n = rate
+    if inputs["attack"] == "ranged" and inputs["reload"]:
+        if inputs["reload_reading"] == "one-shot":
+            n = 1
+            steps.append(
+                data.step(
+                    "ruling:round-reload",
+                    f"The weapon is reloaded after each shot, and reloading is the turn's {secondary} Secondary "
+                    "Action: it starts loaded and fires once a round (the Secondary reloads it for the next).",
+                )
+            )
+        else:
+            steps.append(
+                data.step(
+                    "ruling:round-reload",
+                    f"Other reading: reloading between shots is part of attacking at the attack rate: {rate} shot(s).",
+                )
+            )
+    first = inputs["first_round"]
+    jobs = {"ready": [], "move": ["move into reach"], "draw": ["draw the weapon"]}.get(
+        first, ["move into reach", "draw the weapon"]
+    )
+    if not jobs:
+        return n, n
+    if len(jobs) <= secondary:
+        steps.append(
+            data.step(
+                "secondary-action",
+                f"First round: the Secondary Action is spent to {jobs[0]}; the Primary still attacks.",
+            )
+        )
+        return n, n
+    steps.append(
+        data.step(
+            "secondary-action",
+            f"First round: to {' and '.join(jobs)} are {len(jobs)} Secondary Actions and a turn has {secondary}; "
+            "the other takes the Primary Action (or waits a turn), so the first round has no attack.",
+        )
+    )
+    return 0, n
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    steps: list[dict[str, str]] = []
+    first_n, n = attacks_per_round(inputs, data, steps)
     to_hit = {k: inputs[k] for k in HIT_INPUTS} | {"attack": "melee" if inputs["attack"] == "melee" else "ranged"}
     hit_answer = hit(to_hit, data)
     p = rounds.chance_of(hit_answer, "Hit")
@@ -39,8 +88,16 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     }
     dmg_answer = damage(harm, data)
     on_hit = rounds.dist_of(dmg_answer)
+    if on_hit.min < 0:
+        raise InputError(
+            "damage_floor",
+            f"a hit can total {on_hit.min} without the floor at 0: a round cannot heal the target, "
+            "so keep damage below 0 counting as 0 here",
+        )
     steps += dmg_answer["steps"]
-    per_round = rounds.round_total([rounds.attack_damage(p, on_hit)] * n)
+    one = rounds.attack_damage(p, on_hit)
+    per_round = rounds.round_total([one] * n)
+    first = rounds.round_total([one] * first_n) if first_n != n else None
     hp = inputs["target_hp"]
     uses_hurt = inputs["target"] == "character" or inputs["npc_hurt"]
     if uses_hurt:
@@ -55,5 +112,5 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         thresholds = [rounds.Threshold("Dead", hp - dead_at)]
         steps.append(data.step("npc-death", f"An ordinary NPC or monster dies at {dead_at} hit points or fewer."))
         verb = "kills"
-    reached = rounds.track(per_round, thresholds)
+    reached = rounds.track(per_round, thresholds, first=first)
     return rounds.answer(per_round, reached, f"a {hp}-HP foe", steps, verb=verb)

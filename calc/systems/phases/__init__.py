@@ -4,8 +4,8 @@ hit when the d20 reaches attack target + Defense; damage is the margin of succes
 
 Modules: `attack_roll` (attack target, target number, the d20 used, what each face does), `hit`,
 `damage`, `wounds`, `order` (phase order and morale), `checks` (non-attack rolls), `maneuver`
-(opportunity attacks, grapple, shove), `feint`, `dodge`, `monster_wounds`, `rally`, `generated`
-(the tables of the pages)."""
+(opportunity attacks, grapple, shove), `feint`, `dodge`, `monster_wounds`, `rally`, `round`
+(a whole round, rounds to drop the target), `generated` (the tables of the pages)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,12 @@ from calc.systems.phases.maneuver import maneuver
 from calc.systems.phases.monster_wounds import monster_wounds
 from calc.systems.phases.order import initiative
 from calc.systems.phases.rally import rally
+from calc.systems.phases.round import round_
 
 CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
 # Issue 13: the actions a GM resolves mid-fight.
 CALCULATORS |= {"maneuver": maneuver, "feint": feint, "dodge": dodge, "monster_wounds": monster_wounds, "rally": rally}
+CALCULATORS["round"] = round_  # issue 13 item 1: a whole round and rounds to drop the target
 
 __all__ = [
     "CALCULATORS",

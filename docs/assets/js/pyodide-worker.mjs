@@ -284,7 +284,7 @@ function warmUp(pyodide) {
     const id = ids.shift();
     if (id === undefined) return systems.destroy();
     try {
-      systems.module(id);
+      systems.engine(id);
     } catch (err) {
       console.warn(`warm-up of ${id} failed: ${err.message}`);
     }

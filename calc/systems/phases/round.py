@@ -1,0 +1,257 @@
+"""The round calculator: one attack a round (each combatant takes one action a round, made in the
+phase of its kind: ranged, spell or melee), its joint chance of each damage and of a critical hit
+from the same pieces as the hit and damage calculators, then the target followed round by round
+as a Markov chain over what it has left: hit points, Wounds (a monster's count, a character's
+filled inventory slots), the critical Wound that lasts to the end of the next round, knocked out,
+dead. Rounds to its first Wound (the morale trigger), to being down and to death."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from calc import rounds
+from calc.data import SystemData
+from calc.dist import Dist
+from calc.errors import InputError
+from calc.systems.phases.attack_roll import HIT, face_outcome, row_by, target_number, used_roll
+from calc.systems.phases.damage import _damage_steps, _hit_damage, margin_damage
+from calc.systems.phases.hit import natural_rolls_step
+from calc.systems.phases.wounds import wound_row
+
+Step = dict[str, str]
+Outcome = tuple[int, bool]  # (damage to the target, critical hit)
+State = tuple[int, int, int, bool, bool, bool]  # hp, Wounds/slots, last round's critical Wound, wounded, down, dead
+DEAD: State = (0, 0, 0, True, True, True)
+
+MAX_DICE = 3  # monster damage dice in a round: keeps the exact chain within its time budget
+MAX_SIDES = 12
+
+
+def attack_outcomes(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tuple[dict[Outcome, int], int]:
+    """Integer weights of (damage, critical) for one attack, over a common total: every face of
+    the d20 used (advantage included), and on a hit every outcome of its damage."""
+    number = target_number(inputs, data, steps)
+    roll = used_roll(inputs, data, steps)
+    natural = inputs["natural_rolls"]
+    steps.append(natural_rolls_step(data, natural))
+    crit_face = data.fact("critical-hits", "critical_roll")
+    monster = inputs["mode"] == "monster"
+    hits: list[tuple[int, int, Dist]] = []  # (face weight, face, damage of the hit)
+    misses = 0
+    for face, w in roll.weights():
+        if face_outcome(face, number, natural, data) == HIT:
+            base = 0 if monster else margin_damage(face, number, inputs, data)
+            hits.append((w, face, _hit_damage(base, inputs, data)))
+        else:
+            misses += w  # a miss, a fumble or a blow stopped by cover: nothing reaches the target
+    scale = math.lcm(*(d.total for _, _, d in hits)) if hits else 1
+    out: dict[Outcome, int] = {(0, False): misses * scale} if misses else {}
+    for w, face, dist in hits:
+        crit = natural and face == crit_face
+        for x, dw in dist.weights():
+            key = (x, crit)
+            out[key] = out.get(key, 0) + w * dw * (scale // dist.total)
+    _damage_steps(inputs, data, steps)
+    return out, roll.total * scale
+
+
+def _phase_step(inputs: dict[str, Any], data: SystemData) -> Step:
+    kind = inputs["attack_type"]
+    phase = {"melee": "melee", "ranged": "ranged", "spell": "spells"}[kind]
+    row = row_by(data, "phases", "id", phase)
+    per_round = data.fact("combat-round", "actions_per_round")
+    return data.step(
+        "combat-round",
+        f"{per_round} action a round: the attacker makes {per_round} {kind} attack a round, "
+        f"in phase {row['n']} ({row['name']}).",
+    )
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    if inputs["mode"] == "monster":
+        expr = inputs["damage_dice"]
+        if sum(t.count for t in expr.terms) > MAX_DICE or any(t.sides > MAX_SIDES for t in expr.terms):
+            limit = f"at most {MAX_DICE} dice of up to {MAX_SIDES} sides in the round calculator"
+            raise InputError("damage_dice", limit)
+    asked = inputs | {"feinted": False, "phase_roll": 0}
+    steps = [_phase_step(inputs, data)]
+    outcomes, total = attack_outcomes(asked, data, steps)
+    by_damage: dict[int, int] = {}
+    for (x, _), w in outcomes.items():
+        by_damage[x] = by_damage.get(x, 0) + w
+    per_round = Dist.from_weights(by_damage)
+    step, start, thresholds = _target(inputs, data, steps, outcomes, total)
+    reached = _reach(step, start, thresholds, total)
+    hp = inputs["target_hp"]
+    kind = "monster" if inputs["target_kind"] == "monster" else "character"
+    return rounds.answer(per_round, reached, f"a {hp}-HP {kind}", steps, verb="downs")
+
+
+def _reach(
+    step: Callable[[State], list[tuple[int, State]]],
+    start: State,
+    thresholds: list[tuple[str, Callable[[State], bool]]],
+    total: int,
+) -> list[rounds.Reached]:
+    """The thresholds on two smaller chains than the full one (same answers, a third of the
+    work): the "wounded" flag only matters until the first Wound, so Down and Dead follow the
+    chain without it, and the First Wound the chain that stops at any Wound."""
+
+    def without_flag(s: State) -> tuple:
+        return s[:3] + s[4:]
+
+    def main_step(s: tuple) -> list[tuple[int, tuple]]:
+        return [(w, without_flag(t)) for w, t in step((*s[:3], False, *s[3:]))]
+
+    main = rounds.StateChain(without_flag(start), main_step, total=total)
+    down, dead = main.reach_all([(label, lambda s, i=i: s[i - 1]) for label, i in (("Down", 4), ("Dead", 5))])
+
+    def first_step(s: State) -> list[tuple[int, State | str]]:
+        return [(w, "wounded" if t[3] else t) for w, t in step(s)]
+
+    first = rounds.StateChain(start, first_step, total=total)
+    (wounded,) = first.reach_all([("First Wound", lambda s: s == "wounded")])
+    return [down, dead, wounded]  # the order of `thresholds`
+
+
+def _target(
+    inputs: dict[str, Any],
+    data: SystemData,
+    steps: list[Step],
+    outcomes: dict[Outcome, int],
+    total: int,
+) -> tuple[Callable[[State], list[tuple[int, State]]], State, list[tuple[str, Callable[[State], bool]]]]:
+    """The target's chain: its one-round step (integer weights over `total`), its start and the
+    thresholds, every rule on the way cited."""
+    hp = inputs["target_hp"]
+    max_hp = inputs["max_hp"]
+    armour = row_by(data, "armour-wound-protection", "id", inputs["armour"])
+    protection = armour["protection"]
+    reading = inputs["wound_damage"]
+    at_least = inputs["instant_death"] == "at-least"
+    monster = inputs["target_kind"] == "monster"
+    crit_counts = inputs["critical_wound"] == "counts"
+    knockout = data.fact("wounds", "knockout_wound")
+    crit_row = row_by(data, "wound-severity", "name", data.fact("critical-hits", "critical_wound"))
+
+    steps.append(
+        data.step(
+            "wounds",
+            f"From {hp} HP: damage that takes the target below 0 HP gives a Wound "
+            "(from then on every point of a blow is below 0 HP), "
+            f"read on the wound table less the armour's wound protection ({armour['name']}: {protection}); "
+            f'a Wound of the table\'s "{knockout}" row knocks it out (down).',
+        )
+    )
+    if monster:
+        divisor = data.fact("killing-monsters", "hd_divisor")
+        least = data.fact("killing-monsters", "minimum_wounds")
+        limit = max(least, inputs["hd"] // divisor)
+        steps.append(
+            data.step(
+                "killing-monsters",
+                f"{inputs['hd']} HD: it carries up to {limit} Wound(s) (half its HD, rounded down, at least "
+                f"{least}); one more kills it.",
+            )
+        )
+        if inputs["count_reading"] == "wounds":
+            steps.append(data.step("ruling:monster-wound-count", "Each Wound counts one, whatever its Severity."))
+        else:
+            steps.append(
+                data.step("ruling:monster-wound-count", "Other reading: the limit counts the Wounds' Severity.")
+            )
+    else:
+        limit = inputs["free_slots"]
+        steps.append(
+            data.step(
+                "wounds",
+                f"Each point of Severity fills an inventory slot; with {limit} slot(s) free, filling them all kills.",
+            )
+        )
+    by_wound = monster and inputs["count_reading"] == "wounds"  # a monster counts Wounds (ruling), not Severity
+    crit_size = (1 if by_wound else crit_row["severity"]) if crit_counts else 0
+    if inputs["natural_rolls"]:
+        if crit_counts:
+            what = "1 more Wound" if by_wound else f"a {crit_row['name'].lower()} (Severity {crit_row['severity']})"
+            steps.append(
+                data.step(
+                    "ruling:round-critical-wound",
+                    f"A natural 20 also gives {what} that counts until the end of the next round.",
+                )
+            )
+        else:
+            steps.append(
+                data.step(
+                    "ruling:round-critical-wound",
+                    "Other reading: the critical hit's Wound only describes the injury; it is not counted.",
+                )
+            )
+        steps.append(
+            data.step(
+                "fumbles",
+                "Notches (the target's armour on a critical, the attacker's item on a fumble) change no "
+                "number here: the text does not say what a notch does.",
+            )
+        )
+    if max_hp:
+        steps.append(
+            data.step(
+                "ruling:instant-death-damage",
+                f"A blow of {'at least' if at_least else 'exactly'} {max_hp} (maximum HP) that gives a Wound kills.",
+            )
+        )
+    effects: dict[tuple[int, int], tuple[int, bool] | None] = {}
+
+    def effect(x: int, left: int) -> tuple[int, bool] | None:
+        """What a blow of x at `left` HP adds: (Wounds or slots, knocks out), (-1, …) for instant
+        death, None for no Wound."""
+        key = (x, left)
+        if key not in effects:
+            row = wound_row(x, left, protection, reading, data)
+            if row is None:
+                effects[key] = None
+            elif max_hp and (x == max_hp or (at_least and x > max_hp)):
+                effects[key] = (-1, True)
+            else:
+                effects[key] = (1 if by_wound else row["severity"], row["name"] == knockout)
+        return effects[key]
+
+    def step(state: State) -> list[tuple[int, State]]:
+        left, count, last_crit, wounded, down, _ = state
+        out = []
+        for (x, crit), w in outcomes.items():
+            if not x:
+                out.append((w, (left, count, 0, wounded, down, False)))
+                continue
+            hit = effect(x, left)
+            now_count, now_down, now_wounded = count, down, wounded
+            if hit is not None:
+                if hit[0] < 0:
+                    out.append((w, DEAD))
+                    continue
+                now_count += hit[0]
+                now_wounded = True
+                now_down = down or hit[1]
+            extra = crit_size if crit else 0
+            live = now_count + last_crit + extra
+            if (live > limit) if monster else (live >= limit):
+                out.append((w, DEAD))
+                continue
+            nxt = (max(0, left - x), now_count, extra, now_wounded or extra > 0, now_down, False)
+            out.append((w, nxt))
+        return out
+
+    steps.append(
+        data.step(
+            "morale",
+            "The first Wound is what usually calls for a morale roll; the table shows when it comes.",
+        )
+    )
+    thresholds: list[tuple[str, Callable[[State], bool]]] = [
+        ("Down", lambda s: s[4]),
+        ("Dead", lambda s: s[5]),
+        ("First Wound", lambda s: s[3]),
+    ]
+    return step, (hp, 0, 0, False, False, False), thresholds
