@@ -47,7 +47,7 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
         "fields": fields,
         "health": {
             "input": health["input"],
-            "label": health.get("label", "Hit points"),
+            "label": own_label(health.get("label", "Hit points")),
             "min": health.get("min", 1),
             "max": health.get("max", 100000),
             "default": health.get("default", 10),
@@ -58,7 +58,17 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
 
 
 def _field(decl: dict[str, Any]) -> dict[str, Any]:
-    return {k: decl[k] for k in FIELD_KEYS if k in decl}
+    out = {k: decl[k] for k in FIELD_KEYS if k in decl}
+    if "label" in out:
+        out["label"] = own_label(out["label"])
+    return out
+
+
+def own_label(label: str) -> str:
+    """A calculator's label for the target ("Target's Armor Class") as the tracker's card says it
+    of the combatant itself ("Armor Class")."""
+    rest = label.removeprefix("Target's ")
+    return rest[:1].upper() + rest[1:]
 
 
 def tracker_page(prose: Prose, exported: dict[str, Any]) -> str:

@@ -130,10 +130,10 @@ export function validateState(raw, declaration, system) {
   const order = [];
   for (const [i, t] of raw.order.entries()) {
     if (!t || typeof t !== "object" || !ids.has(t.id)) return { error: `order, turn ${i + 1}: names no combatant of the file.` };
-    order.push({ id: t.id, when: text(t.when), why: text(t.why) });
+    order.push({ id: t.id, when: text(t.when), why: steps(t.why) });
   }
   if (raw.turn > order.length) return { error: `turn: ${raw.turn} is past the end of the order (${order.length} turns).` };
-  const notes = Array.isArray(raw.notes) ? raw.notes.filter((n) => typeof n === "string").map(text) : [];
+  const notes = steps(raw.notes);
   const rolls = {};
   if (raw.rolls && typeof raw.rolls === "object" && !Array.isArray(raw.rolls)) {
     for (const [k, v] of Object.entries(raw.rolls)) if (Number.isInteger(v)) rolls[k] = v;
@@ -145,6 +145,13 @@ export function validateState(raw, declaration, system) {
 /** Combatant ids are the tracker's own keys ("c1", …): short text, never shown. */
 function validId(id) {
   return typeof id === "string" && /^[A-Za-z0-9_-]{1,60}$/.test(id);
+}
+
+/** The engine's reasons (`[{rule, title, url, text}]`, or plain text) as `[{text, title, url}]`
+ * of plain strings: shown as text, the url only as a same-origin link (tracker.mjs checks). */
+export function steps(value) {
+  const list = Array.isArray(value) ? value : value === undefined || value === null || value === "" ? [] : [value];
+  return list.slice(0, 50).map((x) => (x && typeof x === "object" ? { text: text(x.text), title: text(x.title), url: text(x.url) } : { text: text(x), title: "", url: "" }));
 }
 
 function text(value) {
@@ -221,8 +228,8 @@ export function reduce(state, action, declaration) {
       return state.turn > 0 ? { ...state, turn: state.turn - 1 } : state;
     case "startRound": {
       const ids = new Set(state.combatants.map((c) => c.id));
-      const order = (action.turns || []).filter((t) => ids.has(t.id)).map((t) => ({ id: t.id, when: text(t.when), why: text(t.why) }));
-      return { ...state, round: state.round + 1, turn: 0, order, notes: (action.notes || []).map(text), rolls: { ...(action.rolls || {}) } };
+      const order = (action.turns || []).filter((t) => ids.has(t.id)).map((t) => ({ id: t.id, when: text(t.when), why: steps(t.why) }));
+      return { ...state, round: state.round + 1, turn: 0, order, notes: steps(action.notes), rolls: { ...(action.rolls || {}) } };
     }
     case "replace":
       return action.state;

@@ -270,7 +270,7 @@ class Tracker {
     }
     const round = s.round + 1;
     this.say(`Asking which dice round ${round} needs…`);
-    const reply = await this.ask("dice_needed", { combatants: s.combatants.map(S.engineCombatant), round });
+    const reply = await this.ask("dice", { combatants: s.combatants.map(S.engineCombatant), round });
     if (reply.error) return this.say(engineProblem(reply.error), true);
     const dice = reply.result;
     if (!dice.length) return this.finishRound({ round, dice: [], rolls: { ...s.rolls } });
@@ -343,7 +343,7 @@ class Tracker {
 
   async finishRound(p) {
     const s = this.state;
-    const reply = await this.ask("turn_order", { combatants: s.combatants.map(S.engineCombatant), rolls: p.rolls, round: p.round });
+    const reply = await this.ask("order", { combatants: s.combatants.map(S.engineCombatant), rolls: p.rolls, round: p.round });
     if (reply.error) {
       if (this.diceError) replace(this.diceError, engineProblem(reply.error));
       return this.say(engineProblem(reply.error), true);
@@ -351,7 +351,7 @@ class Tracker {
     const answer = reply.result;
     if (answer.needs?.length) {
       this.pendingDice = { ...p, dice: answer.needs, base: s };
-      return this.showDice((answer.notes || []).join(" ") || "A tie: roll these dice too.");
+      return this.showDice((answer.notes || []).map((n) => n.text ?? n).join(" ") || "A tie: roll these dice too.");
     }
     if (this.state !== s) return this.say("The fight changed meanwhile: roll initiative again.", true);
     this.closeDice();
@@ -400,14 +400,14 @@ class Tracker {
           el("strong", {}, c.name),
           " ",
           el("span", { class: "cc-tk-side" }, SIDE_LABEL[c.side]),
-          t.why ? el("span", { class: "cc-tk-why" }, ` — ${t.why}`) : null,
+          t.why.length ? el("details", { class: "cc-tk-why" }, el("summary", {}, "Why"), el("ul", {}, t.why.map(stepItem))) : null,
         );
       }),
     );
     const inOrder = new Set(s.order.map((t) => t.id));
     const outside = s.round ? s.combatants.filter((c) => !inOrder.has(c.id)).map((c) => c.name) : [];
     replace(this.waiting, outside.length ? `Not in this round's order (they join when the next round is rolled): ${outside.join(", ")}.` : "");
-    replace(this.notes, (s.notes || []).map((n) => el("li", {}, n)));
+    replace(this.notes, (s.notes || []).map(stepItem));
     replace(
       this.list,
       s.combatants.map((c) => this.card(c, now)),
@@ -565,6 +565,12 @@ class Tracker {
   dispose() {
     document.removeEventListener("keydown", this.keyHandler);
   }
+}
+
+/** One reason of the engine: its text, and its rule as a same-origin link. */
+function stepItem(step) {
+  const href = step.url ? siteHref(step.url, SITE_ROOT) : null;
+  return el("li", {}, step.text, href && step.title ? [" (", el("a", { href }, step.title), ")"] : null);
 }
 
 function engineProblem(error) {
