@@ -51,14 +51,15 @@ class Tracker {
     this.status = el("p", { class: "cc-tk-status", role: "status", "aria-live": "polite" });
     this.roundLabel = el("span", { class: "cc-tk-round" });
     this.turnLabel = el("span", { class: "cc-tk-turn" });
-    this.prevBtn = button("Previous", () => this.dispatch({ type: "previous" }), { "aria-keyshortcuts": "P", title: "Previous turn (P)" });
+    this.prevBtn = button("Previous", () => this.previous(), { "aria-keyshortcuts": "P", title: "Previous turn (P)" });
     this.nextBtn = button("Next turn", () => this.next(), { "aria-keyshortcuts": "N", title: "Next turn (N)", class: "md-button md-button--primary" });
     this.undoBtn = button("Undo", () => this.undo(), { "aria-keyshortcuts": "U Control+Z", title: "Undo (U)" });
     this.redoBtn = button("Redo", () => this.redo(), { "aria-keyshortcuts": "Y Control+Shift+Z", title: "Redo (Y)" });
     this.bar = el(
       "div",
       { class: "cc-tk-bar", role: "group", "aria-label": "Turn" },
-      el("p", { class: "cc-tk-now", "aria-live": "polite" }, this.roundLabel, " ", this.turnLabel),
+      this.status,
+      el("p", { class: "cc-tk-now" }, this.roundLabel, " ", this.turnLabel),
       el("div", { class: "cc-tk-bar-buttons" }, this.prevBtn, this.nextBtn, this.undoBtn, this.redoBtn),
     );
 
@@ -105,7 +106,7 @@ class Tracker {
         "Keys (outside text fields): N next turn · P previous · R roll initiative · A add a combatant · U or Ctrl+Z undo · Y or Ctrl+Shift+Z redo.",
       ),
     );
-    this.root.append(this.status, roundSection, people, this.addSection, tools, this.bar);
+    this.root.append(roundSection, people, this.addSection, tools, this.bar);
     this.keyHandler = (e) => this.key(e);
     document.addEventListener("keydown", this.keyHandler);
   }
@@ -227,6 +228,18 @@ class Tracker {
     const s = this.state;
     if (!s.order.length || s.turn >= s.order.length) return this.beginRound();
     this.dispatch({ type: "next" });
+    this.sayTurn();
+  }
+
+  previous() {
+    if (this.dispatch({ type: "previous" })) this.sayTurn();
+  }
+
+  /** Say whose turn it is now (the status line is read out; the bar shows it too). */
+  sayTurn() {
+    const now = S.current(this.state);
+    if (now) this.say(`${now.name}'s turn.`);
+    else if (this.state.round) this.say(`Round ${this.state.round} is over: Next rolls initiative for round ${this.state.round + 1}.`);
   }
 
   save() {
@@ -504,10 +517,10 @@ class Tracker {
       el("div", { class: "cc-tk-row" }, amount, dmg, heal),
       el("ul", { class: "cc-tk-tags", "aria-label": `Conditions of ${c.name}` }, tags),
       el("div", { class: "cc-tk-row" }, tagInput, button("Add condition", addTag, { "aria-label": `Add condition to ${c.name}` })),
+      el("div", { class: "cc-tk-row" }, links),
       el(
         "div",
         { class: "cc-tk-row" },
-        links,
         button("Edit", () => this.startEdit(c), { "data-tk-focus": `edit-${c.id}`, "aria-label": `Edit ${c.name}` }),
         button("Remove", () => this.dispatch({ type: "remove", id: c.id }, `${c.name} removed (Undo brings them back).`), { "aria-label": `Remove ${c.name}` }),
       ),
@@ -526,7 +539,7 @@ class Tracker {
     if (ctrl && k === "z") act = e.shiftKey ? () => this.redo() : () => this.undo();
     else if (ctrl && k === "y") act = () => this.redo();
     else if (!ctrl && !e.shiftKey) {
-      act = { n: () => this.next(), p: () => this.dispatch({ type: "previous" }), u: () => this.undo(), y: () => this.redo(), r: () => this.beginRound() }[k];
+      act = { n: () => this.next(), p: () => this.previous(), u: () => this.undo(), y: () => this.redo(), r: () => this.beginRound() }[k];
       if (k === "a") {
         act = () => {
           this.details.open = true;
@@ -535,7 +548,9 @@ class Tracker {
       }
     }
     if (!act) return;
+    // Material binds N and P to the next and previous page (on window): the tracker's own keys win.
     e.preventDefault();
+    e.stopPropagation();
     act();
   }
 
