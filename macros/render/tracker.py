@@ -17,7 +17,8 @@ from macros.render.calculator import declaration_json
 from macros.render.prose import Prose, md_text, system_heading
 
 LINKED = ("hit", "round")
-"""The calculators a combatant opens with its values filled in."""
+"""The calculators a combatant opens with its values filled in (with the one its health input
+belongs to, where that is another)."""
 
 FIELD_KEYS = ("name", "type", "label", "help", "min", "max", "default", "options", "max_length")
 
@@ -29,26 +30,26 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
         return None
     calculators = exported["calculators"]
     fields = [_field(decl) for decl in spec["inputs"]]
-    for ref in spec.get("defenses", []):
+    for ref in [*spec.get("defenses", []), *spec.get("status", [])]:
         if all(f["name"] != ref["input"] for f in fields):
-            fields.append({**_field({**ref, "name": ref["input"]}), "defense": True})
+            fields.append({**_field({**ref, "name": ref["input"]}), "fills": True})
     health = spec["health"]
+    linked = [name for name in (*LINKED, health["calculator"]) if name in calculators]
     links = {
         name: {
             "url": calculators[name]["url"],
             "title": calculators[name]["title"],
             "inputs": [i["name"] for i in calculators[name]["inputs"]],
         }
-        for name in LINKED
-        if name in calculators
+        for name in dict.fromkeys(linked)
     }
     return {
         "system": system_id,
         "fields": fields,
         "health": {
             "input": health["input"],
-            "label": own_label(health.get("label", "Hit points")),
-            "min": health.get("min", 1),
+            "label": own_label(health.get("label", "Hit points").replace("current ", "")),
+            "min": health.get("min", 0),
             "max": health.get("max", 100000),
             "default": health.get("default", 10),
         },

@@ -11,7 +11,7 @@ const DECL = {
   fields: [
     { name: "die", type: "choice", label: "Die", options: [{ value: "d10" }, { value: "d8" }], default: "d10" },
     { name: "modifier", type: "integer", label: "Initiative modifier", min: -20, max: 20, default: 0 },
-    { name: "ac", type: "integer", label: "Armor Class", min: -10, max: 50, default: 14, defense: true },
+    { name: "ac", type: "integer", label: "Armor Class", min: -10, max: 50, default: 14, fills: true },
   ],
   health: { input: "target_hp", label: "Hit points", min: 1, max: 200, default: 22 },
   links: {

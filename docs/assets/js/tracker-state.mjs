@@ -344,7 +344,7 @@ export function rollDice(dice, uint32) {
 }
 
 /** The URL query that opens `calculator` (hit, round) with a combatant's values filled in: each
- * defense the data declares (`defense: true` fields, e.g. Armor Class) under the input of the same
+ * defense or status the data declares (`fills: true` fields, e.g. Armor Class) under the input of the same
  * name, and the hit points left under the declared health input, when that calculator has them.
  * Values, never names (a shared link stays meaningful without this tracker). */
 export function calculatorQuery(c, declaration, calculator) {
@@ -353,7 +353,7 @@ export function calculatorQuery(c, declaration, calculator) {
   const inputs = new Set(link.inputs || []);
   const params = new URLSearchParams();
   for (const field of trackerFields(declaration)) {
-    if (field.defense && inputs.has(field.name) && c.values[field.name] !== undefined) params.set(field.name, String(c.values[field.name]));
+    if (field.fills && inputs.has(field.name) && c.values[field.name] !== undefined) params.set(field.name, String(c.values[field.name]));
   }
   const health = declaration.health?.input;
   if (health && inputs.has(health)) {
