@@ -40,6 +40,24 @@ class Tracker {
     this.render();
     if (storedText && !stored) this.say("The fight saved in this browser could not be read; a new one starts (the old one is left in storage until you change something).", true);
     root.dataset.ccBound = "true";
+    // A returning visitor's service worker keeps this page and Python offline; a first visit
+    // registers it once Python is up (not to compete with the first download). Python starts
+    // when the page is idle, so the first roll answers at once.
+    if (navigator.serviceWorker?.controller) registerServiceWorker();
+    whenIdle(() => this.warm());
+  }
+
+  /** Start the worker (Python) ahead of the first roll. */
+  warm() {
+    if (!this.root.isConnected || this.worker) return;
+    this.worker = calcWorker();
+    this.worker.onStatus((st) => this.workerStatus(st));
+  }
+
+  workerStatus(st) {
+    if (st.stage === "ready") registerServiceWorker();
+    this.root.dataset.ccPython = st.stage;
+    if (st.stage !== "ready" && this.asking) this.say(st.text, st.stage === "failed");
   }
 
   get state() {
@@ -258,14 +276,8 @@ class Tracker {
 
   // ---- a round: dice from the engine, rolled or typed, order from the engine ------------
   async ask(op, payload) {
-    if (!this.worker) {
-      this.worker = calcWorker();
-      this.worker.onStatus((st) => {
-        if (st.stage === "ready") registerServiceWorker();
-        this.root.dataset.ccPython = st.stage;
-        if (st.stage !== "ready" && this.asking) this.say(st.text, st.stage === "failed");
-      });
-    }
+    this.warm();
+    if (this.worker.status.stage === "failed") this.worker.restart("Retrying.");
     this.asking = true;
     this.root.dataset.ccBusy = "true";
     const reply = await this.worker.request({ kind: "turns", op, system: this.system, ...payload });
@@ -628,6 +640,13 @@ function shownValue(f, v) {
   if (f.type === "boolean") return v ? "yes" : "no";
   if (f.type === "integer") return v > 0 && /bonus|modifier/i.test(f.label || "") ? `+${v}` : String(v);
   return v === "" ? "—" : String(v);
+}
+
+/** Run `fn` once the page has loaded and the browser is idle (Python's start is heavy work). */
+function whenIdle(fn) {
+  const idle = () => (window.requestIdleCallback ? requestIdleCallback(() => fn(), { timeout: 5000 }) : setTimeout(fn, 1000));
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
 }
 
 const live = new Set();
