@@ -256,6 +256,8 @@ class Tracker {
   /** Say whose turn it is now (the status line is read out; the bar shows it too). */
   sayTurn() {
     const now = S.current(this.state);
+    // The acting combatant's card comes into view (above the turn bar), ready for damage.
+    if (now) this.list.querySelector(`[data-cc-id="${CSS.escape(now.id)}"]`)?.scrollIntoView({ block: "center" });
     if (now) this.say(`${now.name}'s turn.`);
     else if (this.state.round) this.say(`Round ${this.state.round} is over: Next rolls initiative for round ${this.state.round + 1}.`);
   }
