@@ -37,7 +37,7 @@ def define_env(env) -> None:
         path = env.page.file.src_uri
         if path in SITE_PAGES:  # the home and comparison pages use the full width
             env.page.meta["hide"] = ["navigation", "toc"] if path == "index.md" else ["toc"]
-        if "/calculators/" in path:  # room for the result beside the form on a wide screen
+        if "/calculators/" in path or path.endswith("/tracker.md"):  # room beside the form on a wide screen
             env.page.meta["hide"] = ["toc"]
         title = site.page_title(path)
         if title:  # the browser tab and the search index name the system

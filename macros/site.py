@@ -16,7 +16,7 @@ from macros import catalog as catalog_mod
 from macros import loader
 from macros.catalog import Catalog, System
 from macros.export import export_system
-from macros.render import gm_screen, overview, rules, system_pages
+from macros.render import gm_screen, overview, rules, system_pages, tracker
 from macros.render.prose import Prose, page_title
 
 
@@ -50,7 +50,12 @@ def _load(root: Path, partial: bool, _state: tuple) -> tuple[Site, dict[str, lis
     return Site(cat, partial=partial), broken
 
 
-SYSTEM_PAGES = (("rulings", "Rulings"), ("glossary", "Glossary"), ("gm-screen", "GM screen"))
+SYSTEM_PAGES = (
+    ("rulings", "Rulings"),
+    ("glossary", "Glossary"),
+    ("gm-screen", "GM screen"),
+    ("tracker", "Encounter tracker"),
+)
 """The pages every system has beside its rule pages (id, title), after them in the navigation;
 `Site.render` renders each. Generated for every system like the rest: no stubs under docs/."""
 
@@ -107,6 +112,8 @@ class Site:
             return system_pages.glossary_page(prose)
         if rest == ["gm-screen"]:
             return gm_screen.gm_screen_page(prose, lambda table: self.generated(system, table))
+        if rest == ["tracker"]:
+            return tracker.tracker_page(prose, self.exported[system.id])
         if len(rest) == 2 and rest[0] == "calculators" and rest[1] in decls:
             return system_pages.calculator_page(prose, rest[1], decls[rest[1]])
         if len(rest) == 1 and any(p["id"] == rest[0] for p in system.pages):

@@ -27,6 +27,10 @@ def overview_page(prose: Prose, declarations: dict[str, dict]) -> str:
         f"{len(system.rulings)} places where the text is silent or contradicts itself, and what we adopt."
     )
     parts.append(f"- [Glossary]({prose.href(doc_path(system.id, 'glossary'))}): {len(system.terms)} terms.")
+    parts.append(
+        f"- [Encounter tracker]({prose.href(doc_path(system.id, 'tracker'))}): a fight round by round, "
+        "initiative by this system's own procedure, damage, conditions and undo."
+    )
     parts += [
         "",
         "## Source sections covered",

@@ -5,6 +5,7 @@ and each GM screen prints on at most two A4 pages."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import urljoin
@@ -80,10 +81,40 @@ def _page_types(site) -> list[tuple[str, list[str]]]:
         ("compare", ["compare/"]),
         ("gm-screen", ["phases/gm-screen/"]),
         ("calculators", calcs),
+        ("tracker", [f"{system}/tracker/" for system in sorted({s for s, _ in site.calculator_pages()})]),
     ]
 
 
-PAGE_TYPES = ["home", "rule", "tables", "glossary", "rulings", "compare", "gm-screen", "calculators"]
+PAGE_TYPES = ["home", "rule", "tables", "glossary", "rulings", "compare", "gm-screen", "calculators", "tracker"]
+
+
+def _seed_fight(page, system: str) -> None:
+    """A fight in the tracker's storage (round 1, the foe's turn, damage and a condition), loaded;
+    then a refused action, so its message shows too."""
+    people = [
+        {"id": "c1", "name": "Ann", "side": "pc", "max": 20, "damage": 3, "tags": ["Hurt"]},
+        {"id": "c2", "name": "Orc", "side": "foe", "max": 15, "damage": 0, "tags": []},
+    ]
+    why = [{"text": "Rolled 7.", "title": "Initiative", "url": f"{system}/"}]
+    present = {
+        "format": "cc-tracker",
+        "version": 1,
+        "system": system,
+        "round": 1,
+        "turn": 1,
+        "order": [{"id": "c1", "when": "1", "why": why}, {"id": "c2", "when": "2", "why": why}],
+        "notes": [{"text": "A note.", "title": "", "url": ""}],
+        "rolls": {},
+        "combatants": people,
+        "nextId": 3,
+    }
+    history = {"past": [present], "present": present, "future": []}
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"cc-tracker-{system}", json.dumps(history)])
+    page.reload()
+    page.wait_for_selector(".cc-tracker[data-cc-bound] .cc-tk-card")
+    assert page.locator(".cc-tk-order li[aria-current]").count() == 1
+    page.get_by_role("button", name="Damage Orc").click()
+    page.wait_for_selector(".cc-tk-status.cc-tk-problem")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -101,6 +132,8 @@ def test_axe_finds_no_serious_violations(browser, site, kind, theme):
             if kind == "calculators":
                 settle(page)
                 _show_error(page)
+            if kind == "tracker":
+                _seed_fight(page, url.split("/")[0])
             scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
             assert scheme == ("slate" if theme == "dark" else "default")
             page.add_script_tag(path=str(AXE))

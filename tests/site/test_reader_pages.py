@@ -23,7 +23,7 @@ def _title(html: str) -> str:
 
 def _system_urls(system: catalog.System) -> list[str]:
     urls = [f"{system.id}/{p['id']}/" for p in system.pages]
-    urls += [f"{system.id}/rulings/", f"{system.id}/glossary/", f"{system.id}/gm-screen/"]
+    urls += [f"{system.id}/rulings/", f"{system.id}/glossary/", f"{system.id}/gm-screen/", f"{system.id}/tracker/"]
     urls += [f"{system.id}/calculators/{name}/" for name in system.calculators]
     return urls
 
@@ -38,6 +38,24 @@ def test_every_system_page_names_its_system(site: Path, system: catalog.System) 
         if not title.endswith(f" · {system.name} - Combat Codex") or system.name not in unescape(h1):
             unnamed.append((url, title, h1))
     assert not unnamed, unnamed
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+def test_tracker_page_carries_the_systems_tracker_declaration(site: Path, system: catalog.System) -> None:
+    """The tracker's fields are the `tracker:` block's inputs, defenses and status (as exported
+    to calc/rules.json), its links the hit and round calculators' own pages and inputs."""
+    html = page_html(site, f"{system.id}/tracker/")
+    found = re.search(r'<div class="cc-tracker"[^>]*data-cc-tracker="([^"]*)"', html)
+    assert found, "no tracker block"
+    decl = json.loads(unescape(found.group(1)))
+    spec = json.loads((Path(__file__).parents[2] / "calc" / "rules.json").read_text())["systems"][system.id]["tracker"]
+    names = [i["name"] for i in spec["inputs"]] + [r["input"] for r in spec["defenses"] + spec.get("status", [])]
+    assert [f["name"] for f in decl["fields"]] == list(dict.fromkeys(names))
+    assert decl["health"]["input"] == spec["health"]["input"]
+    for name, link in decl["links"].items():
+        assert link["url"] == f"{system.id}/calculators/{name}/"
+        assert set(link["inputs"]) == {i["name"] for i in system.calculators[name]["inputs"]}
+    assert "hit" in decl["links"]
 
 
 def test_calculator_titles_differ_between_systems(site: Path) -> None:

@@ -262,6 +262,10 @@ function bind() {
       live.delete(calc);
     }
   }
+  if (document.querySelector(".cc-tracker:not([data-cc-bound])") && !pageBuildMismatch()) {
+    // The encounter tracker (its own module, fetched only on its page).
+    import("./tracker.mjs").then((m) => m.bindTrackers());
+  }
   const roots = [...document.querySelectorAll(".cc-calc:not([data-cc-bound])")];
   if (!roots.length || pageBuildMismatch()) return;
   const several = document.querySelectorAll(".cc-calc").length > 1;

@@ -1,0 +1,364 @@
+// The encounter tracker's state, as pure functions (no DOM, no storage, no randomness of its own),
+// unit-tested under `node --test` (tests/js/tracker-state.test.mjs). The page (tracker.mjs) keeps
+// a history {past, present, future}; every change is an action applied by `reduce`, so each one
+// can be undone. The initiative order is NOT computed here: it comes from the Python engine in
+// the worker (calc/turns.py) and enters the state as a `startRound` action.
+//
+// A combatant: {id ("c1"), name, side: "pc"|"foe", values: {field: value} (the system's tracker fields,
+// as the data declares them), max (hit points or wound limit), damage (taken so far), tags: [text]}.
+
+export const FORMAT = "cc-tracker";
+export const VERSION = 1;
+export const HISTORY_LIMIT = 100;
+export const MAX_COMBATANTS = 40;
+export const MAX_TAGS = 12;
+export const NAME_MAX = 40;
+export const TAG_MAX = 30;
+export const HEALTH_MAX = 100000;
+const SIDES = ["pc", "foe"];
+
+/** A fresh fight of `system`. */
+export function emptyState(system) {
+  return { format: FORMAT, version: VERSION, system, round: 0, turn: 0, order: [], notes: [], rolls: {}, combatants: [], nextId: 1 };
+}
+
+/** A field's default value, as the declaration gives it (or the type's neutral one). */
+export function fieldDefault(field) {
+  if (field.default !== undefined) return field.default;
+  if (field.type === "integer") return Math.max(field.min ?? 0, Math.min(field.max ?? 0, 0));
+  if (field.type === "boolean") return false;
+  if (field.type === "choice") return field.options?.[0]?.value ?? "";
+  return "";
+}
+
+/** The declared fields a combatant carries (the declaration's `fields`). */
+export function trackerFields(declaration) {
+  return Array.isArray(declaration?.fields) ? declaration.fields : [];
+}
+
+/** One field's value checked against its declaration: {value} or {error}. Text from a form or
+ * a file alike; integers may arrive as text. */
+export function checkField(field, raw) {
+  const label = field.label || field.name;
+  if (field.type === "integer") {
+    const n = typeof raw === "number" ? raw : /^\s*[-+]?\d+\s*$/.test(String(raw ?? "")) ? Number(raw) : NaN;
+    if (!Number.isInteger(n)) return { error: `${label}: a whole number is needed (got ${shown(raw)})` };
+    if (field.min !== undefined && n < field.min) return { error: `${label}: at least ${field.min} (got ${n})` };
+    if (field.max !== undefined && n > field.max) return { error: `${label}: at most ${field.max} (got ${n})` };
+    return { value: n };
+  }
+  if (field.type === "boolean") {
+    if (typeof raw !== "boolean") return { error: `${label}: true or false (got ${shown(raw)})` };
+    return { value: raw };
+  }
+  if (field.type === "choice") {
+    const values = (field.options || []).map((o) => o.value);
+    if (!values.includes(raw)) return { error: `${label}: one of ${values.join(", ")} (got ${shown(raw)})` };
+    return { value: raw };
+  }
+  if (typeof raw !== "string") return { error: `${label}: text (got ${shown(raw)})` };
+  const max = field.max_length ?? NAME_MAX;
+  if (raw.length > max) return { error: `${label}: at most ${max} characters` };
+  return { value: raw };
+}
+
+function shown(raw) {
+  if (raw === undefined) return "nothing";
+  const text = JSON.stringify(raw) ?? String(raw);
+  return text.length > 30 ? `${text.slice(0, 27)}…` : text;
+}
+
+/** A combatant checked against the declaration: {combatant} or {error}. `id` is kept as given. */
+export function checkCombatant(raw, declaration, where = "combatant") {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { error: `${where}: must be an object` };
+  const name = typeof raw.name === "string" ? raw.name.trim() : "";
+  if (!name) return { error: `${where}: a name is needed` };
+  if (name.length > NAME_MAX) return { error: `${where}: the name has more than ${NAME_MAX} characters` };
+  const who = `${where} (${name})`;
+  if (!SIDES.includes(raw.side)) return { error: `${who}: side must be pc or foe (got ${shown(raw.side)})` };
+  const values = {};
+  const given = raw.values && typeof raw.values === "object" && !Array.isArray(raw.values) ? raw.values : null;
+  if (raw.values !== undefined && !given) return { error: `${who}: values must be an object` };
+  for (const field of trackerFields(declaration)) {
+    const value = given && field.name in given ? given[field.name] : fieldDefault(field);
+    const checked = checkField(field, value);
+    if (checked.error) return { error: `${who}: ${checked.error}` };
+    values[field.name] = checked.value;
+  }
+  const unknown = given ? Object.keys(given).filter((k) => !trackerFields(declaration).some((f) => f.name === k)) : [];
+  if (unknown.length) return { error: `${who}: no field "${unknown[0]}" in this system's tracker` };
+  for (const key of ["max", "damage"]) {
+    const n = raw[key];
+    if (!Number.isInteger(n) || n < (key === "max" ? 1 : -HEALTH_MAX) || n > HEALTH_MAX) {
+      return { error: `${who}: ${key} must be a whole number${key === "max" ? " from 1" : ""} up to ${HEALTH_MAX} (got ${shown(n)})` };
+    }
+  }
+  const tags = raw.tags ?? [];
+  if (!Array.isArray(tags) || tags.length > MAX_TAGS || !tags.every((t) => typeof t === "string" && t.trim() && t.length <= TAG_MAX)) {
+    return { error: `${who}: tags must be a list of at most ${MAX_TAGS} short texts` };
+  }
+  return { combatant: { id: raw.id, name, side: raw.side, values, max: raw.max, damage: raw.damage, tags: [...new Set(tags.map((t) => t.trim()))] } };
+}
+
+/** A whole state read from a file (already JSON-parsed), for `system`: {state} or {error}. The
+ * error is a sentence for the reader; nothing of a bad file is kept. */
+export function validateState(raw, declaration, system) {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { error: "This is not a tracker file (expected a JSON object)." };
+  if (raw.format !== FORMAT) return { error: `This is not a tracker file (format is ${shown(raw.format)}, expected "${FORMAT}").` };
+  if (raw.version !== VERSION) return { error: `This tracker file has version ${shown(raw.version)}; this page reads version ${VERSION}.` };
+  if (raw.system !== system) return { error: `This fight is for ${shown(raw.system)}, not ${system}: open that system's tracker to import it.` };
+  if (!Array.isArray(raw.combatants) || raw.combatants.length > MAX_COMBATANTS) {
+    return { error: `combatants: a list of at most ${MAX_COMBATANTS} is needed.` };
+  }
+  const combatants = [];
+  const ids = new Set();
+  const names = new Set();
+  for (const [i, c] of raw.combatants.entries()) {
+    const checked = checkCombatant(c, declaration, `combatant ${i + 1}`);
+    if (checked.error) return { error: `${checked.error}.` };
+    const id = checked.combatant.id;
+    if (!validId(id) || ids.has(id)) return { error: `combatant ${i + 1}: id must be a short text, unique in the file.` };
+    if (names.has(checked.combatant.name.toLowerCase())) return { error: `combatant ${i + 1}: the name ${checked.combatant.name} is used twice.` };
+    ids.add(id);
+    names.add(checked.combatant.name.toLowerCase());
+    combatants.push(checked.combatant);
+  }
+  for (const key of ["round", "turn"]) {
+    if (!Number.isInteger(raw[key]) || raw[key] < 0 || raw[key] > 100000) return { error: `${key}: a whole number from 0 is needed.` };
+  }
+  if (!Array.isArray(raw.order) || raw.order.length > 200) return { error: "order: a list of turns is needed." };
+  const order = [];
+  for (const [i, t] of raw.order.entries()) {
+    if (!t || typeof t !== "object" || !ids.has(t.id)) return { error: `order, turn ${i + 1}: names no combatant of the file.` };
+    order.push({ id: t.id, when: text(t.when), why: steps(t.why) });
+  }
+  if (raw.turn > order.length) return { error: `turn: ${raw.turn} is past the end of the order (${order.length} turns).` };
+  const notes = steps(raw.notes);
+  const rolls = {};
+  if (raw.rolls && typeof raw.rolls === "object" && !Array.isArray(raw.rolls)) {
+    for (const [k, v] of Object.entries(raw.rolls)) if (Number.isInteger(v)) rolls[k] = v;
+  }
+  const nextId = Number.isInteger(raw.nextId) && raw.nextId > 0 ? raw.nextId : 1;
+  return { state: { format: FORMAT, version: VERSION, system, round: raw.round, turn: raw.turn, order, notes, rolls, combatants, nextId } };
+}
+
+/** Combatant ids are the tracker's own keys ("c1", …): short text, never shown. */
+function validId(id) {
+  return typeof id === "string" && /^[A-Za-z0-9_-]{1,60}$/.test(id);
+}
+
+/** The engine's reasons (`[{rule, title, url, text}]`, or plain text) as `[{text, title, url}]`
+ * of plain strings: shown as text, the url only as a same-origin link (tracker.mjs checks). */
+export function steps(value) {
+  const list = Array.isArray(value) ? value : value === undefined || value === null || value === "" ? [] : [value];
+  return list.slice(0, 50).map((x) => (x && typeof x === "object" ? { text: text(x.text), title: text(x.title), url: text(x.url) } : { text: text(x), title: "", url: "" }));
+}
+
+function text(value) {
+  return typeof value === "string" ? value.slice(0, 500) : value === undefined || value === null ? "" : String(value).slice(0, 500);
+}
+
+/** The JSON text a fight is exported as (and read back by `parseImport`). */
+export function exportText(state) {
+  return JSON.stringify(state, null, 2);
+}
+
+/** A file's text → {state} or {error} (bad JSON included). */
+export function parseImport(textIn, declaration, system) {
+  let raw;
+  try {
+    raw = JSON.parse(textIn);
+  } catch (err) {
+    return { error: `This file is not JSON: ${err.message}` };
+  }
+  return validateState(raw, declaration, system);
+}
+
+/** Apply one action: a new state, or the same object when the action changes nothing. Throws
+ * a TrackerError with a sentence for the reader when the action is not allowed. */
+export function reduce(state, action, declaration) {
+  switch (action.type) {
+    case "add": {
+      if (state.combatants.length >= MAX_COMBATANTS) throw new TrackerError(`At most ${MAX_COMBATANTS} combatants.`);
+      let n = state.nextId;
+      while (state.combatants.some((c) => c.id === `c${n}`)) n += 1;
+      const checked = checkCombatant({ damage: 0, tags: [], ...action.combatant, id: `c${n}` }, declaration, "New combatant");
+      if (checked.error) throw new TrackerError(checked.error);
+      uniqueName(state, checked.combatant.name, null);
+      return { ...state, combatants: [...state.combatants, checked.combatant], nextId: n + 1 };
+    }
+    case "edit": {
+      const old = find(state, action.id);
+      const checked = checkCombatant({ ...old, ...action.changes, id: old.id }, declaration, old.name);
+      if (checked.error) throw new TrackerError(checked.error);
+      uniqueName(state, checked.combatant.name, old.id);
+      return withCombatant(state, checked.combatant);
+    }
+    case "remove": {
+      find(state, action.id);
+      const before = state.order.slice(0, state.turn).filter((t) => t.id === action.id).length;
+      const order = state.order.filter((t) => t.id !== action.id);
+      return { ...state, combatants: state.combatants.filter((c) => c.id !== action.id), order, turn: Math.min(state.turn - before, order.length) };
+    }
+    case "damage":
+    case "heal": {
+      const c = find(state, action.id);
+      const amount = action.amount;
+      if (!Number.isInteger(amount) || amount < 1 || amount > HEALTH_MAX) throw new TrackerError(`The amount must be a whole number from 1 to ${HEALTH_MAX}.`);
+      const damage = action.type === "damage" ? c.damage + amount : Math.max(0, c.damage - amount);
+      if (Math.abs(damage) > HEALTH_MAX) throw new TrackerError("That is more than the tracker counts.");
+      return damage === c.damage ? state : withCombatant(state, { ...c, damage });
+    }
+    case "tag": {
+      const c = find(state, action.id);
+      const tag = String(action.tag ?? "").trim();
+      if (!tag) throw new TrackerError("Type a condition first.");
+      if (tag.length > TAG_MAX) throw new TrackerError(`A condition has at most ${TAG_MAX} characters.`);
+      if (c.tags.includes(tag)) return state;
+      if (c.tags.length >= MAX_TAGS) throw new TrackerError(`At most ${MAX_TAGS} conditions per combatant.`);
+      return withCombatant(state, { ...c, tags: [...c.tags, tag] });
+    }
+    case "untag": {
+      const c = find(state, action.id);
+      return c.tags.includes(action.tag) ? withCombatant(state, { ...c, tags: c.tags.filter((t) => t !== action.tag) }) : state;
+    }
+    case "next":
+      return state.turn < state.order.length ? { ...state, turn: state.turn + 1 } : state;
+    case "previous":
+      return state.turn > 0 ? { ...state, turn: state.turn - 1 } : state;
+    case "startRound": {
+      const ids = new Set(state.combatants.map((c) => c.id));
+      const order = (action.turns || []).filter((t) => ids.has(t.id)).map((t) => ({ id: t.id, when: text(t.when), why: steps(t.why) }));
+      return { ...state, round: state.round + 1, turn: 0, order, notes: steps(action.notes), rolls: { ...(action.rolls || {}) } };
+    }
+    case "replace":
+      return action.state;
+    case "clear":
+      return action.keepCombatants
+        ? { ...emptyState(state.system), combatants: state.combatants.map((c) => ({ ...c, damage: 0, tags: [] })), nextId: state.nextId }
+        : emptyState(state.system);
+    default:
+      throw new TrackerError(`Unknown action ${action.type}.`);
+  }
+}
+
+export class TrackerError extends Error {}
+
+function find(state, id) {
+  const c = state.combatants.find((x) => x.id === id);
+  if (!c) throw new TrackerError("That combatant is no longer in the fight.");
+  return c;
+}
+
+function uniqueName(state, name, exceptId) {
+  if (state.combatants.some((c) => c.id !== exceptId && c.name.toLowerCase() === name.toLowerCase())) {
+    throw new TrackerError(`There is already a combatant called ${name}.`);
+  }
+}
+
+function withCombatant(state, combatant) {
+  return { ...state, combatants: state.combatants.map((c) => (c.id === combatant.id ? combatant : c)) };
+}
+
+/** A history around `present`. */
+export function history(present) {
+  return { past: [], present, future: [] };
+}
+
+/** `h` after `action` (a change goes on the undo stack; no change leaves `h` as it is). */
+export function apply(h, action, declaration) {
+  const next = reduce(h.present, action, declaration);
+  if (next === h.present) return h;
+  return { past: [...h.past, h.present].slice(-HISTORY_LIMIT), present: next, future: [] };
+}
+
+export function undo(h) {
+  if (!h.past.length) return h;
+  return { past: h.past.slice(0, -1), present: h.past[h.past.length - 1], future: [h.present, ...h.future] };
+}
+
+export function redo(h) {
+  if (!h.future.length) return h;
+  return { past: [...h.past, h.present], present: h.future[0], future: h.future.slice(1) };
+}
+
+/** A stored history (localStorage text) → a history, or null when it is missing or unusable
+ * (then the page starts an empty fight and says why). Every state in it is validated. */
+export function loadHistory(textIn, declaration, system) {
+  if (!textIn) return null;
+  let raw;
+  try {
+    raw = JSON.parse(textIn);
+  } catch {
+    return null;
+  }
+  const check = (s) => validateState(s, declaration, system).state || null;
+  const present = raw && check(raw.present);
+  if (!present) return null;
+  const list = (xs) => (Array.isArray(xs) ? xs.map(check).filter(Boolean).slice(-HISTORY_LIMIT) : []);
+  return { past: list(raw.past), present, future: list(raw.future) };
+}
+
+/** The combatant whose turn it is, or null (no round yet, or the round is over). */
+export function current(state) {
+  const turn = state.order[state.turn];
+  return turn ? state.combatants.find((c) => c.id === turn.id) || null : null;
+}
+
+/** What the engine receives for a combatant: id, name, side and the declared fields. */
+export function engineCombatant(c) {
+  return { id: c.id, name: c.name, side: c.side, ...c.values };
+}
+
+/** Dice text such as "d6", "1d20", "2d6" → {count, sides}, or null. */
+export function parseDice(dice) {
+  const m = /^\s*(\d*)\s*d\s*(\d+)\s*$/i.exec(String(dice ?? ""));
+  if (!m) return null;
+  const count = m[1] ? Number(m[1]) : 1;
+  const sides = Number(m[2]);
+  return count >= 1 && count <= 100 && sides >= 1 && sides <= 1000 ? { count, sides } : null;
+}
+
+/** A typed roll checked against its dice: {value} or {error}. */
+export function checkRoll(dice, typed, label = "roll") {
+  const d = parseDice(dice);
+  const n = /^\s*\d+\s*$/.test(String(typed ?? "")) ? Number(typed) : NaN;
+  if (!d) return Number.isInteger(n) ? { value: n } : { error: `${label}: a whole number is needed` };
+  if (!Number.isInteger(n) || n < d.count || n > d.count * d.sides) return { error: `${label}: ${dice} gives ${d.count} to ${d.count * d.sides}` };
+  return { value: n };
+}
+
+/** Roll `dice` with `uint32()` a source of uniform 32-bit integers (crypto in the page; a
+ * fixed list in tests). Rejection sampling: every face equally likely. */
+export function rollDice(dice, uint32) {
+  const d = parseDice(dice);
+  if (!d) throw new TrackerError(`Cannot roll ${dice}.`);
+  const limit = Math.floor(2 ** 32 / d.sides) * d.sides;
+  let total = 0;
+  for (let i = 0; i < d.count; i++) {
+    let x = uint32();
+    while (x >= limit) x = uint32();
+    total += (x % d.sides) + 1;
+  }
+  return total;
+}
+
+/** The URL query that opens `calculator` (hit, round) with a combatant's values filled in: each
+ * defense or status the data declares (`fills: true` fields, e.g. Armor Class) under the input of the same
+ * name, and the hit points left under the declared health input, when that calculator has them.
+ * Values, never names (a shared link stays meaningful without this tracker). */
+export function calculatorQuery(c, declaration, calculator) {
+  const link = declaration?.links?.[calculator];
+  if (!link) return null;
+  const inputs = new Set(link.inputs || []);
+  const params = new URLSearchParams();
+  for (const field of trackerFields(declaration)) {
+    if (field.fills && inputs.has(field.name) && c.values[field.name] !== undefined) params.set(field.name, String(c.values[field.name]));
+  }
+  const health = declaration.health?.input;
+  if (health && inputs.has(health)) {
+    const { min = 1, max = HEALTH_MAX } = declaration.health;
+    params.set(health, String(Math.max(min, Math.min(max, c.max - c.damage))));
+  }
+  return params.toString();
+}

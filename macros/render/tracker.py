@@ -1,0 +1,110 @@
+"""A system's encounter tracker page: an empty container filled in the browser by
+docs/assets/js/tracker.mjs, carrying the page's declaration as JSON in a data attribute (the same
+reason as calculator blocks: Material's instant navigation would run JSON in a script element).
+
+The declaration is the system's `tracker:` block as exported to calc/rules.json (what a combatant
+carries, which inputs are defenses and which is health), flattened into the one list of fields
+the page's forms need, plus the hit and round calculators' pages and input names so each
+combatant can open them with its values filled in. The initiative order itself is computed by
+`calc.turns` in the worker, never here and never in JavaScript."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from macros.render.calculator import declaration_json
+from macros.render.prose import Prose, md_text, system_heading
+
+LINKED = ("hit", "round")
+"""The calculators a combatant opens with its values filled in (with the one its health input
+belongs to, where that is another)."""
+
+FIELD_KEYS = ("name", "type", "label", "help", "min", "max", "default", "options", "max_length")
+
+
+def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, Any] | None:
+    """What tracker.mjs reads, or None when the system declares no tracker."""
+    spec = exported.get("tracker")
+    if not spec:
+        return None
+    calculators = exported["calculators"]
+    fields = [_field(decl) for decl in spec["inputs"]]
+    for ref in [*spec.get("defenses", []), *spec.get("status", [])]:
+        if all(f["name"] != ref["input"] for f in fields):
+            fields.append({**_field({**ref, "name": ref["input"]}), "fills": True})
+    health = spec["health"]
+    linked = [name for name in (*LINKED, health["calculator"]) if name in calculators]
+    links = {
+        name: {
+            "url": calculators[name]["url"],
+            "title": calculators[name]["title"],
+            "inputs": [i["name"] for i in calculators[name]["inputs"]],
+        }
+        for name in dict.fromkeys(linked)
+    }
+    return {
+        "system": system_id,
+        "fields": fields,
+        "health": {
+            "input": health["input"],
+            "label": own_label(health.get("label", "Hit points").replace("current ", "")),
+            "min": health.get("min", 0),
+            "max": health.get("max", 100000),
+            "default": health.get("default", 10),
+        },
+        "rolled": spec.get("rolled"),
+        "links": links,
+    }
+
+
+def _field(decl: dict[str, Any]) -> dict[str, Any]:
+    out = {k: decl[k] for k in FIELD_KEYS if k in decl}
+    if "label" in out:
+        out["label"] = own_label(out["label"])
+    return out
+
+
+def own_label(label: str) -> str:
+    """A calculator's label for the target ("Target's Armor Class") as the tracker's card says it
+    of the combatant itself ("Armor Class")."""
+    rest = label.removeprefix("Target's ")
+    return rest[:1].upper() + rest[1:]
+
+
+def tracker_page(prose: Prose, exported: dict[str, Any]) -> str:
+    """The tracker page of `prose.system`."""
+    system = prose.system
+    declaration = tracker_declaration(system.id, exported)
+    parts = [
+        system_heading("Encounter tracker", system.name),
+        "",
+        "Keep a fight at the table: combatants, each round's order by this system's own procedure "
+        "(dice rolled here or typed from the table), whose turn it is, damage and conditions. "
+        "Everything can be undone, stays in this browser (also offline) and can be exported.",
+        "{: .cc-lead }",
+        "",
+    ]
+    spec = exported.get("tracker")
+    if spec and spec.get("rule") in system.rules:
+        rule = system.rules[spec["rule"]]
+        parts += [f"Initiative: [{md_text(rule['title'])}]({prose.rule_href(system, rule['id'])}).", ""]
+    if declaration is None:
+        parts.append(f"{md_text(system.name)} declares no tracker yet (`tracker:` in its calculators.yaml).")
+        return "\n".join(parts) + "\n"
+    attrs = {
+        "class": "cc-tracker",
+        "role": "region",
+        "aria-label": "Encounter tracker",
+        "data-cc-system": system.id,
+        "data-cc-tracker": declaration_json(declaration),
+    }
+    attr_text = " ".join(f'{key}="{escape(str(value), quote=True)}"' for key, value in attrs.items())
+    parts += [
+        f"<div {attr_text}>",
+        '<p class="cc-fallback">The tracker runs in your browser and needs JavaScript; the '
+        "initiative order is computed by the same Python engine as the initiative calculator.</p>",
+        "</div>",
+        "",
+    ]
+    return "\n".join(parts) + "\n"

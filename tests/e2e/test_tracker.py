@@ -1,0 +1,213 @@
+"""The encounter tracker of every system, in the browser: a three-combatant, three-round fight with
+the table's dice typed in (so the order is known: the page must show exactly what CPython's
+`calc.turns` answers for the same combatants and rolls), whose turn it is, damage, conditions
+and the round count; the same fight after a reload and offline (the service worker ready, the
+context offline, a reload, and a fourth round computed by the cached Python); a bad import that
+changes nothing; undo by key and button; and user text shown as text."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs, urljoin, urlparse
+
+import pytest
+from pages import FIRST_READY_MS
+
+from calc import turns
+
+SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
+PEOPLE = [("Ann", "pc", 20), ("Orc", "foe", 15), ("Bob", "pc", 12)]
+PHONE = {"width": 390, "height": 844}
+
+
+def tracker(page):
+    return page.locator(".cc-tracker")
+
+
+def stored(page, system: str) -> dict:
+    return json.loads(page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}"))
+
+
+def add_people(page) -> None:
+    for name, side, hp in PEOPLE:
+        page.get_by_label("Name", exact=True).fill(name)
+        page.get_by_label("Side", exact=True).select_option(side)
+        page.locator(".cc-tk-form label:has-text('(full)') + input").fill(str(hp))
+        page.get_by_role("button", name="Add", exact=True).click()
+        page.locator(f".cc-tk-card[data-cc-id] h3:has-text('{name}')").wait_for()
+
+
+def typed(dice: str, i: int, round_no: int) -> int:
+    """A fixed roll for the i-th die of a round: known in advance, varied across dice and rounds."""
+    count, sides = (int(x or 1) for x in dice.lower().split("d"))
+    return count + (i * 3 + round_no * 5) % (count * sides - count + 1)
+
+
+def play_round(page, system: str, round_no: int) -> None:
+    """Roll initiative for `round_no` with typed dice (and typed re-rolls when a tie asks for them);
+    check the order the page shows against CPython's calc.turns for the same rolls."""
+    root = tracker(page)
+    started = f".cc-tracker[data-cc-round='{round_no}']"
+    root.locator(".cc-tk-roundbtn").click()
+    page.locator(f"{started}, .cc-tk-diceform").first.wait_for()
+    asked = 0
+    while not page.locator(started).count():
+        form = root.locator(".cc-tk-diceform")
+        inputs = form.locator("input[data-cc-key]")
+        n = inputs.count()
+        assert n > 0
+        for i in range(n):
+            field = inputs.nth(i)
+            dice = field.evaluate("(e) => e.labels[0].querySelector('.cc-tk-dicetext').textContent")
+            if not field.input_value():
+                field.fill(str(typed(dice, i + asked, round_no)))
+        asked += n
+        form.evaluate("(f) => f.setAttribute('data-test-old', '')")
+        form.get_by_role("button", name=f"Start round {round_no}").click()
+        page.locator(f"{started}, .cc-tk-diceform:not([data-test-old])").first.wait_for()
+    state = stored(page, system)["present"]
+    people = [{"id": c["id"], "name": c["name"], "side": c["side"], **c["values"]} for c in state["combatants"]]
+    want = turns.turn_order(system, people, state["rolls"], round_no)
+    assert not want["needs"]
+    shown = root.locator(".cc-tk-order > li").evaluate_all("(xs) => xs.map((x) => x.dataset.ccId)")
+    assert shown == [t["id"] for t in want["turns"]], (system, round_no, state["rolls"])
+    whens = root.locator(".cc-tk-order .cc-tk-when").all_inner_texts()
+    assert whens == [t["when"] for t in want["turns"]]
+
+
+def current_id(page) -> str:
+    return tracker(page).get_attribute("data-cc-turn")
+
+
+def bar_text(page) -> str:
+    return page.locator(".cc-tk-now").inner_text()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_three_round_fight_survives_reload_and_offline(browser, site, system):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(urljoin(site.base, f"{system}/tracker/"))
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        add_people(page)
+        ids = {c["name"]: c["id"] for c in stored(page, system)["present"]["combatants"]}
+        orc = ids["Orc"]
+        dealt = 0
+        for round_no in (1, 2, 3):
+            play_round(page, system, round_no)
+            state = stored(page, system)["present"]
+            order = [t["id"] for t in state["order"]]
+            for i, who in enumerate(order):
+                assert current_id(page) == who
+                name = next(n for n, v in ids.items() if v == who)
+                assert f"Round {round_no}" in bar_text(page) and name in bar_text(page)
+                assert f"({i + 1} of {len(order)})" in bar_text(page)
+                if who != orc and i < 3:  # someone hits the orc for 2
+                    tracker(page).get_by_label("Amount of damage or healing for Orc").fill("2")
+                    tracker(page).get_by_role("button", name="Damage Orc").click()
+                    dealt += 2
+                page.locator("h1").click()  # keys act outside text fields
+                page.keyboard.press("n")
+            assert current_id(page) == ""
+            assert "round over" in bar_text(page)
+        card = tracker(page).locator(f".cc-tk-card[data-cc-id='{orc}']")
+        assert card.locator(".cc-tk-left").inner_text() == str(15 - dealt)
+        tracker(page).get_by_label("Condition for Orc (e.g. Hurt)").fill("Hurt")
+        tracker(page).get_by_role("button", name="Add condition to Orc").click()
+        assert card.locator(".cc-tk-tags").inner_text().startswith("Hurt")
+        page.locator("h1").click()
+        page.keyboard.press("p")  # back to the last turn of round 3
+        last = stored(page, system)["present"]
+        assert last["round"] == 3 and current_id(page) == last["order"][-1]["id"]
+
+        # The hit calculator link carries values (defenses, hit points left), never names.
+        href = card.locator("a.cc-tk-link").first.get_attribute("href")
+        query = parse_qs(urlparse(href).query)
+        assert "Orc" not in href and query, href
+
+        page.reload()
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        assert stored(page, system)["present"] == last
+        assert tracker(page).get_attribute("data-cc-round") == "3"
+        assert current_id(page) == last["order"][-1]["id"]
+        assert tracker(page).locator(f".cc-tk-card[data-cc-id='{orc}'] .cc-tk-left").inner_text() == str(15 - dealt)
+
+        # Offline: the service worker registered when Python came up and precached the site.
+        page.wait_for_selector("html[data-cc-offline=ready]", state="attached")
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        assert stored(page, system)["present"] == last
+        assert "Hurt" in tracker(page).locator(f".cc-tk-card[data-cc-id='{orc}'] .cc-tk-tags").inner_text()
+        page.locator("h1").click()
+        page.keyboard.press("n")  # round 3 over
+        play_round(page, system, 4)  # Python from the service worker's cache
+        assert not errors, errors
+    finally:
+        context.set_offline(False)
+        context.close()
+
+
+def test_bad_import_changes_nothing_and_undo_restores(browser, site, tmp_path):
+    system = "countup"
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(urljoin(site.base, f"{system}/tracker/"))
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        add_people(page)
+        before = page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}")
+        status = page.locator(".cc-tk-status")
+        for name, text in [
+            ("broken.json", "{not json"),
+            ("other.json", json.dumps({"format": "cc-tracker", "version": 1, "system": "phases"})),
+            ("bad-side.json", before.replace('"side":"foe"', '"side":"dragon"')),
+        ]:
+            if name == "bad-side.json":  # a stored history is not a tracker file: take its present
+                data = json.loads(text)["present"]
+                text = json.dumps(data)
+            (tmp_path / name).write_text(text)
+            page.locator(".cc-tk-file").set_input_files(str(tmp_path / name))
+            page.locator(".cc-tk-status.cc-tk-problem:has-text('Not imported')").wait_for()
+            assert "Nothing changed" in status.inner_text()
+            assert page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}") == before
+        assert "side must be pc or foe" in status.inner_text()
+
+        # A good file (user text with markup stays text) replaces the fight; Undo brings it back.
+        good = json.loads(before)["present"]
+        good["combatants"][0]["name"] = "<img src=x onerror=alert(1)>"
+        (tmp_path / "good.json").write_text(json.dumps(good))
+        page.locator(".cc-tk-file").set_input_files(str(tmp_path / "good.json"))
+        page.locator(".cc-tk-status:has-text('Imported')").wait_for()
+        assert tracker(page).locator("img").count() == 0
+        assert "<img src=x onerror=alert(1)>" in tracker(page).locator(".cc-tk-card h3").first.inner_text()
+        page.get_by_role("button", name="Undo").click()
+        assert stored(page, system)["present"] == json.loads(before)["present"]
+
+        # Damage, then U undoes it and Y redoes it; Ctrl+Z undoes too.
+        tracker(page).get_by_label("Amount of damage or healing for Orc").fill("5")
+        tracker(page).get_by_role("button", name="Damage Orc").click()
+        left = tracker(page).locator(".cc-tk-card:has(h3:has-text('Orc')) .cc-tk-left")
+        assert left.inner_text() == "10"
+        page.locator("h1").click()
+        page.keyboard.press("u")
+        assert left.inner_text() == "15"
+        page.keyboard.press("y")
+        assert left.inner_text() == "10"
+        page.keyboard.press("Control+z")
+        assert left.inner_text() == "15"
+        page.reload()  # the undo history survives a reload
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        page.locator("h1").click()
+        page.keyboard.press("y")
+        assert tracker(page).locator(".cc-tk-card:has(h3:has-text('Orc')) .cc-tk-left").inner_text() == "10"
+        assert not dialogs
+    finally:
+        context.close()
