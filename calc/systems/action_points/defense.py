@@ -37,8 +37,9 @@ def defended_ac(ac: int, sides: int, roll_bonus: int, bonuses: tuple[int, ...], 
     return Dist.from_weights(counts)
 
 
-def attacker_outcomes(inputs: dict[str, Any], data: SystemData, ac: int) -> tuple[Outcomes, list[dict[str, str]]]:
-    """The attacker's critical / regular / miss chances against `ac`, by the hit calculator's engine."""
+def attacker_inputs(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The hit calculator's inputs for this attacker: an own weapon with the attacker's threshold,
+    the whole attack bonus as one number (range checked by this calculator's declaration)."""
     asked = {
         "use_preset": False,
         "ability": 0,
@@ -49,10 +50,12 @@ def attacker_outcomes(inputs: dict[str, Any], data: SystemData, ac: int) -> tupl
         "miss_chance": inputs["miss_chance"],
         "miss_chance_reading": inputs["miss_chance_reading"],
     }
-    hit_inputs = declared.validate(data.calculator("hit")["inputs"], asked)
-    hit_inputs["misc"] = inputs["attack_bonus"]  # the attacker's whole bonus, range checked by this declaration
-    hit_inputs["defense"] = ac
-    attack = resolve_attack(hit_inputs, data)
+    return declared.validate(data.calculator("hit")["inputs"], asked) | {"misc": inputs["attack_bonus"]}
+
+
+def attacker_outcomes(hit_inputs: dict[str, Any], data: SystemData, ac: int) -> tuple[Outcomes, list[dict[str, str]]]:
+    """The attacker's critical / regular / miss chances against `ac`, by the hit calculator's engine."""
+    attack = resolve_attack(hit_inputs | {"defense": ac}, data)
     return attack.outcomes, [s for s in attack.steps if s["rule"] not in ("weapons", "standard-attack")]
 
 
@@ -91,14 +94,15 @@ def defense(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             )
         )
     armour = defended_ac(ac, sides, inputs["roll_bonus"], bonuses, own_roll)
-    base, hit_steps = attacker_outcomes(inputs, data, ac)
+    hit_inputs = attacker_inputs(inputs, data)
+    base, hit_steps = attacker_outcomes(hit_inputs, data, ac)
     steps.append(
         data.step("standard-attack", f"The attacker rolls 1d20 {signed(inputs['attack_bonus'])} against your AC or SR.")
     )
     steps += hit_steps
     rows, hit, crit = [], Fraction(0), Fraction(0)
     for value, p in armour.items():
-        o = base if value == ac else attacker_outcomes(inputs, data, value)[0]
+        o = base if value == ac else attacker_outcomes(hit_inputs, data, value)[0]
         hit += p * o.hit
         crit += p * o.critical
         rows.append([str(value), result.percent(p), result.percent(o.hit), result.percent(o.critical)])

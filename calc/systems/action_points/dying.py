@@ -58,27 +58,32 @@ def dying(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             "it ends the dying at the hit points you have then.",
         ),
     ]
-    # the chain over hit points; `dead` is absorbing
-    state: dict[int, Fraction] = {hp: Fraction(1)}
-    within, at_help = [], None
+    # the chain over hit points, `dead` absorbing, as integer weights over sides ** checks
+    passing = {}
+    for h in range(hp, dead, -1):
+        ok = p_pass(h)
+        passing[h] = ok.numerator * (sides // ok.denominator)  # faces that pass
+    weights: dict[int, int] = {hp: 1}
+    within, at_help, scale = [], None, 1
     horizon = max(rounds.ROUNDS, inputs["help_after"])
     if inputs["help_after"] == 0:
-        at_help = dict(state)
+        at_help = {h: Fraction(w) for h, w in weights.items()}
     for k in range(1, horizon + 1):
-        nxt: dict[int, Fraction] = {}
-        for h, p in state.items():
+        nxt: dict[int, int] = {}
+        for h, w in weights.items():
             if h <= dead:
-                nxt[dead] = nxt.get(dead, Fraction(0)) + p
+                nxt[dead] = nxt.get(dead, 0) + w * sides
                 continue
-            ok = p_pass(h)
-            nxt[h] = nxt.get(h, Fraction(0)) + p * ok
+            ok = passing[h]
+            nxt[h] = nxt.get(h, 0) + w * ok
             to = max(h - loss, dead)
-            nxt[to] = nxt.get(to, Fraction(0)) + p * (1 - ok)
-        state = {h: p for h, p in nxt.items() if p}
+            nxt[to] = nxt.get(to, 0) + w * (sides - ok)
+        weights = {h: w for h, w in nxt.items() if w}
+        scale *= sides
         if k <= rounds.ROUNDS:
-            within.append(state.get(dead, Fraction(0)))
+            within.append(Fraction(weights.get(dead, 0), scale))
         if k == inputs["help_after"]:
-            at_help = dict(state)
+            at_help = {h: Fraction(w, scale) for h, w in weights.items()}
     assert at_help is not None
     mean: Fraction | None = Fraction(0)
     h = hp

@@ -10,8 +10,9 @@ from typing import Any
 from calc import inputs as declared
 from calc import result, rounds
 from calc.data import SystemData
+from calc.dist import Dist
 from calc.errors import InputError
-from calc.systems.action_points.attack import damage
+from calc.systems.action_points.attack import adjust, hit_damage, resolve_attack
 from calc.systems.action_points.round import STYLES
 
 
@@ -34,6 +35,23 @@ def plans(costs: dict[str, int], budget: int) -> list[tuple[str, ...]]:
 
     grow(0, budget, ())
     return out
+
+
+def attack_dist(inputs: dict[str, Any], data: SystemData) -> Dist:
+    """One attack's whole damage (misses as 0) by the damage calculator's own engine functions:
+    the same outcomes, hit and critical damage, weakness and resistance as `attack.damage`."""
+    attack = resolve_attack(inputs, data)
+    regular, critical, _, _ = hit_damage(inputs, data, attack.weapon)
+    floor = data.fact("attack-damage", "minimum_damage")
+    w, r = inputs["weakness"], inputs["resistance"]
+    o = attack.outcomes
+    return Dist.mixture(
+        [
+            (o.miss, Dist.constant(0)),
+            (o.regular, adjust(regular, w, r, floor)),
+            (o.critical, adjust(critical, w, r, floor)),
+        ]
+    )
 
 
 def describe(plan: tuple[str, ...]) -> str:
@@ -62,9 +80,15 @@ def ap_plan(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         if cost > spend:
             continue
         asked = {k: inputs[k] for k in own} | {"attack": style, "outcome": "attack"}
-        answer = damage(declared.validate(decl, asked), data)
-        costs[style], dists[style] = cost, rounds.dist_of(answer)
-        steps.append(data.step(rule, f"{style.capitalize()} attack ({cost} AP, a {kind} action): {answer['summary']}."))
+        costs[style], dists[style] = cost, attack_dist(declared.validate(decl, asked), data)
+        one = dists[style]
+        steps.append(
+            data.step(
+                rule,
+                f"{style.capitalize()} attack ({cost} AP, a {kind} action): {_dec(one.mean)} damage on average "
+                f"({one.min} to {one.max}), misses as 0.",
+            )
+        )
     if not inputs["can_charge"]:
         steps.append(data.step("charge", "No charge: it needs a straight move of at least 10 feet to the target."))
     if not costs:

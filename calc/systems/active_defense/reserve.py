@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
+from math import gcd
+from operator import add
 from typing import Any
 
 from calc import inputs as declared
 from calc import rounds
 from calc.data import SystemData
-from calc.dist import Dist
+from calc.dist import Dist, _convolve
 from calc.format import signed
 from calc.result import chance, dist_json, percent, table
 from calc.systems.active_defense.hit import Exchange, exchange
@@ -24,7 +27,7 @@ Policy = Callable[[int, int, int | None], bool]
 """(attack index, reserves left, attack total or None before the roll) → spend a reserve?"""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Incoming:
     name: str
     ex: Exchange
@@ -33,6 +36,22 @@ class Incoming:
     @property
     def mean(self) -> Fraction:
         return self.dealt.mean
+
+    @cached_property
+    def roll_total(self) -> int:
+        """The defender's roll weights' total (1 with no defense roll)."""
+        return self.ex.defense.total if self.ex.defense is not None else 1
+
+    @cached_property
+    def totals(self) -> list[tuple[int, int, int]]:
+        """(attack total, its weight, weight of the defender's rolls that negate it), lowest total first."""
+        d = self.ex.defense
+        rolls = list(d.weights()) if d is not None else []
+        out = []
+        for t, w in self.ex.attack.weights():
+            neg = sum(x for v, x in rolls if (v >= t if self.ex.defender_wins_ties else v > t))
+            out.append((t, w, neg))
+        return out
 
 
 def incoming(inputs: dict[str, Any], data: SystemData, steps: list[dict[str, str]]) -> list[Incoming]:
@@ -67,71 +86,115 @@ def plan(attacks: list[Incoming], reserves: int, see_total: bool) -> tuple[list[
     (a reserve is spent only when it saves strictly more than keeping it is worth)."""
     n = len(attacks)
     value = [[Fraction(0)] * (reserves + 1) for _ in range(n + 1)]
+    blocked: dict[tuple[int, int], frozenset[int] | bool] = {}
     for i in range(n - 1, -1, -1):
         a, later = attacks[i], value[i + 1]
+        pd, m, roll, whole = a.ex.passive_defense, a.mean, a.roll_total, a.ex.attack.total
+        miss = sum(w for t, w, _ in a.totals if t < pd)
         for r in range(reserves + 1):
-            keep_worth = later[r - 1] - later[r] if r else None
             if see_total:
-                total = Fraction(0)
-                for t, p in a.ex.attack.items():
-                    if t < a.ex.passive_defense:
-                        total += p * later[r]
-                        continue
-                    take = a.mean + later[r]
-                    if r and a.ex.p_negated_at(t) * a.mean > keep_worth:
-                        take = (1 - a.ex.p_negated_at(t)) * a.mean + later[r - 1]
-                    total += p * take
-                value[i][r] = total
+                # block a total t when the damage it saves, neg/roll × m, beats what the reserve is worth later
+                gap = later[r - 1] - later[r] if r else None
+                spent = frozenset(t for t, _, neg in a.totals if t >= pd and gap is not None and neg * m > roll * gap)
+                open_w = sum(w for t, w, _ in a.totals if t >= pd and t not in spent)
+                block_w = sum(w for t, w, _ in a.totals if t in spent)
+                through = sum(w * (roll - neg) for t, w, neg in a.totals if t in spent)
+                total = (miss * later[r] + open_w * (m + later[r])) / whole
+                if spent:
+                    total += (Fraction(through, roll) * m + block_w * later[r - 1]) / whole
+                value[i][r], blocked[i, r] = total, spent
             else:
-                unblocked = a.ex.p_beats_passive() * a.mean + later[r]
-                blocked = a.ex.p_lands() * a.mean + later[r - 1] if r else None
-                value[i][r] = blocked if blocked is not None and blocked < unblocked else unblocked
+                unblocked = a.ex.p_beats_passive() * m + later[r]
+                block = a.ex.p_lands() * m + later[r - 1] if r else None
+                use = block is not None and block < unblocked
+                value[i][r], blocked[i, r] = (block if use else unblocked), use
 
     def policy(i: int, r: int, t: int | None) -> bool:
-        if not r:
-            return False
-        a, later = attacks[i], value[i + 1]
-        if see_total:
-            assert t is not None
-            return t >= a.ex.passive_defense and a.ex.p_negated_at(t) * a.mean > later[r - 1] - later[r]
-        return a.ex.p_lands() * a.mean + later[r - 1] < a.ex.p_beats_passive() * a.mean + later[r]
+        chosen = blocked[i, r]
+        return chosen if isinstance(chosen, bool) else t in chosen
 
     return value, policy
 
 
 def play(attacks: list[Incoming], reserves: int, policy: Policy, see_total: bool) -> Dist:
-    """The exact damage of the round when the defender follows `policy`."""
-    states: dict[int, tuple[Fraction, Dist]] = {reserves: (Fraction(1), Dist.constant(0))}
+    """The exact damage of the round when the defender follows `policy`: per reserves left, the
+    damage so far as integer weights over one common denominator (no fractions in the loop)."""
+    states: dict[int, tuple[int, list[int]]] = {reserves: (0, [1])}
     for i, a in enumerate(attacks):
-        parts: dict[int, list[tuple[Fraction, Dist]]] = {}
-        for r, (q, so_far) in states.items():
-            # (reserves after, P(no damage), P(damage)) branches of this attack
-            branches: dict[int, list[Fraction]] = {}
-            if see_total:
-                for t, p in a.ex.attack.items():
-                    if t < a.ex.passive_defense:
-                        branches.setdefault(r, [Fraction(0), Fraction(0)])[0] += p
-                    elif policy(i, r, t):
-                        neg = a.ex.p_negated_at(t)
-                        b = branches.setdefault(r - 1, [Fraction(0), Fraction(0)])
-                        b[0] += p * neg
-                        b[1] += p * (1 - neg)
-                    else:
-                        branches.setdefault(r, [Fraction(0), Fraction(0)])[1] += p
-            elif policy(i, r, None):
-                branches[r - 1] = [1 - a.ex.p_lands(), a.ex.p_lands()]
-            else:
-                branches[r] = [1 - a.ex.p_beats_passive(), a.ex.p_beats_passive()]
+        roll = a.roll_total
+        dealt_lo, dealt_w = a.dealt.min, [w for _, w in a.dealt.weights()]
+        dealt_total = a.dealt.total
+        nxt: dict[int, tuple[int, list[int]]] = {}
+        for r, (lo, w) in states.items():
+            # (reserves after) → [weight of no damage, weight of damage], over attack total × defender's roll
+            branches: dict[int, list[int]] = {}
+            committed = bool(r) and not see_total and policy(i, r, None)  # spent before the roll, hit or not
+            for t, wt, neg in a.totals:
+                if t < a.ex.passive_defense:
+                    branches.setdefault(r - 1 if committed else r, [0, 0])[0] += wt * roll
+                elif committed or (r and see_total and policy(i, r, t)):
+                    b = branches.setdefault(r - 1, [0, 0])
+                    b[0] += wt * neg
+                    b[1] += wt * (roll - neg)
+                else:
+                    branches.setdefault(r, [0, 0])[1] += wt * roll
+            moved = _convolve(tuple(w), tuple(dealt_w))
             for after, (none, hit) in branches.items():
+                parts = []
                 if none:
-                    parts.setdefault(after, []).append((q * none, so_far))
+                    parts.append((lo, [none * dealt_total * x for x in w]))
                 if hit:
-                    parts.setdefault(after, []).append((q * hit, so_far + a.dealt))
-        states = {}
-        for r, mix in parts.items():
-            weight = sum((w for w, _ in mix), Fraction(0))
-            states[r] = (weight, Dist.mixture([(w / weight, d) for w, d in mix]))
-    return Dist.mixture(list(states.values()))
+                    parts.append((lo + dealt_lo, [hit * x for x in moved]))
+                if after in nxt:
+                    parts.append(nxt[after])
+                nxt[after] = _merge(parts)
+        # every state was scaled by the same factor (attack × roll × damage totals): still one
+        # denominator, so a factor common to every weight can go
+        g = gcd(*(x for _, ws in nxt.values() for x in ws))
+        states = {r: (lo, [x // g for x in ws]) for r, (lo, ws) in nxt.items()} if g > 1 else nxt
+    lo, w = _merge(list(states.values()))
+    return Dist._trusted(lo, w)
+
+
+def _merge(parts: list[tuple[int, list[int]]]) -> tuple[int, list[int]]:
+    """Add weight lists that start at different outcomes."""
+    lo = min(p[0] for p in parts)
+    hi = max(p[0] + len(p[1]) for p in parts)
+    out = [0] * (hi - lo)
+    for start, ws in parts:
+        a = start - lo
+        out[a : a + len(ws)] = map(add, out[a : a + len(ws)], ws)
+    return lo, out
+
+
+def follow(attacks: list[Incoming], reserves: int, policy: Policy, see_total: bool) -> tuple[Fraction, Fraction]:
+    """(expected damage, P(no damage)) of the round under `policy`, worked back over (attack,
+    reserves left) without building the distribution."""
+    mean = [Fraction(0)] * (reserves + 1)
+    zero = [Fraction(1)] * (reserves + 1)
+    for i in range(len(attacks) - 1, -1, -1):
+        a = attacks[i]
+        m, p0, roll, whole = a.mean, a.dealt.p(0), a.roll_total, a.ex.attack.total
+        new_mean, new_zero = [Fraction(0)] * (reserves + 1), [Fraction(0)] * (reserves + 1)
+        for r in range(reserves + 1):
+            committed = bool(r) and not see_total and policy(i, r, None)
+            em, ez = Fraction(0), Fraction(0)
+            for t, w, neg in a.totals:
+                q = Fraction(w, whole)
+                if t < a.ex.passive_defense:
+                    after = r - 1 if committed else r
+                    em += q * mean[after]
+                    ez += q * zero[after]
+                elif committed or (r and see_total and policy(i, r, t)):
+                    through = 1 - Fraction(neg, roll)
+                    em += q * (through * m + mean[r - 1])
+                    ez += q * ((1 - through) + through * p0) * zero[r - 1]
+                else:
+                    em += q * (m + mean[r])
+                    ez += q * p0 * zero[r]
+            new_mean[r], new_zero[r] = em, ez
+        mean, zero = new_mean, new_zero
+    return mean[reserves], zero[reserves]
 
 
 def first_hits(attacks: list[Incoming], see_total: bool) -> Policy:
@@ -181,8 +244,8 @@ def block_plan(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         )
     )
     taken = play(attacks, reserves, best, see_total)
-    plain = play(attacks, reserves, first_hits(attacks, see_total), see_total)
-    none = play(attacks, 0, first_hits(attacks, see_total), see_total)
+    plain_mean, plain_zero = follow(attacks, reserves, first_hits(attacks, see_total), see_total)
+    none_mean, none_zero = follow(attacks, 0, first_hits(attacks, see_total), see_total)
     rows = []
     for i, a in enumerate(attacks):
         cells = []
@@ -201,10 +264,10 @@ def block_plan(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
                 "; ".join(cells),
             ]
         )
-    saved = plain.mean - taken.mean
+    saved = plain_mean - taken.mean
     summary = (
-        f"Expected damage {num(taken.mean)} with the best plan, {num(plain.mean)} blocking the first "
-        f"{'attacks that beat Passive Defense' if see_total else 'attacks'}, {num(none.mean)} with no block"
+        f"Expected damage {num(taken.mean)} with the best plan, {num(plain_mean)} blocking the first "
+        f"{'attacks that beat Passive Defense' if see_total else 'attacks'}, {num(none_mean)} with no block"
     )
     if saved:
         summary += f" (the plan saves {num(saved)})"
@@ -212,8 +275,8 @@ def block_plan(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         "summary": summary,
         "chances": [
             chance("No damage this round (best plan)", taken.p(0)),
-            chance("No damage this round (blocking the first attacks)", plain.p(0)),
-            chance("No damage this round (no block)", none.p(0)),
+            chance("No damage this round (blocking the first attacks)", plain_zero),
+            chance("No damage this round (no block)", none_zero),
         ],
         "distribution": dist_json(taken, "Damage taken this round (best plan)"),
         "table": table(
