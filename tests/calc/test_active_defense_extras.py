@@ -186,3 +186,44 @@ def test_block_plan_dice_text_error_names_the_entry():
     with pytest.raises(calc.errors.InputError) as err:
         run("block_plan", attacks=[{"name": "X", "bonus": 1, "dice": "lots", "strength": 0}])
     assert err.value.input.startswith("attacks")
+
+
+@pytest.mark.parametrize("see_total", [True, False])
+@pytest.mark.parametrize(("attacks", "reserves"), CASES)
+def test_worked_back_figures_match_the_distribution(attacks, reserves, see_total):
+    """The plain rule's mean and no-damage chance (worked back without a distribution) equal the
+    distribution the same policy gives, and the best plan's distribution has the planned mean."""
+    from calc import data
+    from calc.systems.active_defense.reserve import first_hits, follow, incoming, plan, play
+
+    listed = [
+        {"name": f"A{i}", "bonus": b, "dice": f"{d}d4", "strength": s} for i, (b, d, s) in enumerate(attacks, start=1)
+    ]
+    system = data.system(SYSTEM)
+    decl = system.calculator("block_plan")["inputs"]
+    inputs = calc.inputs.validate(decl, {"attacks": listed, "reserves": reserves, "armor": 1})
+    incoming_ = incoming(inputs, system, [])
+    for policy in (first_hits(incoming_, see_total), plan(incoming_, reserves, see_total)[1]):
+        dist = play(incoming_, reserves, policy, see_total)
+        assert follow(incoming_, reserves, policy, see_total) == (dist.mean, dist.p(0))
+    value, best = plan(incoming_, reserves, see_total)
+    assert play(incoming_, reserves, best, see_total).mean == value[0][reserves]
+
+
+def test_one_attack_one_reserve_distribution_equals_brute_force():
+    """A single attack (+5, 1d4 + 1) against Passive Defense 12, armour 1, block at +4: block every
+    total that beats Passive Defense and can be blocked; enumerate the attack, block and damage dice."""
+    answer = run(
+        "block_plan",
+        attacks=[{"name": "A", "bonus": 5, "dice": "1d4", "strength": 1}],
+        defender_dex=2,
+        block_skill=3,
+        defender_str=1,
+        armor=1,
+    )
+    weights = Counter()
+    for a, b, d in itertools.product(D20, D20, range(1, 5)):
+        total = nat(a) + 5
+        landed = total >= 12 and not (b + 4 >= total)
+        weights[d if landed else 0] += 1
+    assert pmf(answer) == {x: Fraction(w, 1600) for x, w in weights.items()}
