@@ -123,7 +123,7 @@ def defense(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     return {
         "summary": summary,
         "chances": chances,
-        "distribution": result.dist_json(armour, "Your AC or SR until your next turn"),
+        "distribution": result.dist_json(armour, "Armor class (or spell resistance) until your next turn"),
         "table": result.table(
             "Your AC after the defense", ["AC or SR", "Chance", "Attacker hits", "Critical hit"], rows
         ),
