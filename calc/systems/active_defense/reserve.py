@@ -266,8 +266,8 @@ def block_plan(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         )
     saved = plain_mean - taken.mean
     summary = (
-        f"Expected damage {num(taken.mean)} with the best plan, {num(plain_mean)} blocking the first "
-        f"{'attacks that beat Passive Defense' if see_total else 'attacks'}, {num(none_mean)} with no block"
+        f"Expected damage {num(taken.mean)} with the best plan, {num(plain_mean)} if you spend on the first "
+        f"{'attacks that beat Passive Defense' if see_total else 'attacks'}, {num(none_mean)} with none"
     )
     if saved:
         summary += f" (the plan saves {num(saved)})"
