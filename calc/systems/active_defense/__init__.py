@@ -6,14 +6,17 @@ Strength − armour with a floor. Initiative is 1d20 + Dexterity modifier, highe
 comes from `rules_data/active-defense/` through `SystemData`; rulings are inputs.
 
 Modules: `readers` (formatting, the dice and natural rolls), `two_weapon`, `hit` (the exchange of
-attack and active defense), `damage`, `initiative`, `round` (a whole round against reserve blocks and dodges).
+attack and active defense), `damage`, `initiative`, `round` (a whole round against reserve blocks and
+dodges), `contest` (counterspell and feint) and `reserve` (where to spend a reserve block or dodge).
 """
 
 from __future__ import annotations
 
+from calc.systems.active_defense.contest import counterspell, feint
 from calc.systems.active_defense.damage import damage
 from calc.systems.active_defense.hit import hit
 from calc.systems.active_defense.initiative import initiative
+from calc.systems.active_defense.reserve import block_plan
 from calc.systems.active_defense.round import round_
 from calc.systems.active_defense.two_weapon import (
     applicable_rows,
@@ -23,15 +26,26 @@ from calc.systems.active_defense.two_weapon import (
     two_weapon_penalty,
 )
 
-CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative, "round": round_}
+CALCULATORS = {
+    "hit": hit,
+    "damage": damage,
+    "initiative": initiative,
+    "round": round_,
+    "counterspell": counterspell,
+    "feint": feint,
+    "block_plan": block_plan,
+}
 TABLES = {"two_weapon_combinations": two_weapon_combinations}
 
 __all__ = [
     "CALCULATORS",
     "TABLES",
     "applicable_rows",
+    "block_plan",
+    "counterspell",
     "damage",
     "favourable_row",
+    "feint",
     "hit",
     "initiative",
     "round_",
