@@ -8,7 +8,7 @@ like the command line reports it.
 A request may carry `"max_rows": n` (the page sends it; the command line never does): a damage
 distribution longer than that is sent as its `n` most likely rows plus a coarse `chart` of the
 whole range. A shared link such as 100d20 with a power attack has 7000+ rows of 130-digit
-fractions (8 MB of JSON); the page shows a few dozen of them unless the reader asks for all.
+weights (megabytes of JSON); the page shows a few dozen of them unless the reader asks for all.
 
 `{"kind": "turns", …}` is the encounter tracker's request (`turns_request`): the dice a round
 needs, or the round's order from its rolls, by `calc.turns`.
@@ -17,8 +17,6 @@ needs, or the round's order from its rolls, by `calc.turns`.
 from __future__ import annotations
 
 import json
-from fractions import Fraction
-
 from calc import evaluate, turns
 from calc.errors import CalcError, InputError
 
@@ -72,7 +70,8 @@ def trim_distribution(result: dict, max_rows: int) -> dict:
     if not d or len(d["pmf"]) <= max_rows:
         return result
     pmf = d["pmf"]
-    likely = sorted(range(len(pmf)), key=lambda i: (-Fraction(pmf[i]["p"]["fraction"]), pmf[i]["x"]))
+    # One common denominator: the exact order of the chances is the order of the integer weights.
+    likely = sorted(range(len(pmf)), key=lambda i: (-int(pmf[i]["weight"]), pmf[i]["x"]))
     keep = sorted(likely[:max_rows])
     xs = {pmf[i]["x"] for i in keep}
     trimmed = {
@@ -92,5 +91,5 @@ def chart(pmf: list[dict]) -> list[dict]:
     bars: dict[int, float] = {}
     for row in pmf:
         start = lo + (row["x"] - lo) // width * width
-        bars[start] = bars.get(start, 0.0) + row["p"]["float"]
+        bars[start] = bars.get(start, 0.0) + row["float"]
     return [{"from": x, "to": min(x + width - 1, hi), "p": p} for x, p in sorted(bars.items())]

@@ -40,8 +40,8 @@ def chance_of(answer: Mapping[str, Any], label: str) -> Fraction:
 
 def dist_of(answer: Mapping[str, Any]) -> Dist:
     """The exact distribution a calculator answered (its `distribution` pmf)."""
-    pmf = answer["distribution"]["pmf"]
-    return Dist.from_probs({row["x"]: Fraction(row["p"]["fraction"]) for row in pmf})
+    d = answer["distribution"]
+    return Dist.from_weights({row["x"]: int(row["weight"]) for row in d["pmf"]})
 
 
 MAX_ATTACK_DICE = 10  # dice typed for one attack of a round: keeps the exact chain fast

@@ -27,11 +27,14 @@ def test_max_rows_keeps_the_most_likely_rows_in_order_and_a_chart_of_the_whole_r
     xs = [row["x"] for row in got["pmf"]]
     assert len(xs) == 40 and xs == sorted(xs)
     assert [row["x"] for row in got["at_least"]] == xs
-    shown = min(row["p"]["float"] for row in got["pmf"])
+    assert got["denominator"] == full["denominator"]
+    shown = min(int(row["weight"]) for row in got["pmf"])
     left_out = [row for row in full["pmf"] if row["x"] not in set(xs)]
-    assert all(row["p"]["float"] <= shown for row in left_out)  # nothing more likely was dropped
+    assert all(int(row["weight"]) <= shown for row in left_out)  # nothing more likely was dropped
     by_x = {row["x"]: row for row in full["pmf"]}
     assert all(by_x[row["x"]] == row for row in got["pmf"])  # kept rows are exact and unchanged
+    at_least = {row["x"]: row for row in full["at_least"]}
+    assert all(at_least[row["x"]] == row for row in got["at_least"])
     bars = got["chart"]
     assert len(bars) <= CHART_BARS
     assert bars[0]["from"] == full["min"] and bars[-1]["to"] == full["max"]
