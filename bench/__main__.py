@@ -324,7 +324,9 @@ def measure_compute(browser: Browser, base: str, repeat: int) -> dict[str, dict[
     context.close()
     out: dict[str, dict[str, float]] = {}
     for r in rows:
-        out.setdefault(f"{r['system']}/{r['calculator']}", {})[r["case"]] = r["median_ms"]
+        cases = out.setdefault(f"{r['system']}/{r['calculator']}", {})
+        cases[r["case"]] = r["median_ms"]
+        cases[f"{r['case']}_page"] = r["page_median_ms"]
     return out
 
 
@@ -474,11 +476,12 @@ def print_table(r: dict[str, Any]) -> None:
             f" (target ≤ {t['bytes_20mbit_gzip'] / 1e6:.0f} MB: {verdict(g['bytes'] <= t['bytes_20mbit_gzip'])})"
         )
     targets = f"typical < {t['compute_typical_ms']}, limit < {t['compute_limit_ms']}"
-    print(f"compute in Pyodide (median ms; targets: {targets}):")
+    print(f"compute in Pyodide (median ms; evaluate | the page's call with its row cap; targets: {targets}):")
     for name, cases in r["compute_ms"].items():
-        typical, limit = cases.get("typical", float("nan")), cases.get("limit", float("nan"))
-        ok = typical < t["compute_typical_ms"] and limit < t["compute_limit_ms"]
-        print(f"  {name:<28} typical {typical:>8.2f}   limit {limit:>8.2f}   {verdict(ok)}")
+        got = [cases.get(k, float("nan")) for k in ("typical", "typical_page", "limit", "limit_page")]
+        ok = max(got[:2]) < t["compute_typical_ms"] and max(got[2:]) < t["compute_limit_ms"]
+        shown = f"typical {got[0]:>7.2f} | {got[1]:>7.2f}   limit {got[2]:>7.2f} | {got[3]:>7.2f}"
+        print(f"  {name:<28} {shown}   {verdict(ok)}")
     first_ok = r["calc_page_bytes"] <= t["first_visit_bytes"]
     print(
         f"calculator page first visit (uncompressed, until offline-ready): {r['calc_page_bytes']:,} bytes"
