@@ -117,7 +117,7 @@ def render(answer: dict[str, Any]) -> str:
         )
         lines.append(f"    {'x':>6}  {'P(= x)':>9}  {'P(≥ x)':>9}")
         for eq, ge in zip(dist["pmf"], dist["at_least"], strict=True):
-            lines.append(f"    {eq['x']:>6}  {eq['p']['float'] * 100:8.3f}%  {ge['p']['float'] * 100:8.3f}%")
+            lines.append(f"    {eq['x']:>6}  {eq['float'] * 100:8.3f}%  {ge['float'] * 100:8.3f}%")
     if answer["order"]:
         lines.append("  Order:")
         for g in answer["order"]:

@@ -1,14 +1,17 @@
 """Build the JSON-ready pieces of a calculator result (see CONTRIBUTING.md for the whole shape).
 
 Exact `Fraction`s stay exact here: each probability is sent as its fraction text and, for
-display only, a float.
+display only, a float; a distribution's rows as integer weights over one common denominator.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
-from math import gcd
+from itertools import accumulate, repeat
+from operator import truediv
 from typing import Any
 
 from calc.dist import Dist
@@ -40,39 +43,80 @@ def chance(label: str, p: Fraction | int) -> dict[str, Any]:
 
 
 def dist_json(dist: Dist, label: str = "Damage") -> dict[str, Any]:
-    """A full distribution: mean, min, max, P(= x) and P(≥ x) for every possible x.
+    """A full distribution: mean, min, max, and for every possible x the chance of exactly x
+    (`pmf`) and of at least x (`at_least`), each as an integer `weight` over the one common
+    `denominator` (both decimal text: they can have hundreds of digits) plus a display `float`.
 
-    Each probability is weight / total reduced by one gcd, without building a Fraction; the
-    reduced denominators are few (divisors of the total), so each is turned into text once. On a
-    limit-sized distribution (thousands of outcomes with 200-digit weights) this is most of the
-    engine's time."""
+    No fraction is reduced here: on a limit-sized distribution (thousands of outcomes with
+    200-digit weights) reducing each by a gcd and writing it out was most of the engine's time.
+    The page reduces only the rows it shows; `dist_probs` reads the exact values back.
+
+    Under `row_limit(n)` (the page's request, calc/browser.py) a distribution of more than `n`
+    rows keeps its `n` most likely (in order of total), plus `rows` (how many there are) and
+    `chart` (the whole range in at most CHART_BARS bars of float chance, for drawing): only
+    those rows are written out, which is most of a limit-sized request's time saved again."""
     total = dist.total
-    texts: dict[int, str] = {}
-
-    def ratio(n: int) -> dict[str, Any]:
-        g = gcd(n, total)
-        d = total // g
-        if d == 1:
-            return {"fraction": str(n // g), "float": n / total}
-        text = texts.get(d)
-        if text is None:
-            text = texts[d] = str(d)
-        return {"fraction": f"{n // g}/{text}", "float": n / total}
-
-    pmf, at_least = [], []
-    remaining = total
-    for x, w in dist.weights():
-        pmf.append({"x": x, "p": ratio(w)})
-        at_least.append({"x": x, "p": ratio(remaining)})
-        remaining -= w
+    xs, ws = zip(*dist.weights(), strict=True)
+    # P(≥ x) weights are the suffix sums; `map`/`accumulate` keep the per-row work in C.
+    tails = list(accumulate(reversed(ws)))[::-1]
+    limit, extra = _ROW_LIMIT.get(), {}
+    if limit is not None and len(ws) > limit:
+        extra = {"rows": len(ws), "chart": _chart(xs, list(map(truediv, ws, repeat(total))))}
+        # One denominator: the exact order of the chances is the order of the weights.
+        keep = sorted(sorted(range(len(ws)), key=lambda i: (-ws[i], xs[i]))[:limit])
+        xs, ws, tails = [xs[i] for i in keep], [ws[i] for i in keep], [tails[i] for i in keep]
+    pmf = [
+        {"x": x, "weight": w, "float": f}
+        for x, w, f in zip(xs, map(str, ws), map(truediv, ws, repeat(total)), strict=True)
+    ]
+    at_least = [
+        {"x": x, "weight": w, "float": f}
+        for x, w, f in zip(xs, map(str, tails), map(truediv, tails, repeat(total)), strict=True)
+    ]
     return {
         "label": label,
         "mean": prob(dist.mean),
         "min": dist.min,
         "max": dist.max,
+        "denominator": str(total),
         "pmf": pmf,
         "at_least": at_least,
+        **extra,
     }
+
+
+CHART_BARS = 100
+"""How many bars the coarse chart of a cut distribution has at most."""
+
+_ROW_LIMIT: ContextVar[int | None] = ContextVar("row_limit", default=None)
+
+
+@contextmanager
+def row_limit(rows: int | None) -> Iterator[None]:
+    """Within this block, `dist_json` writes out at most `rows` rows (None: all of them)."""
+    token = _ROW_LIMIT.set(rows)
+    try:
+        yield
+    finally:
+        _ROW_LIMIT.reset(token)
+
+
+def _chart(xs: Sequence[int], ps: Sequence[float]) -> list[dict[str, Any]]:
+    """The whole range in at most CHART_BARS equal-width bars of summed (float) chance."""
+    lo, hi = xs[0], xs[-1]
+    width = -(-(hi - lo + 1) // CHART_BARS)  # ceiling division
+    bars: dict[int, float] = {}
+    for x, p in zip(xs, ps, strict=True):
+        start = lo + (x - lo) // width * width
+        bars[start] = bars.get(start, 0.0) + p
+    return [{"from": x, "to": min(x + width - 1, hi), "p": p} for x, p in sorted(bars.items())]
+
+
+def dist_probs(distribution: dict[str, Any], key: str = "pmf") -> dict[int, Fraction]:
+    """The exact chances of a `dist_json` distribution's rows: x → P(= x) (`key="pmf"`) or
+    x → P(≥ x) (`key="at_least"`)."""
+    total = int(distribution["denominator"])
+    return {row["x"]: Fraction(int(row["weight"]), total) for row in distribution[key]}
 
 
 def roll_needed(value: int | None, die: int = 20, text: str | None = None) -> dict[str, Any]:

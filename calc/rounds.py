@@ -38,10 +38,20 @@ def chance_of(answer: Mapping[str, Any], label: str) -> Fraction:
     raise KeyError(f"no chance labelled {label!r} in {[c['label'] for c in answer['chances']]}")
 
 
+def uncut(calculator: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """A calculator's answer with every row of its distribution, even while the page's request
+    asks for a cut one (`result.row_limit`): a round reads its attacks' distributions back."""
+    with result.row_limit(None):
+        return calculator(*args)
+
+
 def dist_of(answer: Mapping[str, Any]) -> Dist:
-    """The exact distribution a calculator answered (its `distribution` pmf)."""
-    pmf = answer["distribution"]["pmf"]
-    return Dist.from_probs({row["x"]: Fraction(row["p"]["fraction"]) for row in pmf})
+    """The exact distribution a calculator answered (its `distribution` pmf; get the answer
+    through `uncut`)."""
+    d = answer["distribution"]
+    if "rows" in d:
+        raise RuntimeError("a distribution cut to its most likely rows cannot be read back: use rounds.uncut")
+    return Dist.from_weights({row["x"]: int(row["weight"]) for row in d["pmf"]})
 
 
 MAX_ATTACK_DICE = 10  # dice typed for one attack of a round: keeps the exact chain fast

@@ -48,6 +48,9 @@ PYC_STDLIB = "python_stdlib_pyc.zip"  # the trimmed .pyc stdlib (trimmed_stdlib)
 LOCK_NAME = "calc-lock.json"
 SW_TEMPLATE = ROOT / "tools" / "sw_template.js"
 SKIP_PRECACHE = (".map", ".gz")
+# Precached only on a later visit (sw_template.js, `later`), with the pages without a calculator
+# and the memory snapshot: the search index and the search's word splitters.
+LATER_PRECACHE = ("search/", "assets/javascripts/lunr/")
 
 
 class BuildError(RuntimeError):
@@ -192,6 +195,18 @@ def page_url(rel: str) -> str:
     return rel
 
 
+def calculator_page_files(site: Path) -> set[str]:
+    """The calculator pages' files (`countup/calculators/hit/index.html`), from calc/rules.json:
+    with the runtime, what the calculators need to work offline (the first-visit precache)."""
+    exported = json.loads((ROOT / "calc" / "rules.json").read_text(encoding="utf-8"))
+    urls = [c["url"] for s in exported["systems"].values() for c in s["calculators"].values()]
+    files = {u + "index.html" for u in urls}
+    missing = sorted(f for f in files if not (site / f).is_file())
+    if missing:
+        raise SystemExit(f"[build] calculator pages missing from the site: {missing}")
+    return files
+
+
 def write_service_worker(site: Path, version: str, build: str, snapshot_meta: dict | None = None) -> None:
     """sw.js: three precaches, each named by a hash of its content, so a new build re-downloads
     only what changed: the runtime (changes with the pinned version), the memory snapshot (with
@@ -202,14 +217,17 @@ def write_service_worker(site: Path, version: str, build: str, snapshot_meta: di
     runtime_dir = site / "assets" / "pyodide" / version
     runtime = [runtime_dir / f for f in (*BOOT_FILES, PYC_STDLIB)]
     snapshot_files = sorted((site / "assets" / "snapshot").glob("*.bin"))
+    calculator_pages = calculator_page_files(site)
     others: list[Path] = []
+    rest: list[Path] = []
     for path in sorted(site.rglob("*")):
         rel = path.relative_to(site).as_posix()
         if not path.is_file() or rel == "sw.js" or rel.endswith(SKIP_PRECACHE):
             continue
         if rel.startswith(("assets/pyodide/", "assets/snapshot/", "assets/javascripts/lunr/min/")):
             continue
-        others.append(path)
+        later = rel.endswith((".html", ".xml")) and rel not in calculator_pages
+        (rest if later or rel.startswith(LATER_PRECACHE) else others).append(path)
 
     def digest(paths: list[Path]) -> str:
         h = hashlib.sha256(SW_TEMPLATE.read_bytes())
@@ -228,13 +246,18 @@ def write_service_worker(site: Path, version: str, build: str, snapshot_meta: di
 
     caches = [
         {"name": f"cc-runtime-{version}-{digest(runtime)}", "files": urls(runtime)},
-        *([{"name": f"cc-snapshot-{digest(snapshot_files)}", "files": urls(snapshot_files)}] if snapshot_files else []),
         {"name": f"cc-site-{digest(others)}", "files": urls(others)},
+        *(
+            [{"name": f"cc-snapshot-{digest(snapshot_files)}", "files": urls(snapshot_files), "later": True}]
+            if snapshot_files
+            else []
+        ),
+        {"name": f"cc-pages-{digest(rest)}", "files": urls(rest), "later": True},
     ]
     text = SW_TEMPLATE.read_text().replace("__CACHES__", json.dumps(caches, indent=1))
     text = text.replace("__BUILD__", json.dumps(build))
     (site / "sw.js").write_text(text)
-    sizes = ", ".join(f"{c['name']}: {len(c['files'])} files" for c in caches)
+    sizes = ", ".join(f"{c['name']}: {len(c['files'])} files{' (later)' if c.get('later') else ''}" for c in caches)
     print(f"[build] sw.js: {sizes}", flush=True)
 
 

@@ -8,6 +8,14 @@
 // again on a later visit (entries already verified are kept in the new, content-named caches).
 // Old caches are deleted only on activate, once the new build is complete.
 //
+// Two tiers, so a first visit downloads what the calculators need offline and no more: install
+// (which gates activation) fills the caches the build marks `later: false` (the runtime, the
+// wheel, scripts and styles, the calculator pages). The `later: true` caches (the memory
+// snapshot, the other pages, search) are filled, with the same checks, only when a page this
+// worker already controlled when it loaded asks for it (`cc-fill`, sent by site-update.mjs once
+// the page is idle): a later visit, never the first. Until then those files come from the
+// network, and the worker restores no snapshot (it is used only from this cache).
+//
 // Serving: everything this build lists, pages included, comes from this build's caches, so a
 // page and the engine it runs always come from the same build; a new deploy reaches the reader
 // through the update of this worker (the page then offers a reload). What this build does not
@@ -34,13 +42,16 @@ async function sha256(buffer) {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** A response holding exactly the build's bytes of `url`, or an error saying why not. */
-async function verified(url, digests) {
+/** A response holding exactly the build's bytes of `url`, or an error saying why not.
+ * `local`: only from what this browser already holds (no byte over the network). */
+async function verified(url, digests, local = false) {
   const sources = [
     ["the handoff", async () => (await caches.has(HANDOFF)) && (await caches.open(HANDOFF)).match(url)],
     ["a cache", () => caches.match(url)], // e.g. an older build's identical file
-    ["the HTTP cache", () => fetch(url, { cache: "force-cache" })],
-    ["the network", () => fetch(url, { cache: "reload" })], // refetched once, past every cache
+    local
+      ? ["the HTTP cache", () => fetch(url, { cache: "only-if-cached", mode: "same-origin" })]
+      : ["the HTTP cache", () => fetch(url, { cache: "force-cache" })],
+    ...(local ? [] : [["the network", () => fetch(url, { cache: "reload" })]]), // refetched once, past every cache
   ];
   let why = "not found";
   for (const [where, get] of sources) {
@@ -73,27 +84,46 @@ async function verified(url, digests) {
   throw new Error(`${url}: ${why}`);
 }
 
+/** Store every file of the caches `later` selects that is not stored yet (verified). `local`:
+ * only files this browser already holds, skipping the others (no network). */
+async function fill(later, local = false) {
+  const todo = [];
+  for (const { name, files, later: lazy } of CACHES) {
+    if (Boolean(lazy) !== later) continue;
+    const cache = await caches.open(name);
+    for (const [url, ...digests] of files) {
+      // Content-named caches: what one holds was verified when it was stored.
+      if (!(await cache.match(url))) todo.push({ cache, url, digests });
+    }
+  }
+  const work = async () => {
+    for (let job = todo.shift(); job; job = todo.shift()) {
+      if (!local) await job.cache.put(job.url, await verified(job.url, job.digests));
+      else await verified(job.url, job.digests, true).then((r) => job.cache.put(job.url, r), () => {});
+    }
+  };
+  await Promise.all(Array.from({ length: later && !local ? 2 : PARALLEL }, work));
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
-      const todo = [];
-      for (const { name, files } of CACHES) {
-        const cache = await caches.open(name);
-        for (const [url, ...digests] of files) {
-          // Content-named caches: what one holds was verified when it was stored.
-          if (!(await cache.match(url))) todo.push({ cache, url, digests });
-        }
-      }
-      const work = async () => {
-        for (let job = todo.shift(); job; job = todo.shift()) {
-          await job.cache.put(job.url, await verified(job.url, job.digests));
-        }
-      };
-      await Promise.all(Array.from({ length: PARALLEL }, work));
+      await fill(false);
+      // Of the rest, what the first visit already brought (the page the reader landed on):
+      // stored too, with no byte over the network.
+      await fill(true, true);
       await self.skipWaiting();
     })(),
   );
 });
+
+let filling = null; // one fill of the later caches at a time; a failed one is retried when asked
+function fillLater() {
+  filling ??= fill(true).finally(() => {
+    filling = null;
+  });
+  return filling;
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
@@ -112,6 +142,14 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("message", (event) => {
   if (event.data?.type === "cc-build?") event.source?.postMessage({ type: "cc-build", build: BUILD });
+  if (event.data?.type === "cc-fill") {
+    event.waitUntil(
+      fillLater().then(
+        () => event.source?.postMessage({ type: "cc-filled", build: BUILD }),
+        (err) => console.warn(`Offline copy of the rest of the site not complete yet: ${err.message}`),
+      ),
+    );
+  }
 });
 
 self.addEventListener("fetch", (event) => {

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import calc
+from calc.result import dist_probs
 
 
 def runner(system: str) -> Callable[..., dict[str, Any]]:
@@ -31,4 +32,4 @@ def chance(answer: dict[str, Any], label: str) -> Fraction:
 
 def pmf(answer: dict[str, Any]) -> dict[int, Fraction]:
     """The damage distribution as {outcome: probability}."""
-    return {e["x"]: p(e) for e in answer["distribution"]["pmf"]}
+    return dist_probs(answer["distribution"])

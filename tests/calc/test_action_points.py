@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import calc
 from calc import data
 from calc.errors import InputError
+from calc.result import dist_probs
 from calc.systems.action_points import TABLES
 
 SYSTEM = "action-points"
@@ -34,7 +35,7 @@ def chance(answer: dict, label: str) -> Fraction:
 
 
 def pmf(answer: dict) -> dict[int, Fraction]:
-    return {e["x"]: Fraction(e["p"]["fraction"]) for e in answer["distribution"]["pmf"]}
+    return dist_probs(answer["distribution"])
 
 
 def scores(answer: dict) -> dict[str, str]:

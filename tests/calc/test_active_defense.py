@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import calc
 from calc import data as calc_data
 from calc.errors import InputError
+from calc.result import dist_probs
 from calc.systems import active_defense as ad
 
 SYSTEM = "active-defense"
@@ -177,7 +178,7 @@ dice_text = st.lists(
 def test_damage_equals_icepool_and_sums_to_one(text, strength, armor, floor):
     answer = run("damage", damage_dice=text, damage_strength=strength, armor=armor, damage_floor=floor)
     dist = answer["distribution"]
-    pmf = {e["x"]: Fraction(e["p"]["fraction"]) for e in dist["pmf"]}
+    pmf = dist_probs(dist)
     assert sum(pmf.values()) == 1
     assert pmf == icepool_damage(text, strength - armor, int(floor))
     assert min(pmf) >= int(floor)
@@ -284,7 +285,7 @@ def test_every_distribution_sums_to_one_at_the_stress_inputs():
     for name in ("hit", "damage", "initiative"):
         answer = run(name, **DATA.calculator(name).get("stress", {}))
         if answer["distribution"]:
-            assert sum(Fraction(e["p"]["fraction"]) for e in answer["distribution"]["pmf"]) == 1
+            assert sum(dist_probs(answer["distribution"]).values()) == 1
         for pair in answer["pairwise"] or []:
             assert sum(Fraction(pair[k]["fraction"]) for k in ("before", "tied", "after")) == 1
 

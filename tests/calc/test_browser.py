@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from calc import evaluate
 from calc.browser import CHART_BARS, evaluate_json
 
@@ -27,11 +29,14 @@ def test_max_rows_keeps_the_most_likely_rows_in_order_and_a_chart_of_the_whole_r
     xs = [row["x"] for row in got["pmf"]]
     assert len(xs) == 40 and xs == sorted(xs)
     assert [row["x"] for row in got["at_least"]] == xs
-    shown = min(row["p"]["float"] for row in got["pmf"])
+    assert got["denominator"] == full["denominator"]
+    shown = min(int(row["weight"]) for row in got["pmf"])
     left_out = [row for row in full["pmf"] if row["x"] not in set(xs)]
-    assert all(row["p"]["float"] <= shown for row in left_out)  # nothing more likely was dropped
+    assert all(int(row["weight"]) <= shown for row in left_out)  # nothing more likely was dropped
     by_x = {row["x"]: row for row in full["pmf"]}
     assert all(by_x[row["x"]] == row for row in got["pmf"])  # kept rows are exact and unchanged
+    at_least = {row["x"]: row for row in full["at_least"]}
+    assert all(at_least[row["x"]] == row for row in got["at_least"])
     bars = got["chart"]
     assert len(bars) <= CHART_BARS
     assert bars[0]["from"] == full["min"] and bars[-1]["to"] == full["max"]
@@ -43,3 +48,36 @@ def test_short_distributions_and_errors_are_untouched_by_max_rows():
     assert json.loads(evaluate_json(json.dumps({**short, "max_rows": 500}))) == {"result": evaluate(short)}
     bad = json.loads(evaluate_json(json.dumps({**HEAVY, "inputs": {"dice": "d"}, "max_rows": 5})))
     assert "error" in bad
+
+
+def every_request():
+    from calc import data
+
+    for system_id in data.system_ids():
+        for name, decl in data.system(system_id).calculators.items():
+            for inputs in ({}, dict(decl.get("stress") or {})):
+                yield {"system": system_id, "calculator": name, "inputs": inputs}
+
+
+@pytest.mark.parametrize("request_", list(every_request()), ids=lambda r: f"{r['system']}/{r['calculator']}")
+def test_a_row_cap_changes_nothing_but_the_rows_sent(request_):
+    """Defaults and limit inputs of every calculator: with the page's row cap the answer is
+    evaluate's, except that a long distribution keeps only its most likely rows (exact, unchanged)
+    plus `rows` and `chart`; a round reads its attacks' distributions uncut."""
+    full = evaluate(request_)
+    got = json.loads(evaluate_json(json.dumps({**request_, "max_rows": 12})))["result"]
+    d, want = got.pop("distribution"), full.pop("distribution")
+    assert got == json.loads(json.dumps(full))
+    if want is None:
+        assert d is None
+        return
+    for key in ("pmf", "at_least"):
+        rows = {row["x"]: row for row in want[key]}
+        assert all(rows[row["x"]] == row for row in d[key])
+    if len(want["pmf"]) > 12:
+        assert d["rows"] == len(want["pmf"]) and len(d["pmf"]) == 12
+        assert min(int(r["weight"]) for r in d["pmf"]) >= max(
+            int(r["weight"]) for r in want["pmf"] if r["x"] not in {k["x"] for k in d["pmf"]}
+        )
+    else:
+        assert d == json.loads(json.dumps(want))

@@ -1,5 +1,6 @@
 """Exact distributions: checked against brute-force enumeration of every roll."""
 
+import json
 from fractions import Fraction
 from itertools import product
 
@@ -127,14 +128,30 @@ def test_mixture_equals_weighted_sum_of_probabilities(parts):
     assert dict(mixed.items()) == {x: p for x, p in sorted(expected.items()) if p}
 
 
-def test_dist_json_fractions_are_reduced_and_exact():
-    from calc.result import dist_json
+@pytest.mark.parametrize(
+    "dist",
+    [
+        Dist.constant(7),
+        Dist.die(6),
+        Dist.dice(2, 6) - 8,
+        Dist.mixture([(Fraction(1, 3), Dist.constant(0)), (Fraction(2, 3), Dist.dice(30, 10).scale(3) + 4)]),
+        Dist.mixture([(Fraction(1, 2), Dist.constant(0)), (Fraction(1, 2), Dist.dice(200, 10).scale(10))]),
+    ],
+    ids=["constant", "d6", "2d6-8", "mixture-30d10", "mixture-200d10"],
+)
+def test_dist_json_weights_over_one_denominator_reproduce_the_fractions(dist):
+    """The exact chances are the weights over the common denominator; floats are for display."""
+    from calc.result import dist_json, dist_probs
 
-    dist = Dist.mixture([(Fraction(1, 3), Dist.constant(0)), (Fraction(2, 3), Dist.dice(30, 10).scale(3) + 4)])
-    shown = dist_json(dist)
+    shown = json.loads(json.dumps(dist_json(dist)))  # what crosses to the page: JSON text
+    assert int(shown["denominator"]) == dist.total
+    assert [row["x"] for row in shown["pmf"]] == [row["x"] for row in shown["at_least"]] == dist.outcomes()
+    assert all(row["weight"].isdigit() for row in shown["pmf"] + shown["at_least"])
+    assert dist_probs(shown) == dict(dist.items())
+    assert dist_probs(shown, "at_least") == {x: dist.p_ge(x) for x in dist.outcomes()}
     for row in shown["pmf"]:
-        p = dist.p(row["x"])
-        assert row["p"]["fraction"] == str(p) and row["p"]["float"] == float(p)
+        assert row["float"] == float(dist.p(row["x"]))
     for row in shown["at_least"]:
-        p = dist.p_ge(row["x"])
-        assert row["p"]["fraction"] == str(p) and row["p"]["float"] == float(p)
+        assert row["float"] == float(dist.p_ge(row["x"]))
+    assert shown["at_least"][0]["weight"] == shown["denominator"]
+    assert Fraction(shown["mean"]["fraction"]) == dist.mean

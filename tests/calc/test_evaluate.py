@@ -4,7 +4,6 @@ depend on any real system's data."""
 import json
 import sys
 import types
-from fractions import Fraction
 
 import pytest
 
@@ -13,6 +12,7 @@ from calc import __main__ as cli
 from calc import data, result
 from calc.dist import Dist
 from calc.errors import CalcError, InputError, UnknownCalculator, UnknownSystem
+from calc.result import dist_probs
 
 DECL = {
     "title": "Hit chance",
@@ -75,7 +75,7 @@ def test_defaults_fill_and_answer_is_exact(fake):
     assert answer["distribution"]["min"] == 4 and answer["distribution"]["max"] == 11
     assert answer["steps"][0]["url"] == "fake-sys/a/#attack"
     assert answer["order"] is None and answer["pairwise"] is None
-    total = sum(Fraction(e["p"]["fraction"]) for e in answer["distribution"]["pmf"])
+    total = sum(dist_probs(answer["distribution"]).values())
     assert total == 1
 
 

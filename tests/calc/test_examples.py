@@ -22,10 +22,15 @@ EXAMPLES = [
 
 
 def lookup(answer: Any, path: str) -> Any:
-    """Follow a dotted path (`chances.0.p`, `order.1.names`) into an evaluate() result."""
+    """Follow a dotted path (`chances.0.p`, `order.1.names`) into an evaluate() result. A
+    distribution row (`distribution.pmf.0`) also answers `p`: its exact chance, weight over the
+    distribution's denominator (CONTRIBUTING.md)."""
     node = answer
     for part in path.split("."):
-        if isinstance(node, list):
+        if isinstance(node, dict) and "denominator" in node and part in ("pmf", "at_least"):
+            total = int(node["denominator"])
+            node = [{**row, "p": {"fraction": str(Fraction(int(row["weight"]), total))}} for row in node[part]]
+        elif isinstance(node, list):
             node = node[int(part)]
         elif isinstance(node, dict) and part in node:
             node = node[part]

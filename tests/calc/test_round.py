@@ -17,6 +17,7 @@ from answers import chance, pmf, runner
 import calc
 from calc import rounds
 from calc.dist import Dist
+from calc.result import dist_probs
 
 ROUND_SYSTEMS = ["segments", "action-points", "countup", "active-defense", "phases"]
 
@@ -117,7 +118,7 @@ def test_command_line_round_json_has_both_distributions(system: str, capsys: pyt
     assert main([system, "round", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer == json.loads(json.dumps(runner(system)("round")))
-    assert sum(Fraction(e["p"]["fraction"]) for e in answer["distribution"]["pmf"]) == 1
+    assert sum(dist_probs(answer["distribution"]).values()) == 1
     rows = answer["table"]["rows"]
     assert [r[0] for r in rows[:-1]] == [str(k) for k in range(1, rounds.ROUNDS + 1)]
     assert answer["table"]["columns"][1].endswith("in round k") and answer["table"]["columns"][2].endswith(

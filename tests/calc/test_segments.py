@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import calc
 from calc import data
 from calc.errors import InputError
+from calc.result import dist_probs
 from calc.systems.segments import TABLES
 from calc.systems.segments.attack_tables import AttackTable, HitDice, monster_column, save_label, save_row
 from calc.systems.segments.initiative import high_chances
@@ -311,7 +312,7 @@ def test_damage_equals_icepool(terms, modifier, factors):
     pool = sum((icepool.d(s) * 0 + (n @ icepool.d(s)) for n, s in terms), icepool.Die([0])) + modifier
     factor = max(factors, default=1)
     expected = pool.map(lambda x: max(x, 0) * factor)
-    got = {p["x"]: frac(p["p"]) for p in answer["distribution"]["pmf"]}
+    got = dist_probs(answer["distribution"])
     denom = expected.denominator()
     want = {x: Fraction(expected.quantity(x), denom) for x in expected.outcomes() if expected.quantity(x)}
     assert got == want

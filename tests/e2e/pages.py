@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urljoin
 
+from calc.result import dist_probs
+
 FIRST_READY_MS = 60_000
 """Generous: the first Python start on a busy 2-core machine."""
 SHOWN_JS = (Path(__file__).parent / "shown.js").read_text()
@@ -113,7 +115,8 @@ def expected(reply: dict, base: str) -> dict:
         return {"state": "error", "errors": [[err["input"], message]]}
     r = reply["result"]
     d = r["distribution"]
-    at_least = {row["x"]: frac(row["p"]) for row in d["at_least"]} if d else {}
+    at_least = {x: str(p) for x, p in dist_probs(d, "at_least").items()} if d else {}
+    pmf = {x: str(p) for x, p in dist_probs(d).items()} if d else {}
     return {
         "state": "done",
         "errors": [],
@@ -124,7 +127,7 @@ def expected(reply: dict, base: str) -> dict:
             "mean": frac(d["mean"]),
             "min": str(d["min"]),
             "max": str(d["max"]),
-            "rows": [[str(row["x"]), frac(row["p"]), at_least.get(row["x"])] for row in d["pmf"]],
+            "rows": [[str(row["x"]), pmf[row["x"]], at_least.get(row["x"])] for row in d["pmf"]],
         }
         if d
         else None,

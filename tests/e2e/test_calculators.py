@@ -81,31 +81,50 @@ def test_instant_navigation_reuses_python(context_args_no_sw, site):
 def test_offline_reload_still_computes(context, page, site):
     page.set_default_timeout(FIRST_READY_MS)
     case = site.cases[0]
+    second = next(  # inputs in the link, so Python computes it (a short answer: no row limit)
+        c
+        for c in site.cases
+        if c["url"] != case["url"]
+        and c["request"]["inputs"]
+        and "result" in c["reply"]
+        and not c["reply"]["result"].get("distribution")
+    )
+    has_snapshot = any((site.dir / "assets" / "snapshot").glob("*.bin"))
     page.goto(calculator_url(site.base, case))
     settle(page)
-    # The service worker registers after the first result, precaches runtime, wheel and pages,
-    # and only then activates and takes control; the page marks that moment.
+    # The service worker registers after the first result, precaches what the calculators need
+    # (runtime, wheel, scripts, calculator pages), and only then activates and takes control; the
+    # page marks that moment. The rest (other pages, the memory snapshot) waits for a later visit.
     page.wait_for_selector("html[data-cc-offline=ready]", state="attached")
+    stored = page.evaluate(
+        """async () => Object.fromEntries(await Promise.all((await caches.keys()).map(
+            async (n) => [n, (await (await caches.open(n)).keys()).map((r) => r.url)])))"""
+    )
+    assert not any(urls for name, urls in stored.items() if name.startswith("cc-snapshot-")), stored.keys()
+    assert site.base not in {u for name, urls in stored.items() for u in urls}  # the home page: later
     context.set_offline(True)
     try:
         page.reload()
-        shown = settle(page)
-        assert shown == expected(case["reply"], site.base)
-        # A repeat visit restores the build-time memory snapshot, now that it is cached (Python
-        # starts once the page is idle: the default answer is prerendered).
+        assert settle(page) == expected(case["reply"], site.base)
+        # No snapshot cached yet: Python starts the normal way, offline.
         page.wait_for_selector("html[data-cc-python]", state="attached")
-        has_snapshot = any((site.dir / "assets" / "snapshot").glob("*.bin"))
-        assert page.evaluate("document.documentElement.dataset.ccPython") == ("snapshot" if has_snapshot else "normal")
-        second = next(  # inputs in the link, so Python computes it (a short answer: no row limit)
-            c
-            for c in site.cases
-            if c["url"] != case["url"]
-            and c["request"]["inputs"]
-            and "result" in c["reply"]
-            and not c["reply"]["result"].get("distribution")
-        )
+        assert page.evaluate("document.documentElement.dataset.ccPython") == "normal"
         instant_go(page, calculator_url(site.base, second))
         assert settle(page, second["request"]["calculator"]) == expected(second["reply"], site.base)
+    finally:
+        context.set_offline(False)
+    # A later visit online stores the rest once idle; the next one restores the snapshot, offline.
+    page.goto(calculator_url(site.base, case))
+    settle(page)
+    page.wait_for_selector("html[data-cc-offline=complete]", state="attached")
+    context.set_offline(True)
+    try:
+        page.reload()
+        assert settle(page) == expected(case["reply"], site.base)
+        page.wait_for_selector("html[data-cc-python]", state="attached")
+        assert page.evaluate("document.documentElement.dataset.ccPython") == ("snapshot" if has_snapshot else "normal")
+        page.goto(site.base)  # a page without a calculator, from the rest of the site
+        assert page.locator("meta[name=cc-build]").count() == 1
     finally:
         context.set_offline(False)
 
@@ -324,6 +343,9 @@ def test_bad_snapshot_falls_back_to_a_normal_start(context, page, site):
     page.goto(calculator_url(site.base, case))
     settle(page)
     page.wait_for_selector("html[data-cc-offline=ready]", state="attached")
+    page.reload()  # a later visit stores the snapshot (the first visit leaves it out)
+    settle(page)
+    page.wait_for_selector("html[data-cc-offline=complete]", state="attached")
     page.evaluate(
         """async () => {
             for (const name of await caches.keys()) {

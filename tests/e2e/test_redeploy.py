@@ -275,6 +275,9 @@ def test_returning_reader_survives_a_redeploy(browser, deploys, site):
         assert page.evaluate("document.documentElement.dataset.ccUpdate") is None  # no notice on v2
 
         wait_for_build(page, deploys.build_id("v2"))
+        # v2's snapshot and other pages are stored on a visit v2's worker controls from its start.
+        visit(page, deploys, case)
+        page.wait_for_selector("html[data-cc-offline=complete]", state="attached")
         cached = page.evaluate(CACHED)
         assert cached
         stale = []

@@ -41,7 +41,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         if not n:
             continue
         asked = {k: inputs[k] for k in own} | {"attack": style, "outcome": "attack"}
-        answer = damage(declared.validate(data.calculator("damage")["inputs"], asked), data)
+        answer = rounds.uncut(damage, declared.validate(data.calculator("damage")["inputs"], asked), data)
         one = rounds.dist_of(answer)
         attacks += [one] * n
         steps.append(data.step("action-types", f"{n} × {style} attack: a {kind} action, {cost} AP each."))

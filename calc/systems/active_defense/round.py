@@ -26,8 +26,8 @@ def _attack(
         "damage_dice": inputs[dice_input],
         "at_least": 1,
     }
-    bare = damage(declared.validate(decl, asked | {"defense": "none"}), data)
-    defended = damage(declared.validate(decl, asked), data)
+    bare = rounds.uncut(damage, declared.validate(decl, asked | {"defense": "none"}), data)
+    defended = rounds.uncut(damage, declared.validate(decl, asked), data)
     beats = rounds.chance_of(bare, "Attack lands")
     lands = rounds.chance_of(defended, "Attack lands")
     return beats, lands, rounds.dist_of(defended), defended["summary"]

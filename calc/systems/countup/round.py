@@ -86,7 +86,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         "target_hp": inputs["target_hp"],
         "npc_hurt": False,
     }
-    dmg_answer = damage(harm, data)
+    dmg_answer = rounds.uncut(damage, harm, data)
     on_hit = rounds.dist_of(dmg_answer)
     if on_hit.min < 0:
         raise InputError(

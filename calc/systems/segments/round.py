@@ -40,7 +40,8 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         hit_inputs = {k: inputs[k] for k in HIT_INPUTS} | {"bonus": inputs["bonus"] + attack["to_hit"]}
         on_hit = hit(hit_inputs, data)
         p = rounds.chance_of(on_hit, "Hit")
-        dmg = rounds.dist_of(damage({"dice": expr, "modifier": attack["modifier"], "multipliers": []}, data))
+        harm = {"dice": expr, "modifier": attack["modifier"], "multipliers": []}
+        dmg = rounds.dist_of(rounds.uncut(damage, harm, data))
         attacks.append(rounds.attack_damage(p, dmg))
         steps.append(
             data.step(

@@ -13,6 +13,20 @@ export function percent(p) {
   return `${Number(v.toFixed(2))}%`;
 }
 
+/**
+ * A distribution row's exact chance, `{fraction, float}` like every other chance: the result
+ * sends rows as integer weights over one common denominator (decimal text: they can have
+ * hundreds of digits), and the fraction is reduced here, with BigInt, only for rows shown.
+ */
+export function rowChance(row, denominator) {
+  const total = BigInt(denominator);
+  const weight = BigInt(row.weight);
+  let [a, b] = [weight, total];
+  while (b) [a, b] = [b, a % b];
+  const [n, d] = a > 1n ? [weight / a, total / a] : [weight, total];
+  return { fraction: d === 1n ? String(n) : `${n}/${d}`, float: row.float };
+}
+
 function chanceText(p) {
   return [el("span", { class: "cc-pct" }, percent(p)), " ", el("span", { class: "cc-frac", "data-fraction": p.fraction }, `(${p.fraction})`)];
 }
@@ -53,18 +67,18 @@ function renderDistribution(d, { showAll = false, onShowAll = null } = {}) {
   const total = d.rows ?? d.pmf.length; // `rows`: the worker sent only the most likely ones
   const collapsed = !showAll && total > ROW_LIMIT;
   const pmf = collapsed ? mostLikely(d.pmf, ROW_LIMIT) : d.pmf;
-  const peak = Math.max(...pmf.map((row) => row.p.float)) || 1;
-  const atLeast = new Map(d.at_least.map((row) => [row.x, row.p]));
+  const peak = Math.max(...pmf.map((row) => row.float)) || 1;
+  const atLeast = new Map(d.at_least.map((row) => [row.x, row]));
   const row = (r) => {
     const bar = el("span", { class: "cc-bar", "aria-hidden": "true" });
-    bar.style.width = `${((r.p.float / peak) * 100).toFixed(1)}%`;
+    bar.style.width = `${((r.float / peak) * 100).toFixed(1)}%`;
     const ge = atLeast.get(r.x);
     return el(
       "tr",
       {},
       el("th", { scope: "row" }, String(r.x)),
-      el("td", { class: "cc-bar-cell" }, el("span", { class: "cc-bar-track" }, bar), el("span", { class: "cc-bar-label" }, ...chanceText(r.p))),
-      el("td", {}, ...(ge ? chanceText(ge) : ["—"])),
+      el("td", { class: "cc-bar-cell" }, el("span", { class: "cc-bar-track" }, bar), el("span", { class: "cc-bar-label" }, ...chanceText(rowChance(r, d.denominator)))),
+      el("td", {}, ...(ge ? chanceText(rowChance(ge, d.denominator)) : ["—"])),
     );
   };
   const label = d.label || "Damage";
@@ -113,7 +127,7 @@ function renderDistribution(d, { showAll = false, onShowAll = null } = {}) {
 
 /** The `n` most likely rows, in order of total (ties: the lower total). */
 function mostLikely(pmf, n) {
-  const ranked = pmf.map((r, i) => [r.p.float, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const ranked = pmf.map((r, i) => [r.float, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   return ranked
     .slice(0, n)
     .map(([, i]) => i)
@@ -167,7 +181,7 @@ function bucket(pmf, count = 100) {
   const bars = new Map();
   for (const r of pmf) {
     const start = lo + Math.floor((r.x - lo) / width) * width;
-    bars.set(start, (bars.get(start) || 0) + r.p.float);
+    bars.set(start, (bars.get(start) || 0) + r.float);
   }
   return [...bars].map(([x, p]) => ({ from: x, to: Math.min(x + width - 1, hi), p }));
 }

@@ -4,7 +4,11 @@
 // - A mix (a worker of another build, a page of another build reached by instant navigation, an
 //   engine file that 404s) is repaired by ONE reload into the current build; sessionStorage,
 //   keyed by build, stops a loop.
-// - The service worker registers after a first answer; when a new build's worker activates
+// - The service worker registers after a first answer and precaches what the calculators need
+//   offline (`data-cc-offline="ready"`). The rest (other pages, search, the memory snapshot) is
+//   asked for on a LATER visit, once the page is idle (`cc-fill`; `data-cc-offline="complete"`
+//   when stored): a first visit never downloads it.
+// - When a new build's worker activates
 //   (tools/sw_template.js posts `cc-activated`), a small notice offers a reload, never while the
 //   reader is editing.
 import { el } from "./dom.mjs";
@@ -49,6 +53,18 @@ export function missingFileRecovery(message) {
   return /HTTP (404|410)\b/.test(message || "") && recoverOnce(`missing engine file (${message})`);
 }
 
+/** Whether a service worker controlled this page from its start: a later visit. */
+const CONTROLLED_AT_LOAD = Boolean(navigator.serviceWorker?.controller);
+let fillAsked = false;
+
+/** On a later visit only: ask the service worker to store the rest of the site for offline use. */
+function requestFill() {
+  const sw = navigator.serviceWorker;
+  if (fillAsked || !CONTROLLED_AT_LOAD || !sw?.controller) return;
+  fillAsked = true;
+  sw.controller.postMessage({ type: "cc-fill" });
+}
+
 let registered = false;
 /** Register the service worker (after a first answer, not to compete with the first download). */
 export function registerServiceWorker() {
@@ -62,7 +78,8 @@ export function registerServiceWorker() {
   // this tab can go offline (a hook for tests and styles).
   const controlled = sw.controller ? Promise.resolve() : new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true }));
   Promise.all([sw.ready, controlled]).then(() => {
-    document.documentElement.dataset.ccOffline = "ready";
+    if (document.documentElement.dataset.ccOffline !== "complete") document.documentElement.dataset.ccOffline = "ready";
+    requestFill(); // after the first answer: Python is up, nothing else competes
   });
 }
 
@@ -100,6 +117,14 @@ function watchForUpdates() {
   sw.addEventListener("message", (event) => {
     if (event.data?.type === "cc-build") announce(event.data.build);
   });
+  sw.addEventListener("message", (event) => {
+    if (event.data?.type === "cc-filled") document.documentElement.dataset.ccOffline = "complete";
+  });
+  // A page without a calculator never registers (no first answer): it asks once it is idle.
+  if (CONTROLLED_AT_LOAD && !document.querySelector("[data-cc-calculator]")) {
+    const idle = self.requestIdleCallback || ((f) => setTimeout(f, 2000));
+    addEventListener("load", () => idle(requestFill, { timeout: 10000 }), { once: true });
+  }
   sw.startMessages?.();
   // A new build may have activated before this page listened: ask the controller which it is.
   sw.addEventListener("controllerchange", () => sw.controller?.postMessage({ type: "cc-build?" }));
