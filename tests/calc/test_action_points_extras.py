@@ -12,6 +12,7 @@ import pytest
 
 import calc
 from calc.errors import InputError
+from calc.result import dist_probs
 from calc.systems.action_points.planner import plans
 
 SYSTEM = "action-points"
@@ -29,7 +30,7 @@ def chance(answer: dict, label: str) -> Fraction:
 
 
 def pmf(answer: dict) -> dict[int, Fraction]:
-    return {e["x"]: Fraction(e["p"]["fraction"]) for e in answer["distribution"]["pmf"]}
+    return dist_probs(answer["distribution"])
 
 
 # --- standard and quick defense ---------------------------------------------------------------------

@@ -12,6 +12,7 @@ from functools import cache
 import pytest
 
 import calc
+from calc.result import dist_probs
 
 SYSTEM = "active-defense"
 D20 = range(1, 21)
@@ -29,7 +30,7 @@ def chance(answer: dict, label: str) -> Fraction:
 
 
 def pmf(answer: dict) -> dict[int, Fraction]:
-    return {e["x"]: Fraction(e["p"]["fraction"]) for e in answer["distribution"]["pmf"]}
+    return dist_probs(answer["distribution"])
 
 
 def brute_contest(mine: int, theirs: int, reroll: bool) -> Fraction:
