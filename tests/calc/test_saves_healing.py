@@ -208,3 +208,20 @@ def test_cli_json(system, calculator):
     )
     answer = json.loads(out.stdout)
     assert answer["calculator"] == calculator and answer["summary"]
+
+
+# --- segments: does a hit land before the spell completes -------------------------------------------
+def test_caster_loses_the_spell_when_any_attack_of_the_round_damages_it():
+    """Every group acts before spells resolve, so the chance of losing the spell is P(damage ≥ 1)
+    this round: 1 − Π(1 − P(hit)) when every hit deals at least 1, from the hit calculator."""
+    routine = [
+        {"name": "Claw", "dice": "1d4", "modifier": 0, "to_hit": 0},
+        {"name": "Bite", "dice": "1d6", "modifier": 1, "to_hit": 3},
+    ]
+    base = {"attacker": "monster", "hd": 3, "hd_bonus": 0, "ac": 4}
+    answer = seg("round", **base, routine=routine)
+    miss_all = Fraction(1)
+    for attack in routine:
+        miss_all *= 1 - chance(seg("hit", **base, bonus=attack["to_hit"]), "Hit")
+    (row,) = [r for r in answer["distribution"]["at_least"] if r["x"] == 1]
+    assert Fraction(row["p"]["fraction"]) == 1 - miss_all
