@@ -191,6 +191,11 @@ def test_healing_never_above_the_maximum():
     assert answer["table"]["rows"][-1] == ["After day 1", "20"]
 
 
+def test_healing_at_the_maximum_needs_no_rest():
+    answer = cup("healing", current_hp=20, max_hp=20)
+    assert answer["table"]["rows"][1][1] == "0" and "no rest needed" in answer["summary"]
+
+
 def test_healing_bad_hit_points_name_the_input():
     with pytest.raises(InputError) as err:
         cup("healing", current_hp=21, max_hp=20)

@@ -71,9 +71,10 @@ def healing(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
                 f"({number(now)} → {number(goal)}).",
             )
         )
-        summary = (
-            f"Regains {per_day} hit points a day of rest: {days} day{'s' if days != 1 else ''} to reach {number(goal)}"
-        )
+        plural = "s" if days != 1 else ""
+        summary = f"Regains {number(per_day)} hit points a day of rest: {days} day{plural} to reach {number(goal)}"
+        if wanted == 0:
+            summary = f"Already at {number(now)} of {top} hit points: no rest needed"
 
     hurt_max = data.fact("hurt", "hurt_hp")["max"]
     rows = [
