@@ -15,6 +15,7 @@ from answers import chance, runner
 
 from calc import data as calc_data
 from calc.errors import InputError
+from calc.result import dist_probs
 
 SEG = calc_data.system("segments")
 CUP = calc_data.system("countup")
@@ -228,5 +229,4 @@ def test_caster_loses_the_spell_when_any_attack_of_the_round_damages_it():
     miss_all = Fraction(1)
     for attack in routine:
         miss_all *= 1 - chance(seg("hit", **base, bonus=attack["to_hit"]), "Hit")
-    (row,) = [r for r in answer["distribution"]["at_least"] if r["x"] == 1]
-    assert Fraction(row["p"]["fraction"]) == 1 - miss_all
+    assert dist_probs(answer["distribution"], "at_least")[1] == 1 - miss_all
