@@ -6,29 +6,41 @@ the Hurt penalties and thresholds, which attacks add Strength to damage, the abi
 (a ruling), the damage and healing floors (rulings).
 
 Modules: `readers` (dice facts, the ability score table, number formatting), `hit`, `damage`,
-`initiative`, `round` (a whole round, rounds to drop a foe), `generated` (the tables of the pages).
+`initiative`, `round` (a whole round, rounds to drop a foe), `saves` (against a Hurt caster),
+`healing` (days of natural healing), `generated` (the tables of the pages).
 """
 
 from __future__ import annotations
 
 from calc.systems.countup.damage import damage
 from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds, natural_healing
+from calc.systems.countup.healing import healing
 from calc.systems.countup.hit import hit
 from calc.systems.countup.initiative import initiative
 from calc.systems.countup.readers import ability_bonus_of
 from calc.systems.countup.round import round_
+from calc.systems.countup.saves import save
 
-CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative, "round": round_}
+CALCULATORS = {
+    "hit": hit,
+    "damage": damage,
+    "initiative": initiative,
+    "round": round_,
+    "save": save,
+    "healing": healing,
+}
 
 __all__ = [
     "CALCULATORS",
     "TABLES",
     "ability_bonus_of",
     "damage",
+    "healing",
     "healing_table",
     "hit",
     "hp_thresholds",
     "initiative",
     "natural_healing",
     "round_",
+    "save",
 ]

@@ -3,7 +3,7 @@ enhanced hit dice, damage multipliers that never stack, d6 group initiative with
 weapon speed, and the Spell Initiative Chart.
 
 Modules: `attack_tables` (AAC0 formula and lookups), `hit`, `damage`, `initiative`, `round` (a whole
-round and rounds to drop a foe), `generated` (the tables of the pages)."""
+round and rounds to drop a foe), `saves` (the Monster Save Table), `generated` (the tables of the pages)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from calc.systems.segments.generated import TABLES
 from calc.systems.segments.hit import hit
 from calc.systems.segments.initiative import initiative
 from calc.systems.segments.round import round_
+from calc.systems.segments.saves import save
 
-CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative, "round": round_}
+CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative, "round": round_, "save": save}
 
-__all__ = ["CALCULATORS", "TABLES", "damage", "hit", "initiative", "round_"]
+__all__ = ["CALCULATORS", "TABLES", "damage", "hit", "initiative", "round_", "save"]
