@@ -5,8 +5,14 @@ tests/data/ names their problems), and run every browser test in Debian's Chromi
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from macros import export
+
+# Property tests check answers, not speed (speed is measured by the benchmarks): Hypothesis's
+# default 200 ms deadline per example made them fail on a loaded 2-core machine.
+settings.register_profile("no-deadline", deadline=None)
+settings.load_profile("no-deadline")
 
 
 def pytest_sessionstart(session) -> None:
