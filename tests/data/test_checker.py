@@ -299,7 +299,10 @@ def test_a_tracker_needs_the_engines_turns_module(root: Path) -> None:
     ("second", "why"),
     [
         ("{name: ac, type: boolean, role: target, label: AC known, default: true}", "is boolean here, integer there"),
-        ("{name: ac, type: integer, role: attacker, label: AC, min: 0, max: 30, default: 12}", "has role 'attacker' here, 'target' there"),
+        (
+            "{name: ac, type: integer, role: attacker, label: AC, min: 0, max: 30, default: 12}",
+            "has role 'attacker' here, 'target' there",
+        ),
     ],
     ids=["type", "role"],
 )
