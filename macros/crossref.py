@@ -34,6 +34,7 @@ def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[P
         lambda: _check_terms(system, catalog, out),
         lambda: _check_calculators(system, catalog, out, complete),
         lambda: _check_tracker(system, out, complete),
+        lambda: _check_roles(system, out),
     ]
     for run in checks:
         try:
@@ -378,6 +379,39 @@ def _check_tracker(system: System, out: list[Problem], complete: bool = False) -
     for field, ref in refs:
         if calculator_input(system, ref) is None:
             out.append(where.problem(f"no input '{ref['input']}' in calculator '{ref['calculator']}'", *field))
+
+
+def _check_roles(system: System, out: list[Problem]) -> None:
+    """An input with a `role` carries its value to the system's other calculators (and into
+    presets) by name, so every input of that name and role must be the same kind of value: same
+    type and, for a choice, options in common (a value a calculator does not offer is left at its
+    own default there)."""
+    first: dict[str, tuple[str, dict]] = {}
+    for name, calc in system.calculators.items():
+        for i, decl in enumerate(calc["inputs"]):
+            if "role" not in decl:
+                continue
+            seen = first.setdefault(decl["name"], (name, decl))
+            other_calc, other = seen
+            if other is decl:
+                continue
+            why = _role_mismatch(system, other, decl)
+            if why:
+                where = system.where[("calculator", name)]
+                text = f"input '{decl['name']}' shares its value with calculator '{other_calc}' but {why}"
+                out.append(where.problem(text, "inputs", i, "role"))
+
+
+def _role_mismatch(system: System, a: dict, b: dict) -> str | None:
+    if a["role"] != b["role"]:
+        return f"has role '{b['role']}' here, '{a['role']}' there"
+    if a["type"] != b["type"]:
+        return f"is {b['type']} here, {a['type']} there"
+    if a["type"] == "choice" and not (_broken_options(system, a) or _broken_options(system, b)):
+        values = [{str(o["value"]) for o in resolved_options(system, d)} for d in (a, b)]
+        if not values[0] & values[1]:
+            return "they have no option in common"
+    return None
 
 
 def _check_when(system: System, where: Where, i: int, decl: dict, earlier: list[dict], out: list[Problem]) -> None:

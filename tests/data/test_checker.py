@@ -293,3 +293,28 @@ def test_a_tracker_needs_the_engines_turns_module(root: Path) -> None:
         "rules_data/countup/calculators.yaml:34: tracker: cannot import calc.systems.no_such.turns: "
         "ModuleNotFoundError: No module named 'calc.systems.no_such'"
     ]
+
+
+@pytest.mark.parametrize(
+    ("second", "why"),
+    [
+        ("{name: ac, type: boolean, role: target, label: AC known, default: true}", "is boolean here, integer there"),
+        (
+            "{name: ac, type: integer, role: attacker, label: AC, min: 0, max: 30, default: 12}",
+            "has role 'attacker' here, 'target' there",
+        ),
+    ],
+    ids=["type", "role"],
+)
+def test_inputs_sharing_a_value_must_agree(root: Path, second: str, why: str) -> None:
+    """An input with a `role` carries its value by name to the system's other calculators, so two
+    of one name and role must be the same kind of value; without a role they are independent."""
+    edit(root, "calculators.yaml", "{name: ac, type: integer,", "{name: ac, type: integer, role: target,")
+    edit(root, "calculators.yaml", "{name: extra, type: dice, label: Extra dice, default: d6}", second)
+    found = problems(root)
+    assert [p for p in found if "shares its value" in p] == [
+        f"rules_data/countup/calculators.yaml:20: calculators.damage.inputs[1].role: input 'ac' shares its value "
+        f"with calculator 'hit' but {why}"
+    ], found
+    edit(root, "calculators.yaml", second, second.replace(", role: target", "").replace(", role: attacker", ""))
+    assert problems(root) == []

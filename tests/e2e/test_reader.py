@@ -1,7 +1,7 @@
 """At the table, as a reader: the answer stays in view on a phone and a desktop, every page type
 is free of serious axe-core violations in both themes (with a validation error showing on the
-calculators), rule pages print with whole tables, a calculator prints its inputs and answer,
-and each GM screen prints on at most two A4 pages."""
+calculators, and with the preset picker open), rule pages print with whole tables, a calculator
+prints its inputs and answer, and each GM screen prints on at most two A4 pages."""
 
 from __future__ import annotations
 
@@ -82,10 +82,14 @@ def _page_types(site) -> list[tuple[str, list[str]]]:
         ("gm-screen", ["phases/gm-screen/"]),
         ("calculators", calcs),
         ("tracker", [f"{system}/tracker/" for system in sorted({s for s, _ in site.calculator_pages()})]),
+        ("presets", [case["url"] for (system, name), case in site.calculator_pages().items() if name == "round"]),
     ]
 
 
-PAGE_TYPES = ["home", "rule", "tables", "glossary", "rulings", "compare", "gm-screen", "calculators", "tracker"]
+PAGE_TYPES = [
+    *("home", "rule", "tables", "glossary", "rulings", "compare", "gm-screen"),
+    *("calculators", "tracker", "presets"),
+]
 
 
 def _seed_fight(page, system: str) -> None:
@@ -117,6 +121,26 @@ def _seed_fight(page, system: str) -> None:
     page.wait_for_selector(".cc-tk-status.cc-tk-problem")
 
 
+def _open_presets(page) -> None:
+    """Values carried from another calculator (the note showing), the preset picker open with a
+    saved preset and an error showing (a blank name saved)."""
+    page.evaluate(
+        "(system) => localStorage.setItem(`cc-current:${system}`, JSON.stringify({attacker: {},"
+        " target: {target_hp: '9'}, from: {calculator: 'damage', title: 'Damage'}}))",
+        page.eval_on_selector(".cc-calc", "(c) => c.dataset.ccSystem"),
+    )
+    page.reload()
+    settle(page)
+    assert page.locator(".cc-calc .cc-carried").is_visible()
+    page.locator(".cc-calc .cc-presets summary").click()
+    box = page.locator(".cc-calc .cc-preset-role[data-role=target]")
+    box.locator(".cc-preset-name").fill("Ogre")
+    box.locator(".cc-preset-save").click()
+    box.locator(".cc-preset-name").fill(" ")
+    box.locator(".cc-preset-save").click()
+    assert box.locator(".cc-error").is_visible()
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("kind", PAGE_TYPES)
 def test_axe_finds_no_serious_violations(browser, site, kind, theme):
@@ -134,6 +158,9 @@ def test_axe_finds_no_serious_violations(browser, site, kind, theme):
                 _show_error(page)
             if kind == "tracker":
                 _seed_fight(page, url.split("/")[0])
+            if kind == "presets":
+                settle(page)
+                _open_presets(page)
             scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
             assert scheme == ("slate" if theme == "dark" else "default")
             page.add_script_tag(path=str(AXE))

@@ -12,6 +12,7 @@ import { knob } from "./knobs.mjs";
 import { pageBuildMismatch, registerServiceWorker } from "./site-update.mjs";
 import { AnswerLine } from "./answer-line.mjs";
 import { nameMaterialWidgets } from "./page-a11y.mjs";
+import { FighterAndFoe } from "./preset-picker.mjs";
 import { readParams, withParams } from "./url-state.mjs";
 
 const SITE_ROOT = new URL("../../", import.meta.url);
@@ -34,11 +35,18 @@ class Calculator {
     const prerendered = root.querySelector(".cc-prerendered");
 
     this.status = el("p", { class: "cc-status", role: "status", "aria-live": "polite" });
-    this.form = new CalcForm(root, this.declaration, () => this.schedule());
+    this.title = this.declaration.title || this.name;
+    this.form = new CalcForm(root, this.declaration, (reason) => this.changed(reason));
+    // The fighter and foe: carried from the reader's last calculator of the system, and presets.
+    this.fighters = new FighterAndFoe(this);
+    this.form.form.before(this.fighters.notice, ...(this.fighters.picker ? [this.fighters.picker] : []));
     const copy = el("button", { type: "button", class: "md-button cc-copy" }, "Copy link");
     copy.addEventListener("click", () => this.copyLink());
     const reset = el("button", { type: "button", class: "md-button cc-reset" }, "Reset");
-    reset.addEventListener("click", () => this.form.reset());
+    reset.addEventListener("click", () => {
+      this.fighters.forget(); // the system's other calculators open with their defaults too
+      this.form.reset();
+    });
     this.cancel = el("button", { type: "button", class: "md-button cc-cancel", disabled: true }, "Cancel");
     this.cancel.addEventListener("click", () => this.worker?.restart("Cancelled: change an input to calculate again."));
     const own = root.dataset.ccUrl ? siteHref(root.dataset.ccUrl, SITE_ROOT) : null;
@@ -66,7 +74,9 @@ class Calculator {
     this.page = location.pathname;
     const params = readParams(this.prefix, this.declaration, location.search);
     this.form.load(params);
-    if (this.prebuilt && !Object.keys(params).length) {
+    // A link's values win; the reader's current attacker and target fill the inputs it lacks.
+    const carried = this.fighters.carryIn(params);
+    if (this.prebuilt && !Object.keys(params).length && !carried) {
       this.show(this.prebuilt);
       this.output.dataset.ccAnswerFor = "defaults";
       this.root.dataset.ccResults = "1"; // answers shown so far (tests and the bench count them)
@@ -125,6 +135,18 @@ class Calculator {
     this.progressBar.max = s.total;
     this.progressBar.value = s.loaded;
     this.progressText.textContent = `${mb(s.loaded)} of ${mb(s.total)} MB`;
+  }
+
+  /** The reader changed the form (`reason` "input", "submit" or "reset"): their values become the
+   * system's current attacker and target (a reset does not: it forgets them), then compute. */
+  changed(reason) {
+    if (reason !== "reset") this.fighters.remember();
+    this.schedule();
+  }
+
+  /** Values were put in by a preset: as an edit. */
+  edited() {
+    this.changed("preset");
   }
 
   schedule() {
