@@ -43,10 +43,10 @@ def test_typed_dice_are_what_is_rolled_and_added_bonuses_are_named(watched, site
 def test_a_cleared_field_is_missing_not_the_default(watched, site):
     page, record = watched
     root = open_damage(page, site)
-    misc = root.locator('[data-input="misc"]')
+    misc = root.locator('[data-input="damage_misc"]')
     shown = edit(page, misc, "")
     assert shown["state"] == "error"
-    assert ["misc", "Is required — the default is 0"] in shown["errors"], shown
+    assert ["damage_misc", "Is required — the default is 0"] in shown["errors"], shown
     assert misc.get_attribute("aria-invalid") == "true"
     shown = edit(page, misc, "0")
     assert shown["state"] == "done" and shown["errors"] == []
@@ -64,12 +64,12 @@ def test_a_negative_dice_expression_is_refused_at_its_field(watched, site):
 def test_signed_fields_get_digits_keyboard_and_a_sign_button(watched, site):
     page, record = watched
     root = open_damage(page, site)
-    misc = root.locator('[data-input="misc"]')  # min −30: signed
+    misc = root.locator('[data-input="damage_misc"]')  # min −30: signed
     score = root.locator('[data-input="strength_score"]')  # min 1: never negative
     assert misc.get_attribute("inputmode") == score.get_attribute("inputmode") == "numeric"
     assert field_of(root, "strength_score").locator(".cc-sign").count() == 0
-    sign = field_of(root, "misc").locator("button.cc-sign")
-    assert sign.get_attribute("aria-label") == "Change the sign of Miscellaneous bonus"
+    sign = field_of(root, "damage_misc").locator("button.cc-sign")
+    assert sign.get_attribute("aria-label") == "Change the sign of Miscellaneous damage bonus"
     box = sign.bounding_box()
     assert box["width"] >= 24 and box["height"] >= 24
     shown = edit(page, misc, "2")
