@@ -81,3 +81,15 @@ def test_a_row_cap_changes_nothing_but_the_rows_sent(request_):
         )
     else:
         assert d == json.loads(json.dumps(want))
+
+
+def test_max_rows_also_caps_the_attacks_two_distributions():
+    """A damage result carries the damage of an attack that lands and of every attack (`attack`):
+    both are capped like `distribution`, their exact hit chance and expected damage untouched."""
+    full = evaluate(HEAVY)["attack"]
+    got = json.loads(evaluate_json(json.dumps({**HEAVY, "max_rows": 40})))["result"]["attack"]
+    assert (got["hit"], got["expected"]) == (full["hit"], full["expected"])
+    for key in ("on_hit", "per_attack"):
+        assert len(full[key]["pmf"]) > 40
+        assert len(got[key]["pmf"]) == 40 and got[key]["rows"] == len(full[key]["pmf"])
+        assert got[key]["mean"] == full[key]["mean"]
