@@ -72,6 +72,7 @@ def attack_json(attack: PerAttack) -> dict[str, Any]:
     }
 
 
-def summary(attack: PerAttack) -> str:
-    """`expected 5.62 per attack (hits 75%)` for the end of a summary line."""
-    return f"expected {float(attack.expected):.3g} per attack (hits {result.percent(attack.hit)})"
+def summary(attack: PerAttack, lands: str = "hits") -> str:
+    """`Expected 5.62 damage per attack (hits 75%)`: the head of a damage calculator's summary (a
+    phone's folded answer line shows the head first)."""
+    return f"Expected {float(attack.expected):.3g} damage per attack ({lands} {result.percent(attack.hit)})"

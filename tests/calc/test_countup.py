@@ -28,6 +28,13 @@ def data():
 run = runner(SYSTEM)
 
 
+def damage_line(answer: dict) -> str:
+    """The damage part of a damage summary, after its head "Expected … damage per attack (hits …); "."""
+    head, _, rest = answer["summary"].partition("; ")
+    assert head.startswith("Expected ") and "damage per attack" in head, answer["summary"]
+    return rest
+
+
 FIGHTER = {"attack": "melee", "to_hit": 5, "ability_from": "score", "ability_score": 16, "misc": 1}
 
 
@@ -45,24 +52,24 @@ def test_fighter_longsword_hits_ac_14_on_6_or_more():
 def test_fighter_longsword_damage_is_1d8_plus_3():
     answer = run("damage", attack="melee", dice="1d8", strength_score=16, damage_misc=1)
     assert pmf(answer) == {x: Fraction(1, 8) for x in range(4, 12)}
-    assert answer["summary"].startswith("1d8 +2 (Strength) +1 (misc) = 1d8+3: 4 to 11 damage")
+    assert damage_line(answer).startswith("1d8 +2 (Strength) +1 (misc) = 1d8+3: 4 to 11 damage")
     assert 5 + 3 in pmf(answer)  # a 5 on the d8 deals 8
 
 
 def test_default_damage_adds_nothing_the_reader_did_not_choose():
     """Issue 11: a typed 1d8+3 stays 1d8+3 until the reader enters a Strength or a bonus."""
     answer = run("damage", dice="1d8+3")
-    assert answer["summary"].startswith("1d8+3: 4 to 11 damage")
+    assert damage_line(answer).startswith("1d8+3: 4 to 11 damage")
     assert answer["inputs"]["damage_misc"] == 0 and answer["inputs"]["strength_bonus"] == 0
 
 
 def test_damage_summary_names_every_added_bonus():
     answer = run("damage", dice="1d8+3", strength_score=16)
-    assert answer["summary"].startswith("1d8+3 +2 (Strength) = 1d8+5: 6 to 13 damage")
+    assert damage_line(answer).startswith("1d8+3 +2 (Strength) = 1d8+5: 6 to 13 damage")
     hurt = run("damage", dice="1d8+3", strength_from="bonus", strength_bonus=2, damage_misc=1, hurt=True)
-    assert hurt["summary"].startswith("1d8+3 +2 (Strength) +1 (misc) \u221210 (Hurt) = 1d8-4: 0 to 4")
+    assert damage_line(hurt).startswith("1d8+3 +2 (Strength) +1 (misc) \u221210 (Hurt) = 1d8-4: 0 to 4")
     ranged = run("damage", attack="ranged", dice="1d6", strength_score=18, damage_misc=0)
-    assert ranged["summary"].startswith("1d6: ")  # no Strength for this attack, so none is named
+    assert damage_line(ranged).startswith("1d6: ")  # no Strength for this attack, so none is named
     first_damage_step = next(s for s in ranged["steps"] if s["rule"] == "damage")
     assert first_damage_step["text"].startswith("1d6 +0 (misc) = 1d6")
 

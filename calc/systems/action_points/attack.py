@@ -315,8 +315,10 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     ]
     what = {"attack": "per attack", "hit": "on a regular hit", "critical": "on a critical hit"}[outcome]
     summary = f"{_mean(total)} damage on average {what} ({total.min} to {total.max})"
-    if outcome != "attack":
-        summary += f"; {per_attack.summary(whole)}"
+    if outcome == "attack":
+        summary += f"; hits {result.percent(whole.hit)}"
+    else:
+        summary = f"{per_attack.summary(whole)}; {summary}"
     return {
         "summary": summary,
         "chances": chances,

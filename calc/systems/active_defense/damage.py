@@ -63,8 +63,8 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     rows = [[v, percent(q), percent(shown * q)] for v, q in at_least(dealt)]
     return {
         "summary": (
-            f"Lands {percent(lands)}; {percent(headline)} to land and deal at least {x}; "
-            f"mean {num(dealt.mean)} on a hit; {per_attack.summary(attack).replace('hits', 'lands')}"
+            f"{per_attack.summary(attack, 'lands')}; {percent(headline)} to land and deal at least {x}; "
+            f"mean {num(dealt.mean)} on a hit"
         ),
         "chances": chances,
         "distribution": dist_json(dealt, "Damage when the attack lands"),

@@ -130,7 +130,7 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         steps.append(data.step("apply-damage", "Damage comes off the target's current hit points (after a hit)."))
         steps.append(target_step)
         summary += "; a hit leaves it " + ", ".join(f"{label.lower()} {result.percent(p)}" for label, p in outcomes[:2])
-    summary += "; " + per_attack.summary(attack)
+    summary = f"{per_attack.summary(attack)}; {summary}"
     chances += [result.chance("Hit", p_hit), result.chance("At least 1 damage", dist.p_ge(1))]
     return {
         "summary": summary,

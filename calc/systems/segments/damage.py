@@ -55,10 +55,8 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         )
     )
     return {
-        "summary": (
-            f"{label}: {total.min}–{total.max}, mean {float(total.mean):.2f}".replace(".00", "")
-            + f"; {per_attack.summary(attack)}"
-        ),
+        "summary": f"{per_attack.summary(attack)}; "
+        + f"{label}: {total.min}–{total.max}, mean {float(total.mean):.2f}".replace(".00", ""),
         "chances": [result.chance("Hit", p_hit), result.chance("Miss", 1 - p_hit)],
         "roll_needed": to_hit["roll_needed"],
         "distribution": result.dist_json(total, "Damage of a hit"),
