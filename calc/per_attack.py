@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from calc import result
@@ -33,13 +34,15 @@ class PerAttack:
         """Σ P(way) × mean damage of that way: a miss adds 0."""
         return sum((p * d.mean for _, p, d in self.landing), Fraction(0))
 
+    @cached_property
     def on_hit(self) -> Dist:
         """The damage of an attack that lands (the first way's damage when none can land)."""
         hit = self.hit
-        if not hit:
-            return self.landing[0][2]
+        if not hit or len([p for _, p, _ in self.landing if p]) == 1:
+            return next((d for _, p, d in self.landing if p), self.landing[0][2])
         return Dist.mixture([(p / hit, d) for _, p, d in self.landing])
 
+    @cached_property
     def per_attack(self) -> Dist:
         """The damage of one attack, misses as 0."""
         return Dist.mixture([(1 - self.hit, Dist.constant(0)), *((p, d) for _, p, d in self.landing)])
@@ -48,7 +51,7 @@ class PerAttack:
         """How the expected damage is reached, in exact numbers, for a why-step:
         P(lands) × mean damage of an attack that lands (a miss adds 0)."""
         hit = self.hit
-        mean = self.on_hit().mean
+        mean = self.on_hit.mean
         return (
             f"expected damage per attack = P(lands) {hit} × mean of an attack that lands {mean_text(mean)} "
             f"= {mean_text(self.expected)}; a miss deals 0"
@@ -62,13 +65,20 @@ def mean_text(value: Fraction) -> str:
     return f"{value} ({float(value):.4g})"
 
 
-def attack_json(attack: PerAttack) -> dict[str, Any]:
-    """The result's `attack` entry."""
+def attack_json(attack: PerAttack, shown: tuple[Dist, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The result's `attack` entry. `shown`: the result's `distribution` (its Dist and JSON), reused
+    when it is one of the two (turning a long distribution into JSON is most of the engine's time)."""
+
+    def as_json(dist: Dist, label: str) -> dict[str, Any]:
+        if shown is not None and shown[0] == dist:
+            return {**shown[1], "label": label}
+        return result.dist_json(dist, label)
+
     return {
         "hit": result.prob(attack.hit),
         "expected": result.prob(attack.expected),
-        "on_hit": result.dist_json(attack.on_hit(), "Damage of an attack that lands"),
-        "per_attack": result.dist_json(attack.per_attack(), "Damage per attack (a miss deals 0)"),
+        "on_hit": as_json(attack.on_hit, "Damage of an attack that lands"),
+        "per_attack": as_json(attack.per_attack, "Damage per attack (a miss deals 0)"),
     }
 
 

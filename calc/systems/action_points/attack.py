@@ -319,11 +319,12 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         summary += f"; hits {result.percent(whole.hit)}"
     else:
         summary = f"{per_attack.summary(whole)}; {summary}"
+    shown = result.dist_json(total, "Damage")
     return {
         "summary": summary,
         "chances": chances,
-        "distribution": result.dist_json(total, "Damage"),
-        "attack": per_attack.attack_json(whole),
+        "distribution": shown,
+        "attack": per_attack.attack_json(whole, (total, shown)),
         "table": result.table("Outcomes", ["Outcome", "Chance", "Damage roll", "Mean damage taken"], rows),
         "steps": [*attack.steps, *steps],
     }

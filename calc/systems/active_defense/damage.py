@@ -61,14 +61,15 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     steps.append(data.step(rule, f"Per attack: {why}, so {attack.formula()}."))
     shown = float(lands)
     rows = [[v, percent(q), percent(shown * q)] for v, q in at_least(dealt)]
+    shown = dist_json(dealt, "Damage when the attack lands")
     return {
         "summary": (
             f"{per_attack.summary(attack, 'lands')}; {percent(headline)} to land and deal at least {x}; "
             f"mean {num(dealt.mean)} on a hit"
         ),
         "chances": chances,
-        "distribution": dist_json(dealt, "Damage when the attack lands"),
-        "attack": per_attack.attack_json(attack),
+        "distribution": shown,
+        "attack": per_attack.attack_json(attack, (dealt, shown)),
         "table": table("Damage of at least x", ["x", "P(≥ x) when it lands", "P(lands and ≥ x)"], rows),
         "steps": steps,
     }

@@ -132,10 +132,11 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         summary += "; a hit leaves it " + ", ".join(f"{label.lower()} {result.percent(p)}" for label, p in outcomes[:2])
     summary = f"{per_attack.summary(attack)}; {summary}"
     chances += [result.chance("Hit", p_hit), result.chance("At least 1 damage", dist.p_ge(1))]
+    shown = result.dist_json(dist, "Damage of a hit")
     return {
         "summary": summary,
         "chances": chances,
-        "distribution": result.dist_json(dist, "Damage of a hit"),
-        "attack": per_attack.attack_json(attack),
+        "distribution": shown,
+        "attack": per_attack.attack_json(attack, (dist, shown)),
         "steps": steps,
     }

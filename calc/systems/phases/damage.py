@@ -76,7 +76,7 @@ def _attack(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tupl
         landing = [("hit", Fraction(0), _hit_damage(least_margin(inputs, data), inputs, data))]
     attack = PerAttack(landing)
     _damage_steps(inputs, data, steps)
-    return attack.per_attack(), p, attack
+    return attack.per_attack, p, attack
 
 
 def least_margin(inputs: dict[str, Any], data: SystemData) -> int:
@@ -133,7 +133,7 @@ def _failure(
     else:
         text = f"Other reading: on a failure you are hit for {base} − the d20 roll, with no minimum (0 if negative)."
     steps.append(data.step("ruling:failure-damage", text))
-    return attack.per_attack(), {"hit": p_fail, "cover": Fraction(0), "crit": Fraction(0)}, attack
+    return attack.per_attack, {"hit": p_fail, "cover": Fraction(0), "crit": Fraction(0)}, attack
 
 
 def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
@@ -200,14 +200,15 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     ]
     label = "Damage you take" if failure else "Damage to the target"
     what = "per roll" if failure else "per attack"
+    shown = result.dist_json(dist, label)
     return {
         "summary": (
             f"Expected damage {what} {float(dist.mean):.2f} (hits {result.percent(attack.hit)}, "
-            f"mean {float(attack.on_hit().mean):.2f} when it does); Wound {result.percent(p_wound)}"
+            f"mean {float(attack.on_hit.mean):.2f} when it does); Wound {result.percent(p_wound)}"
         ),
-        "attack": per_attack.attack_json(attack),
+        "attack": per_attack.attack_json(attack, (dist, shown)),
         "chances": chances,
-        "distribution": result.dist_json(dist, label),
+        "distribution": shown,
         "table": result.table("Wound from this roll", ["Wound", "Inventory slots", "Chance", "Exact"], rows),
         "steps": steps,
     }

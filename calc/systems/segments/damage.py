@@ -54,12 +54,13 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             f"No critical hits: a natural 20 only hits, every hit deals this damage, so {attack.formula()}",
         )
     )
+    shown = result.dist_json(total, "Damage of a hit")
     return {
         "summary": f"{per_attack.summary(attack)}; "
         + f"{label}: {total.min}–{total.max}, mean {float(total.mean):.2f}".replace(".00", ""),
         "chances": [result.chance("Hit", p_hit), result.chance("Miss", 1 - p_hit)],
         "roll_needed": to_hit["roll_needed"],
-        "distribution": result.dist_json(total, "Damage of a hit"),
-        "attack": per_attack.attack_json(attack),
+        "distribution": shown,
+        "attack": per_attack.attack_json(attack, (total, shown)),
         "steps": steps,
     }
