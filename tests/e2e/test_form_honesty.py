@@ -90,3 +90,18 @@ def test_signed_fields_get_digits_keyboard_and_a_sign_button(watched, site):
     sign.click()
     assert misc.input_value() == "2"
     assert record["errors"] == []
+
+
+def test_an_old_damage_link_still_opens_with_its_damage_bonus(watched, site):
+    """Before the merged form countup damage's `misc` was the damage bonus; it is `damage_misc` now
+    (`was: misc`), and `misc` is the to-hit bonus. A link made before opens as it meant."""
+    page, record = watched
+    url = urljoin(site.base, site.calculator_pages()[("countup", "damage")]["url"])
+    page.goto(url + "?dice=1d8&misc=2")
+    shown = settle(page, "damage")
+    root = page.locator(".cc-calc:not([data-cc-old])[data-cc-calculator=damage]")
+    assert root.locator('[data-input="damage_misc"]').input_value() == "2"
+    assert root.locator('[data-input="misc"]').input_value() == "1"  # the to-hit default
+    assert damage_line(shown).startswith("1d8 +2 (misc) = 1d8+2: 3 to 10 damage"), shown
+    assert "damage_misc=2" in page.url  # the page rewrites the link with the new names
+    assert record["errors"] == [] and record["external"] == []
