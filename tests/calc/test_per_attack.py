@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import calc
 from calc import data as calc_data
+from calc.result import dist_probs
 
 SYSTEMS = [s for s in calc_data.load()["systems"]]
 D20 = range(1, 21)
@@ -27,7 +28,7 @@ def exact(entry: dict) -> Fraction:
 
 
 def pmf_of(dist: dict) -> dict[int, Fraction]:
-    return {row["x"]: exact(row["p"]) for row in dist["pmf"]}
+    return dist_probs(dist)
 
 
 def faces(*sides: int):

@@ -141,7 +141,7 @@ function renderAttack(a, shown, options) {
     el("dt", {}, "Mean damage when it lands"),
     el("dd", {}, ...exactNumber(a.on_hit.mean)),
   );
-  const samePmf = (x, y) => x && y && x.pmf.length === y.pmf.length && x.pmf.every((r, i) => r.x === y.pmf[i].x && r.p.fraction === y.pmf[i].p.fraction);
+  const samePmf = (x, y) => x && y && x.denominator === y.denominator && x.pmf.length === y.pmf.length && x.pmf.every((r, i) => r.x === y.pmf[i].x && r.weight === y.pmf[i].weight);
   const other = samePmf(shown, a.per_attack) ? a.on_hit : a.per_attack;
   const folded = el("details", { class: "cc-attack-dist" }, el("summary", {}, other.label), renderDistribution(other, options));
   return el("section", { class: "cc-attack", "aria-label": "One attack" }, stats, folded);
