@@ -16,7 +16,7 @@ from typing import Any
 
 from calc.dist import Dist
 
-RESULT_KEYS = ("summary", "chances", "roll_needed", "distribution", "order", "pairwise", "table", "steps")
+RESULT_KEYS = ("summary", "chances", "roll_needed", "distribution", "attack", "order", "pairwise", "table", "steps")
 
 
 def prob(p: Fraction | int) -> dict[str, Any]:

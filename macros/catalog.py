@@ -50,6 +50,8 @@ class System:
     calculators: dict[str, dict] = field(default_factory=dict)
     tracker: dict | None = None
     """The encounter tracker's declaration (`tracker:` in calculators.yaml), if any."""
+    # calculator name → how many of its inputs come first from its `inputs_from` calculator
+    inherited: dict[str, int] = field(default_factory=dict)
     where: dict[tuple[str, str], Where] = field(default_factory=dict)
     files: list[Source] = field(default_factory=list)
     schema_ok: bool = True

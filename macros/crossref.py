@@ -281,12 +281,19 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem], com
             out.append(problem)
         _prose(system, catalog, where, ("summary",), calc.get("summary"), out)
         names: set[str] = set()
+        # inputs copied by `inputs_from` come first and are checked where they are declared
+        inherited = system.inherited.get(name, 0)
         for i, decl in enumerate(calc["inputs"]):
+            own = i - inherited  # the index in this calculator's own `inputs`
+            if own < 0:
+                names.add(decl["name"])
+                continue
             if decl["name"] in names:
-                out.append(where.problem(f"duplicate input name '{decl['name']}'", "inputs", i, "name"))
+                taken = f" (it comes from `inputs_from: {calc['inputs_from']}`)" if inherited else ""
+                out.append(where.problem(f"duplicate input name '{decl['name']}'{taken}", "inputs", own, "name"))
             names.add(decl["name"])
-            _check_input(system, where, ("inputs", i), decl, out)
-            _check_when(system, where, i, decl, calc["inputs"][:i], out)
+            _check_input(system, where, ("inputs", own), decl, out)
+            _check_when(system, where, i, decl, calc["inputs"][:i], out, own)
             if "ruling" in decl:
                 ruling = system.rulings.get(decl["ruling"])
                 if ruling is None:
@@ -294,7 +301,7 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem], com
                         where.problem(
                             f"no ruling '{decl['ruling']}'{suggest(decl['ruling'], system.rulings)}",
                             "inputs",
-                            i,
+                            own,
                             "ruling",
                         )
                     )
@@ -306,7 +313,7 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem], com
                                 f"ruling '{decl['ruling']}' has no `option` naming calculator "
                                 f"'{name}' input '{decl['name']}'",
                                 "inputs",
-                                i,
+                                own,
                                 "ruling",
                             )
                         )
@@ -388,7 +395,8 @@ def _check_roles(system: System, out: list[Problem]) -> None:
     own default there)."""
     first: dict[str, tuple[str, dict]] = {}
     for name, calc in system.calculators.items():
-        for i, decl in enumerate(calc["inputs"]):
+        inherited = system.inherited.get(name, 0)  # copies made by `inputs_from` are checked where declared
+        for i, decl in enumerate(calc["inputs"][inherited:]):
             if "role" not in decl:
                 continue
             seen = first.setdefault(decl["name"], (name, decl))
@@ -414,17 +422,21 @@ def _role_mismatch(system: System, a: dict, b: dict) -> str | None:
     return None
 
 
-def _check_when(system: System, where: Where, i: int, decl: dict, earlier: list[dict], out: list[Problem]) -> None:
-    """`when` names inputs declared before this one (the form shows them first), with values they take."""
+def _check_when(
+    system: System, where: Where, i: int, decl: dict, earlier: list[dict], out: list[Problem], at: int | None = None
+) -> None:
+    """`when` names inputs declared before this one (the form shows them first), with values they take.
+    `at`: the input's index in the file when it differs from `i` (inputs copied by `inputs_from`)."""
+    at = i if at is None else at
     before = {d["name"]: d for d in earlier}
     for other, value in (decl.get("when") or {}).items():
         if other not in before:
             problem = f"no input '{other}' declared before this one{suggest(other, before)}"
-            out.append(where.problem(problem, "inputs", i, "when", other))
+            out.append(where.problem(problem, "inputs", at, "when", other))
             continue
         why = _input_value_problem(system, before[other], value)
         if why:
-            out.append(where.problem(why, "inputs", i, "when", other))
+            out.append(where.problem(why, "inputs", at, "when", other))
 
 
 def _check_input(system: System, where: Where, field: tuple, decl: dict, out: list[Problem]) -> None:

@@ -74,6 +74,7 @@ def export_system(system: System) -> dict[str, Any]:
             "summary": calc["summary"],
             "url": f"{system.id}/calculators/{name}/",
             "inputs": [_input(system, d) for d in calc["inputs"]],
+            **({"inputs_from": calc["inputs_from"]} if "inputs_from" in calc else {}),
             "stress": calc.get("stress") or {},
         }
     examples = [

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from macros import crossref, schema
 from macros.catalog import ROOT, Catalog, System, Where
-from macros.problems import Problem
+from macros.problems import Problem, suggest
 from macros.yamlsource import Source, read
 
 # Files other than rules*.yaml: name → schema kind. A missing optional file means "none".
@@ -101,6 +101,7 @@ def _load_system(folder: Path, root: Path, problems: list[Problem]) -> System:
                 if isinstance(calc, dict):
                     system.calculators[name] = calc
                     system.where[("calculator", name)] = Where(source, ("calculators", name))
+            _expand_inputs_from(system, source, problems)
         tracker = source.data.get("tracker") if isinstance(source.data, dict) else None
         if isinstance(tracker, dict):
             system.tracker = tracker
@@ -113,6 +114,34 @@ def _load_system(folder: Path, root: Path, problems: list[Problem]) -> System:
             shown = other.relative_to(root).as_posix()
             problems.append(Problem(shown, 1, "", "unknown file (see rules_data/README.md for the file names)"))
     return system
+
+
+def _expand_inputs_from(system: System, source: Source, problems: list[Problem]) -> None:
+    """A calculator with `inputs_from: <other>` takes the other calculator's inputs first, then its
+    own: one attack's hit and damage come from one set of inputs typed once. The copies leave out
+    `ruling` (a ruling's option names one calculator's input). Only one level: the other calculator
+    must declare its inputs itself."""
+    for name, calc in list(system.calculators.items()):
+        other = calc.get("inputs_from")
+        if other is None or not isinstance(calc.get("inputs"), list):
+            continue
+        path = ("calculators", name, "inputs_from")
+        base = system.calculators.get(other)
+        if other == name:
+            problems.append(source.problem(path, "a calculator cannot take its inputs from itself"))
+            continue
+        if base is None:
+            hint = suggest(str(other), system.calculators)
+            problems.append(source.problem(path, f"no calculator '{other}'{hint} to take the inputs from"))
+            continue
+        if "inputs_from" in base:
+            problems.append(source.problem(path, f"calculator '{other}' takes its inputs from another: name that one"))
+            continue
+        if not isinstance(base.get("inputs"), list):
+            continue
+        copied = [{k: v for k, v in d.items() if k != "ruling"} for d in base["inputs"] if isinstance(d, dict)]
+        system.calculators[name] = {**calc, "inputs": [*copied, *calc["inputs"]]}
+        system.inherited[name] = len(copied)
 
 
 def _index(system: System, source: Source, key: str, kind: str, into: dict[str, dict], problems: list[Problem]) -> None:

@@ -66,18 +66,35 @@ def test_a_row_cap_changes_nothing_but_the_rows_sent(request_):
     plus `rows` and `chart`; a round reads its attacks' distributions uncut."""
     full = evaluate(request_)
     got = json.loads(evaluate_json(json.dumps({**request_, "max_rows": 12})))["result"]
-    d, want = got.pop("distribution"), full.pop("distribution")
+    pairs = [(got.pop("distribution"), full.pop("distribution"))]
+    cut_attack, attack = got.pop("attack", None), full.pop("attack", None)  # a damage result's one attack
+    if attack is not None:
+        pairs += [(cut_attack.pop(k), attack.pop(k)) for k in ("on_hit", "per_attack")]
+        assert cut_attack == json.loads(json.dumps(attack))
     assert got == json.loads(json.dumps(full))
-    if want is None:
-        assert d is None
-        return
-    for key in ("pmf", "at_least"):
-        rows = {row["x"]: row for row in want[key]}
-        assert all(rows[row["x"]] == row for row in d[key])
-    if len(want["pmf"]) > 12:
-        assert d["rows"] == len(want["pmf"]) and len(d["pmf"]) == 12
-        assert min(int(r["weight"]) for r in d["pmf"]) >= max(
-            int(r["weight"]) for r in want["pmf"] if r["x"] not in {k["x"] for k in d["pmf"]}
-        )
-    else:
-        assert d == json.loads(json.dumps(want))
+    for d, want in pairs:
+        if want is None:
+            assert d is None
+            continue
+        for key in ("pmf", "at_least"):
+            rows = {row["x"]: row for row in want[key]}
+            assert all(rows[row["x"]] == row for row in d[key])
+        if len(want["pmf"]) > 12:
+            assert d["rows"] == len(want["pmf"]) and len(d["pmf"]) == 12
+            assert min(int(r["weight"]) for r in d["pmf"]) >= max(
+                int(r["weight"]) for r in want["pmf"] if r["x"] not in {k["x"] for k in d["pmf"]}
+            )
+        else:
+            assert d == json.loads(json.dumps(want))
+
+
+def test_max_rows_also_caps_the_attacks_two_distributions():
+    """A damage result carries the damage of an attack that lands and of every attack (`attack`):
+    both are capped like `distribution`, their exact hit chance and expected damage untouched."""
+    full = evaluate(HEAVY)["attack"]
+    got = json.loads(evaluate_json(json.dumps({**HEAVY, "max_rows": 40})))["result"]["attack"]
+    assert (got["hit"], got["expected"]) == (full["hit"], full["expected"])
+    for key in ("on_hit", "per_attack"):
+        assert len(full[key]["pmf"]) > 40
+        assert len(got[key]["pmf"]) == 40 and got[key]["rows"] == len(full[key]["pmf"])
+        assert got[key]["mean"] == full[key]["mean"]

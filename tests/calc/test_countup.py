@@ -28,6 +28,13 @@ def data():
 run = runner(SYSTEM)
 
 
+def damage_line(answer: dict) -> str:
+    """The damage part of a damage summary, after its head "Expected … damage per attack (hits …); "."""
+    head, _, rest = answer["summary"].partition("; ")
+    assert head.startswith("Expected ") and "damage per attack" in head, answer["summary"]
+    return rest
+
+
 FIGHTER = {"attack": "melee", "to_hit": 5, "ability_from": "score", "ability_score": 16, "misc": 1}
 
 
@@ -43,39 +50,40 @@ def test_fighter_longsword_hits_ac_14_on_6_or_more():
 
 
 def test_fighter_longsword_damage_is_1d8_plus_3():
-    answer = run("damage", attack="melee", dice="1d8", strength_score=16, misc=1)
+    answer = run("damage", attack="melee", dice="1d8", strength_score=16, damage_misc=1)
     assert pmf(answer) == {x: Fraction(1, 8) for x in range(4, 12)}
-    assert answer["summary"].startswith("1d8 +2 (Strength) +1 (misc) = 1d8+3: 4 to 11 damage")
+    assert damage_line(answer).startswith("1d8 +2 (Strength) +1 (misc) = 1d8+3: 4 to 11 damage")
     assert 5 + 3 in pmf(answer)  # a 5 on the d8 deals 8
 
 
 def test_default_damage_adds_nothing_the_reader_did_not_choose():
     """Issue 11: a typed 1d8+3 stays 1d8+3 until the reader enters a Strength or a bonus."""
     answer = run("damage", dice="1d8+3")
-    assert answer["summary"].startswith("1d8+3: 4 to 11 damage")
-    assert answer["inputs"]["misc"] == 0 and answer["inputs"]["strength_bonus"] == 0
+    assert damage_line(answer).startswith("1d8+3: 4 to 11 damage")
+    assert answer["inputs"]["damage_misc"] == 0 and answer["inputs"]["strength_bonus"] == 0
 
 
 def test_damage_summary_names_every_added_bonus():
     answer = run("damage", dice="1d8+3", strength_score=16)
-    assert answer["summary"].startswith("1d8+3 +2 (Strength) = 1d8+5: 6 to 13 damage")
-    hurt = run("damage", dice="1d8+3", strength_from="bonus", strength_bonus=2, misc=1, hurt=True)
-    assert hurt["summary"].startswith("1d8+3 +2 (Strength) +1 (misc) \u221210 (Hurt) = 1d8-4: 0 to 4")
-    ranged = run("damage", attack="ranged", dice="1d6", strength_score=18, misc=0)
-    assert ranged["summary"].startswith("1d6: ")  # no Strength for this attack, so none is named
-    assert ranged["steps"][0]["text"].startswith("1d6 +0 (misc) = 1d6")
+    assert damage_line(answer).startswith("1d8+3 +2 (Strength) = 1d8+5: 6 to 13 damage")
+    hurt = run("damage", dice="1d8+3", strength_from="bonus", strength_bonus=2, damage_misc=1, hurt=True)
+    assert damage_line(hurt).startswith("1d8+3 +2 (Strength) +1 (misc) \u221210 (Hurt) = 1d8-4: 0 to 4")
+    ranged = run("damage", attack="ranged", dice="1d6", strength_score=18, damage_misc=0)
+    assert damage_line(ranged).startswith("1d6: ")  # no Strength for this attack, so none is named
+    first_damage_step = next(s for s in ranged["steps"] if s["rule"] == "damage")
+    assert first_damage_step["text"].startswith("1d6 +0 (misc) = 1d6")
 
 
 def test_thrown_dagger_hits_with_dexterity_and_adds_strength_to_damage():
     hit = run("hit", attack="ranged", to_hit=5, ability_score=14, misc=0, ac=14)
     assert hit["roll_needed"]["value"] == 8  # d20 + 5 + 1 ≥ 14; a 10 makes 16
     assert hit["steps"][0]["rule"] == "attack-ranged"
-    dmg = run("damage", attack="thrown", dice="1d4", strength_score=16, misc=0)
+    dmg = run("damage", attack="thrown", dice="1d4", strength_score=16, damage_misc=0)
     assert pmf(dmg) == {x: Fraction(1, 4) for x in range(3, 7)}  # 1d4 + 2; a 3 makes 5
 
 
 def test_other_ranged_weapons_add_no_strength():
-    dmg = run("damage", attack="ranged", dice="1d4", strength_score=18, misc=0)
+    dmg = run("damage", attack="ranged", dice="1d4", strength_score=18, damage_misc=0)
     assert (dmg["distribution"]["min"], dmg["distribution"]["max"]) == (1, 4)
 
 
@@ -132,23 +140,23 @@ def test_impossible_and_certain_hits_say_so():
 # --- Hurt: −10 to hit and damage; damage floor 0 (the ruling) or none -----------------------------
 def test_hurt_takes_ten_off_hit_and_damage():
     assert run("hit", **FIGHTER, ac=14, hurt=True)["roll_needed"]["value"] == 16
-    dmg = run("damage", dice="2d6", strength_score=16, misc=10, hurt=True)
+    dmg = run("damage", dice="2d6", strength_score=16, damage_misc=10, hurt=True)
     assert pmf(dmg) == dict(Dist.die(6).times(2).map(lambda x: x + 2).items())
 
 
 def test_damage_floor_both_readings():
-    floored = run("damage", attack="thrown", dice="1d4", strength_score=16, misc=0, hurt=True)
-    raw = run("damage", attack="thrown", dice="1d4", strength_score=16, misc=0, hurt=True, damage_floor=False)
+    floored = run("damage", attack="thrown", dice="1d4", strength_score=16, damage_misc=0, hurt=True)
+    raw = run("damage", attack="thrown", dice="1d4", strength_score=16, damage_misc=0, hurt=True, damage_floor=False)
     assert pmf(floored) == {0: Fraction(1)}
     assert pmf(raw) == {x: Fraction(1, 4) for x in range(-7, -3)}
     assert chance(floored, "At least 1 damage") == chance(raw, "At least 1 damage") == 0
-    partly = run("damage", dice="1d20", strength_score=10, misc=0, hurt=True)
+    partly = run("damage", dice="1d20", strength_score=10, damage_misc=0, hurt=True)
     assert pmf(partly)[0] == Fraction(10, 20)  # 1..10 → −9..0, all counted as 0
 
 
 # --- targets: characters are Hurt, most NPCs die at 0, important NPCs may be Hurt ------------------
 def test_ordinary_npc_dies_at_zero_and_important_npc_is_hurt():
-    base = {"attack": "melee", "dice": "1d8", "strength_score": 16, "misc": 1, "target": "npc", "target_hp": 5}
+    base = {"attack": "melee", "dice": "1d8", "strength_score": 16, "damage_misc": 1, "target": "npc", "target_hp": 5}
     ordinary = run("damage", **base)
     important = run("damage", **base, npc_hurt=True)
     assert chance(ordinary, "Killed") == Fraction(7, 8)
@@ -156,10 +164,10 @@ def test_ordinary_npc_dies_at_zero_and_important_npc_is_hurt():
 
 
 def test_character_target_hurt_band_and_death():
-    answer = run("damage", dice="1d10", strength_score=10, misc=0, target="character", target_hp=1)
+    answer = run("damage", dice="1d10", strength_score=10, damage_misc=0, target="character", target_hp=1)
     # 1 − d: 0..−9 is Hurt (d = 1..10 gives 0..−9), so never killed by 1d10 from 1 hp.
     assert chance(answer, "Hurt") == 1 and chance(answer, "Killed") == 0
-    answer = run("damage", dice="1d10", strength_score=10, misc=0, target="character", target_hp=0)
+    answer = run("damage", dice="1d10", strength_score=10, damage_misc=0, target="character", target_hp=0)
     assert chance(answer, "Killed") == Fraction(1, 10)  # only 10 damage reaches −10
 
 
@@ -299,7 +307,7 @@ dice_terms = st.lists(st.tuples(st.integers(1, 2), st.sampled_from([2, 3, 4, 6, 
 @given(dice_terms, st.integers(-12, 6), st.booleans(), st.booleans(), st.sampled_from(["melee", "ranged", "thrown"]))
 def test_damage_equals_enumeration(terms, misc, hurt, floor, attack):
     text = "+".join(f"{n}d{s}" for n, s in terms)
-    answer = run("damage", attack=attack, dice=text, strength_score=17, misc=misc, hurt=hurt, damage_floor=floor)
+    answer = run("damage", attack=attack, dice=text, strength_score=17, damage_misc=misc, hurt=hurt, damage_floor=floor)
     modifier = (2 if attack != "ranged" else 0) + misc - (10 if hurt else 0)
     faces = [range(1, s + 1) for n, s in terms for _ in range(n)]
     counts: dict[int, int] = {}
@@ -316,7 +324,7 @@ def test_damage_equals_enumeration(terms, misc, hurt, floor, attack):
 @given(st.lists(st.tuples(st.integers(1, 20), st.sampled_from([4, 6, 8, 10, 12, 20])), min_size=1, max_size=3))
 def test_damage_equals_icepool(terms):
     text = "+".join(f"{n}d{s}" for n, s in terms)
-    answer = run("damage", dice=text, strength_score=16, misc=1)
+    answer = run("damage", dice=text, strength_score=16, damage_misc=1)
     pool = icepool.Die([3])  # Strength 16 (+2) and misc +1
     for n, sides in terms:
         pool = pool + n @ icepool.d(sides)

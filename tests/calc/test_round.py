@@ -349,7 +349,7 @@ def test_countup_round_brute_force_two_attacks_on_a_character() -> None:
 
 def test_countup_single_attack_equals_hit_and_damage() -> None:
     hit = cu("hit", ac=17, hurt=True, natural_rolls=True)
-    dmg = cu("damage", dice="2d6", misc=4, hurt=True)
+    dmg = cu("damage", dice="2d6", damage_misc=4, hurt=True)
     answer = cu("round", ac=17, hurt=True, natural_rolls=True, dice="2d6", damage_misc=4)
     want = rounds.attack_damage(chance(hit, "Hit"), Dist.from_probs(pmf(dmg)))
     assert pmf(answer) == dict(want.items())

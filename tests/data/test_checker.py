@@ -145,6 +145,20 @@ BAD = {
         "rules_data/countup/calculators.yaml:33: calculators.initiative.inputs[0].default: "
         "combatants[1].modifier: must be between -5 and 5 (got 9)",
     ),
+    "inputs_from names no calculator": (
+        "calculators.yaml",
+        "    summary: The damage dealt.\n",
+        "    summary: The damage dealt.\n    inputs_from: hitt\n",
+        "rules_data/countup/calculators.yaml:14: calculators.damage.inputs_from: "
+        "no calculator 'hitt' (did you mean 'hit'?) to take the inputs from",
+    ),
+    "inputs_from names the calculator itself": (
+        "calculators.yaml",
+        "    summary: The damage dealt.\n",
+        "    summary: The damage dealt.\n    inputs_from: damage\n",
+        "rules_data/countup/calculators.yaml:14: calculators.damage.inputs_from: "
+        "a calculator cannot take its inputs from itself",
+    ),
     "when names an input not declared before": (
         "calculators.yaml",
         "{name: extra, type: dice, label: Extra dice, default: d6}",
@@ -318,3 +332,44 @@ def test_inputs_sharing_a_value_must_agree(root: Path, second: str, why: str) ->
     ], found
     edit(root, "calculators.yaml", second, second.replace(", role: target", "").replace(", role: attacker", ""))
     assert problems(root) == []
+
+
+def test_inputs_from_copies_the_other_calculators_inputs_first(root: Path) -> None:
+    """One attack, one set of inputs: `inputs_from: hit` puts hit's inputs (without `ruling`) before
+    damage's own, so nothing is typed twice; a name typed again is a duplicate at its own line."""
+    edit(
+        root,
+        "calculators.yaml",
+        "    summary: The damage dealt.\n",
+        "    summary: The damage dealt.\n    inputs_from: hit\n",
+    )
+    cat = loader.load(root)
+    assert [str(p) for p in cat.problems] == []
+    damage = cat.systems["countup"].calculators["damage"]
+    assert [d["name"] for d in damage["inputs"]] == ["ac", "nat20", "weapon", "extra"]
+    assert "ruling" not in damage["inputs"][1]
+    assert "ruling" in cat.systems["countup"].calculators["hit"]["inputs"][1]  # the declaration is untouched
+    edit(root, "calculators.yaml", "{name: extra, type: dice", "{name: ac, type: dice")
+    assert problems(root) == [
+        "rules_data/countup/calculators.yaml:21: calculators.damage.inputs[1].name: "
+        "duplicate input name 'ac' (it comes from `inputs_from: hit`)"
+    ]
+
+
+def test_inputs_from_is_one_level(root: Path) -> None:
+    edit(
+        root,
+        "calculators.yaml",
+        "    summary: The damage dealt.\n",
+        "    summary: The damage dealt.\n    inputs_from: hit\n",
+    )
+    edit(
+        root,
+        "calculators.yaml",
+        "    summary: Who acts first.\n",
+        "    summary: Who acts first.\n    inputs_from: damage\n",
+    )
+    assert problems(root) == [
+        "rules_data/countup/calculators.yaml:26: calculators.initiative.inputs_from: "
+        "calculator 'damage' takes its inputs from another: name that one"
+    ]

@@ -57,13 +57,14 @@ def settle(page, calculator: str | None = None, after: int | None = None, show_a
             " c.querySelector('.cc-status')?.textContent])"
         )
         raise AssertionError(f"no settled calculator at {page.url}: {states}") from err
-    if root.query_selector(".cc-show-all") and show_all:
+    main = ".cc-result-body > .cc-distribution"  # not the one attack's folded distribution
+    if root.query_selector(f"{main} .cc-show-all") and show_all:
         # A long distribution shows its most likely rows; the comparison needs them all.
         seen = int(root.evaluate("(c) => c.dataset.ccResults || 0"))
-        root.query_selector(".cc-show-all").click()
+        root.query_selector(f"{main} .cc-show-all").click()
         return settle(page, calculator, after=seen, show_all=False)
-    if root.query_selector(".cc-distribution"):
-        root.wait_for_selector(".cc-distribution[data-cc-complete]", state="attached")
+    if root.query_selector(main):
+        root.wait_for_selector(f"{main}[data-cc-complete]", state="attached")
     return root.evaluate(SHOWN_JS)
 
 
@@ -131,6 +132,7 @@ def expected(reply: dict, base: str) -> dict:
         }
         if d
         else None,
+        "attack": [frac(a["expected"]), frac(a["hit"]), frac(a["on_hit"]["mean"])] if (a := r.get("attack")) else None,
         "order": [[g["rank"], ", ".join(g["names"]), g["tied"]] for g in r["order"]] if r["order"] else None,
         "pairwise": [
             [p["first"], p["second"], frac(p["before"]), frac(p["tied"]), frac(p["after"])] for p in r["pairwise"]

@@ -15,14 +15,16 @@
     summary: text(root.querySelector(".cc-summary")) || "",
     chances: all(".cc-chances dt").map((dt) => [text(dt), frac(dt.nextElementSibling)]),
     roll_needed: text(root.querySelector(".cc-roll-needed strong")),
-    distribution: root.querySelector(".cc-distribution")
+    distribution: root.querySelector(".cc-result-body > .cc-distribution")
       ? {
-          mean: frac(root.querySelector(".cc-stats dd")),
-          min: text(root.querySelector(".cc-min")),
-          max: text(root.querySelector(".cc-max")),
-          rows: all(".cc-dist-table tbody tr").map((tr) => [text(tr.querySelector("th")), ...[...tr.querySelectorAll("td")].map(frac)]),
+          mean: frac(root.querySelector(".cc-result-body > .cc-distribution .cc-stats dd")),
+          min: text(root.querySelector(".cc-result-body > .cc-distribution .cc-min")),
+          max: text(root.querySelector(".cc-result-body > .cc-distribution .cc-max")),
+          rows: all(".cc-result-body > .cc-distribution .cc-dist-table tbody tr").map((tr) => [text(tr.querySelector("th")), ...[...tr.querySelectorAll("td")].map(frac)]),
         }
       : null,
+    // one attack (damage calculators): expected damage per attack, hit chance, mean when it lands
+    attack: root.querySelector(".cc-attack") ? all(".cc-attack-stats dd").map(frac) : null,
     order: root.querySelector(".cc-order")
       ? all(".cc-order li").map((li) => [li.value, text(li.querySelector(".cc-names")), li.classList.contains("cc-tied")])
       : null,

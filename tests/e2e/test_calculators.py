@@ -21,12 +21,13 @@ def test_parity_with_cpython_on_every_calculator(watched, site):
     assert site.cases, "no calculator in the data"
     mismatches = []
     pages = list(site.calculator_pages().values())
-    for i, case in enumerate(site.cases):
+    cases = [c for c in site.cases if c.get("url")]  # the tracker's turns requests have no page
+    for i, case in enumerate(cases):
         url = calculator_url(site.base, case)
         if i == 0:
             page.goto(url)
         else:
-            if case["url"] == site.cases[i - 1]["url"]:  # hop away: a same-page link is not a page load
+            if case["url"] == cases[i - 1]["url"]:  # hop away: a same-page link is not a page load
                 hop = next(p for p in pages if p["url"] != case["url"])
                 instant_go(page, urljoin(site.base, hop["url"]))
                 settle(page, hop["request"]["calculator"])

@@ -10,6 +10,13 @@ from urllib.parse import urljoin
 from pages import answers, settle
 
 
+def damage_line(answer: dict) -> str:
+    """The damage part of a damage summary, after its head "Expected … damage per attack (hits …); "."""
+    head, _, rest = answer["summary"].partition("; ")
+    assert head.startswith("Expected ") and "damage per attack" in head, answer["summary"]
+    return rest
+
+
 def open_damage(page, site):
     page.goto(urljoin(site.base, site.calculator_pages()[("countup", "damage")]["url"]))
     settle(page, "damage")
@@ -34,19 +41,19 @@ def test_typed_dice_are_what_is_rolled_and_added_bonuses_are_named(watched, site
     hint = field_of(root, "dice").locator(".cc-range")
     assert hint.text_content().strip() == f"(e.g. {dice.input_value()})"  # the example is the default
     shown = edit(page, dice, "1d8+3")
-    assert shown["summary"].startswith("1d8+3: 4 to 11 damage"), shown
+    assert damage_line(shown).startswith("1d8+3: 4 to 11 damage"), shown
     shown = edit(page, root.locator('[data-input="strength_score"]'), "16")
-    assert shown["summary"].startswith("1d8+3 +2 (Strength) = 1d8+5: 6 to 13 damage"), shown
+    assert damage_line(shown).startswith("1d8+3 +2 (Strength) = 1d8+5: 6 to 13 damage"), shown
     assert record["errors"] == [] and record["external"] == []
 
 
 def test_a_cleared_field_is_missing_not_the_default(watched, site):
     page, record = watched
     root = open_damage(page, site)
-    misc = root.locator('[data-input="misc"]')
+    misc = root.locator('[data-input="damage_misc"]')
     shown = edit(page, misc, "")
     assert shown["state"] == "error"
-    assert ["misc", "Is required — the default is 0"] in shown["errors"], shown
+    assert ["damage_misc", "Is required — the default is 0"] in shown["errors"], shown
     assert misc.get_attribute("aria-invalid") == "true"
     shown = edit(page, misc, "0")
     assert shown["state"] == "done" and shown["errors"] == []
@@ -64,12 +71,12 @@ def test_a_negative_dice_expression_is_refused_at_its_field(watched, site):
 def test_signed_fields_get_digits_keyboard_and_a_sign_button(watched, site):
     page, record = watched
     root = open_damage(page, site)
-    misc = root.locator('[data-input="misc"]')  # min −30: signed
+    misc = root.locator('[data-input="damage_misc"]')  # min −30: signed
     score = root.locator('[data-input="strength_score"]')  # min 1: never negative
     assert misc.get_attribute("inputmode") == score.get_attribute("inputmode") == "numeric"
     assert field_of(root, "strength_score").locator(".cc-sign").count() == 0
-    sign = field_of(root, "misc").locator("button.cc-sign")
-    assert sign.get_attribute("aria-label") == "Change the sign of Miscellaneous bonus"
+    sign = field_of(root, "damage_misc").locator("button.cc-sign")
+    assert sign.get_attribute("aria-label") == "Change the sign of Miscellaneous damage bonus"
     box = sign.bounding_box()
     assert box["width"] >= 24 and box["height"] >= 24
     shown = edit(page, misc, "2")
@@ -83,3 +90,18 @@ def test_signed_fields_get_digits_keyboard_and_a_sign_button(watched, site):
     sign.click()
     assert misc.input_value() == "2"
     assert record["errors"] == []
+
+
+def test_an_old_damage_link_still_opens_with_its_damage_bonus(watched, site):
+    """Before the merged form countup damage's `misc` was the damage bonus; it is `damage_misc` now
+    (`was: misc`), and `misc` is the to-hit bonus. A link made before opens as it meant."""
+    page, record = watched
+    url = urljoin(site.base, site.calculator_pages()[("countup", "damage")]["url"])
+    page.goto(url + "?dice=1d8&misc=2")
+    shown = settle(page, "damage")
+    root = page.locator(".cc-calc:not([data-cc-old])[data-cc-calculator=damage]")
+    assert root.locator('[data-input="damage_misc"]').input_value() == "2"
+    assert root.locator('[data-input="misc"]').input_value() == "1"  # the to-hit default
+    assert damage_line(shown).startswith("1d8 +2 (misc) = 1d8+2: 3 to 10 damage"), shown
+    assert "damage_misc=2" in page.url  # the page rewrites the link with the new names
+    assert record["errors"] == [] and record["external"] == []

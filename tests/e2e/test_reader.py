@@ -70,6 +70,42 @@ def test_answer_in_view_on_arrival_and_while_editing(browser, site, viewport):
     assert not out, out
 
 
+LONG_SUMMARY = "countup/calculators/damage/?target=character&target_hp=5&strength_score=16&dice=2d6%2B3"
+UPDATE_NOTICE = """() => { const n = document.createElement('div'); n.className = 'cc-update md-typeset';
+  n.append(Object.assign(document.createElement('p'), {textContent: 'Combat Codex was updated — reload.'}));
+  document.body.append(n); return n.getBoundingClientRect().toJSON(); }"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_phone_answer_line_stays_compact_and_clear_of_the_update_notice(browser, site, theme):
+    """Issue 11 leftovers: a long summary folds to two lines on a 390×844 phone, the whole text a
+    tap away; the update notice (placed by the site's CSS) never covers the answer line."""
+    context, page = _new_page(browser, PHONE, color_scheme=theme, is_mobile=True, has_touch=True)
+    try:
+        page.goto(urljoin(site.base, LONG_SUMMARY))
+        shown = settle(page, "damage")
+        _focus_last_field(page)
+        line = page.locator(".cc-calc .cc-answer")
+        text = line.locator(".cc-answer-text")
+        line_height = float(text.evaluate("(t) => parseFloat(getComputedStyle(t).lineHeight)"))
+        folded = text.bounding_box()["height"]
+        assert shown["summary"] in text.inner_text()
+        assert folded <= 2 * line_height + 1 < text.evaluate("(t) => t.scrollHeight"), (folded, line_height)
+        assert line.bounding_box()["height"] <= 80
+        fold = line.locator(".cc-answer-fold")
+        fold.click()
+        assert fold.get_attribute("aria-expanded") == "true"
+        assert text.bounding_box()["height"] > folded + line_height / 2
+        fold.click()
+        assert fold.get_attribute("aria-expanded") == "false"
+        notice = page.evaluate(UPDATE_NOTICE)
+        box = line.bounding_box()
+        assert line.evaluate(IN_VIEW)["visible"]
+        assert notice["bottom"] <= box["y"] or box["y"] + box["height"] <= notice["top"], (notice, box)
+    finally:
+        context.close()
+
+
 def _page_types(site) -> list[tuple[str, list[str]]]:
     calcs = [case["url"] for case in site.calculator_pages().values()]
     return [

@@ -35,7 +35,7 @@ def test_every_system_page_names_its_system(site: Path, system: catalog.System) 
         html = page_html(site, url)
         title = _title(html)
         h1 = re.sub(r"<[^>]+>", "", re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S).group(1))
-        if not title.endswith(f" · {system.name} - Combat Codex") or system.name not in unescape(h1):
+        if not title.endswith(f" · {system.name} — Combat Codex") or system.name not in unescape(h1):
             unnamed.append((url, title, h1))
     assert not unnamed, unnamed
 
@@ -60,6 +60,8 @@ def test_tracker_page_carries_the_systems_tracker_declaration(site: Path, system
 
 def test_calculator_titles_differ_between_systems(site: Path) -> None:
     """The issue: five pages were all called "Hit chance - Combat Codex"."""
+    assert _title(page_html(site, "countup/calculators/hit/")) == "Hit chance · Countup — Combat Codex"
+    assert _title(page_html(site, "")) == "Combat Codex"
     titles = [_title(page_html(site, f"{s.id}/calculators/hit/")) for s in SYSTEMS if "hit" in s.calculators]
     assert len(titles) >= 2 and len(set(titles)) == len(titles), titles
 

@@ -23,7 +23,7 @@ from site_html import ROOT, mkdocs_build, page_html
 from macros import catalog
 from macros.site import SYSTEM_PAGES
 
-COPIED = ("rules_data", "calc", "macros", "docs", "mkdocs.yml")
+COPIED = ("rules_data", "calc", "macros", "docs", "overrides", "mkdocs.yml")
 IGNORED = shutil.ignore_patterns("__pycache__", "rules.json", "*.pyc")
 
 

@@ -8,11 +8,12 @@ from fractions import Fraction
 from math import ceil
 from typing import Any
 
-from calc import dice, result
+from calc import dice, per_attack, result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.format import signed
+from calc.per_attack import PerAttack, mean_text
 from calc.systems.action_points.weapons import Weapon, reach_of, resolve
 
 
@@ -290,6 +291,15 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         p_crit, p_reg, p_miss = Fraction(1), Fraction(0), Fraction(0)
     parts = [(p_miss, Dist.constant(0)), (p_reg, regular), (p_crit, critical)]
     total = Dist.mixture(parts)
+    # the whole attack, whatever `outcome` shows: expected damage per attack
+    whole = PerAttack([("Regular hit", o.regular, regular), ("Critical hit", o.critical, critical)])
+    steps.append(
+        data.step(
+            "critical-damage",
+            f"Per attack: a regular hit {o.regular} × mean {mean_text(regular.mean)} + a critical hit "
+            f"{o.critical} × mean {mean_text(critical.mean)}: {whole.formula()}.",
+        )
+    )
     chances = [result.chance("Hits", p_crit + p_reg)]
     if inputs["wounds_rule"]:
         needed, how = wound_needed(inputs, data)
@@ -304,10 +314,17 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         ["Critical hit", result.percent(p_crit), labels[1], _mean(critical)],
     ]
     what = {"attack": "per attack", "hit": "on a regular hit", "critical": "on a critical hit"}[outcome]
+    summary = f"{_mean(total)} damage on average {what} ({total.min} to {total.max})"
+    if outcome == "attack":
+        summary += f"; hits {result.percent(whole.hit)}"
+    else:
+        summary = f"{per_attack.summary(whole)}; {summary}"
+    shown = result.dist_json(total, "Damage")
     return {
-        "summary": f"{_mean(total)} damage on average {what} ({total.min} to {total.max})",
+        "summary": summary,
         "chances": chances,
-        "distribution": result.dist_json(total, "Damage"),
+        "distribution": shown,
+        "attack": per_attack.attack_json(whole, (total, shown)),
         "table": result.table("Outcomes", ["Outcome", "Chance", "Damage roll", "Mean damage taken"], rows),
         "steps": [*attack.steps, *steps],
     }

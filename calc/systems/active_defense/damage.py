@@ -1,14 +1,16 @@
-"""Active Defense damage: dice + Strength − armour with a floor, when the attack lands."""
+"""Active Defense damage: dice + Strength − armour with a floor, when the attack lands; with the
+chance it lands (same inputs), the expected damage per attack."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from calc import dice
+from calc import dice, per_attack
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.format import signed
+from calc.per_attack import PerAttack
 from calc.result import chance, dist_json, percent, table
 from calc.systems.active_defense.hit import exchange
 from calc.systems.active_defense.readers import num
@@ -49,15 +51,25 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         chance("Attack lands", lands),
         chance("Lands and deals any damage", lands * dealt.p_ge(1)),
     ]
+    attack = PerAttack([("lands", lands, dealt)])
+    rule = "critical-attacks" if inputs["critical_penalty"] else "natural-rolls"
+    why = (
+        "a critical attack is declared before the roll: its bonus is in every landing hit's damage"
+        if inputs["critical_penalty"]
+        else "a natural 20 only counts as a higher total; no roll adds damage"
+    )
+    steps.append(data.step(rule, f"Per attack: {why}, so {attack.formula()}."))
     shown = float(lands)
     rows = [[v, percent(q), percent(shown * q)] for v, q in at_least(dealt)]
+    shown = dist_json(dealt, "Damage when the attack lands")
     return {
         "summary": (
-            f"Lands {percent(lands)}; {percent(headline)} to land and deal at least {x}; "
+            f"{per_attack.summary(attack, 'lands')}; {percent(headline)} to land and deal at least {x}; "
             f"mean {num(dealt.mean)} on a hit"
         ),
         "chances": chances,
-        "distribution": dist_json(dealt, "Damage when the attack lands"),
+        "distribution": shown,
+        "attack": per_attack.attack_json(attack, (dealt, shown)),
         "table": table("Damage of at least x", ["x", "P(≥ x) when it lands", "P(lands and ≥ x)"], rows),
         "steps": steps,
     }

@@ -1,15 +1,19 @@
-"""Countup damage: dice + Strength + misc (− Hurt), with the damage floor ruling and the effect on a target."""
+"""Countup damage: dice + Strength + misc (− Hurt), with the damage floor ruling and the effect on a
+target; with the hit chance from the same inputs, the expected damage per attack (no critical hits)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
 
-from calc import dice, result
+from calc import dice, per_attack, result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.format import number, signed
+from calc.per_attack import PerAttack
+from calc.rounds import chance_of
+from calc.systems.countup.hit import hit
 from calc.systems.countup.readers import chosen_bonus
 
 STRENGTH_FACTS = {"melee": "melee_adds_strength", "thrown": "thrown_adds_strength", "ranged": "ranged_adds_strength"}
@@ -62,8 +66,9 @@ def composed_expression(expr: dice.DiceExpr, parts: list[tuple[int, str]]) -> st
     return f"{expr} {shown} = {expr.plus(sum(v for v, _ in added))}"
 
 
-def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    """The full damage distribution of one hit, and optionally its effect on a target."""
+def hit_damage(inputs: dict[str, Any], data: SystemData) -> tuple[Dist, list[dict[str, str]], str]:
+    """The damage of one hit (dice + Strength + misc − Hurt, floored by the ruling), its steps and
+    the composed expression. The round calculator uses it too."""
     expr: dice.DiceExpr = inputs["dice"]
     attack = inputs["attack"]
     adds_strength = data.fact("damage", STRENGTH_FACTS[attack])
@@ -80,7 +85,7 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         steps.append(strength_step)
     else:
         steps.append(data.step("damage", f"{kind[attack]} adds no Strength bonus to damage."))
-    parts.append((inputs["misc"], "misc"))
+    parts.append((inputs["damage_misc"], "misc"))
     if inputs["hurt"]:
         penalty = data.fact("hurt", "damage_penalty")
         parts.append((penalty, "Hurt"))
@@ -104,15 +109,34 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             )
     elif raw.min < 0:
         steps.append(data.step("ruling:damage-floor", "Option off: totals below 0 are kept as rolled."))
-    dist = damage_dist(expr, modifier, floor)
+    return damage_dist(expr, modifier, floor), steps, composed
+
+
+def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The hit chance, the full damage distribution of one hit, the expected damage per attack, and
+    optionally the hit's effect on a target: all from one set of inputs."""
+    to_hit = hit(inputs, data)
+    p_hit = chance_of(to_hit, "Hit")
+    dist, steps, composed = hit_damage(inputs, data)
+    attack = PerAttack([("Hit", p_hit, dist)])
+    steps = [*to_hit["steps"], *steps]
+    steps.append(data.step("critical-hits", f"No critical hits: every hit deals this damage, so {attack.formula()}."))
 
     chances = []
     summary = f"{composed}: {number(dist.min)} to {number(dist.max)} damage, mean {float(dist.mean):.4g}"
     if inputs["target"] != "none":
         outcomes, target_step = target_outcomes(data, dist, inputs["target"], inputs["target_hp"], inputs["npc_hurt"])
         chances += [result.chance(label, p) for label, p in outcomes]
-        steps.append(data.step("apply-damage", "Damage comes off the target's current hit points."))
+        steps.append(data.step("apply-damage", "Damage comes off the target's current hit points (after a hit)."))
         steps.append(target_step)
-        summary += "; " + ", ".join(f"{label.lower()} {result.percent(p)}" for label, p in outcomes[:2])
-    chances.append(result.chance("At least 1 damage", dist.p_ge(1)))
-    return {"summary": summary, "chances": chances, "distribution": result.dist_json(dist), "steps": steps}
+        summary += "; a hit leaves it " + ", ".join(f"{label.lower()} {result.percent(p)}" for label, p in outcomes[:2])
+    summary = f"{per_attack.summary(attack)}; {summary}"
+    chances += [result.chance("Hit", p_hit), result.chance("At least 1 damage", dist.p_ge(1))]
+    shown = result.dist_json(dist, "Damage of a hit")
+    return {
+        "summary": summary,
+        "chances": chances,
+        "distribution": shown,
+        "attack": per_attack.attack_json(attack, (dist, shown)),
+        "steps": steps,
+    }

@@ -11,8 +11,8 @@ from calc.dist import Dist
 from calc.format import number, signed
 from calc.systems.countup.readers import chosen_bonus, minus_term
 
-ATTACK_RULES = {"melee": "attack-melee", "ranged": "attack-ranged"}
-"""Which rule governs each kind of attack roll."""
+ATTACK_RULES = {"melee": "attack-melee", "thrown": "attack-ranged", "ranged": "attack-ranged"}
+"""Which rule governs each kind of attack roll (a thrown weapon is a ranged attack)."""
 
 
 def hit_probability(need: int, sides: int, natural_rolls: bool) -> Fraction:

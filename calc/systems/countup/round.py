@@ -12,11 +12,13 @@ from typing import Any
 from calc import rounds
 from calc.data import SystemData
 from calc.errors import InputError
-from calc.systems.countup.damage import damage
+from calc.systems.countup.damage import hit_damage
 from calc.systems.countup.hit import hit
 
 HIT_INPUTS = ("to_hit", "ability_from", "ability_score", "ability_bonus", "misc", "hurt", "ac", "natural_rolls")
-DAMAGE_INPUTS = ("attack", "dice", "strength_from", "strength_score", "strength_bonus", "hurt", "damage_floor")
+DAMAGE_INPUTS = (
+    "attack", "dice", "strength_from", "strength_score", "strength_bonus", "damage_misc", "hurt", "damage_floor",
+)  # fmt: skip
 
 
 def attacks_per_round(inputs: dict[str, Any], data: SystemData, steps: list[dict[str, str]]) -> tuple[int, int]:
@@ -80,21 +82,14 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     hit_answer = hit(to_hit, data)
     p = rounds.chance_of(hit_answer, "Hit")
     steps += hit_answer["steps"]
-    harm = {k: inputs[k] for k in DAMAGE_INPUTS} | {
-        "misc": inputs["damage_misc"],
-        "target": "none",
-        "target_hp": inputs["target_hp"],
-        "npc_hurt": False,
-    }
-    dmg_answer = rounds.uncut(damage, harm, data)
-    on_hit = rounds.dist_of(dmg_answer)
+    on_hit, damage_steps, _ = hit_damage({k: inputs[k] for k in DAMAGE_INPUTS}, data)
     if on_hit.min < 0:
         raise InputError(
             "damage_floor",
             f"a hit can total {on_hit.min} without the floor at 0: a round cannot heal the target, "
             "so keep damage below 0 counting as 0 here",
         )
-    steps += dmg_answer["steps"]
+    steps += damage_steps
     one = rounds.attack_damage(p, on_hit)
     per_round = rounds.round_total([one] * n)
     first = rounds.round_total([one] * first_n) if first_n != n else None

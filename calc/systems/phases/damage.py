@@ -9,9 +9,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import dice, result
+from calc import dice, per_attack, result
 from calc.data import SystemData
 from calc.dist import Dist
+from calc.per_attack import PerAttack
 from calc.systems.phases.attack_roll import (
     COVER,
     HIT,
@@ -52,7 +53,7 @@ def _hit_damage(base: int, inputs: dict[str, Any], data: SystemData) -> Dist:
     return die.clamp_below(least)
 
 
-def _attack(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tuple[Dist, dict[str, Fraction]]:
+def _attack(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tuple[Dist, dict[str, Fraction], PerAttack]:
     number = target_number(inputs, data, steps)
     roll = used_roll(inputs, data, steps)
     natural = inputs["natural_rolls"]
@@ -70,10 +71,17 @@ def _attack(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tupl
             by_base[base] = by_base.get(base, Fraction(0)) + pf
         else:
             p["cover" if outcome == COVER else "miss"] += pf
-    parts = [(p["cover"] + p["miss"], Dist.constant(0))]
-    parts += [(q, _hit_damage(base, inputs, data)) for base, q in by_base.items()]
+    landing = [(f"margin {base}", q, _hit_damage(base, inputs, data)) for base, q in by_base.items()]
+    if not landing:  # no face hits: an attack that lands would still deal a hit's damage
+        landing = [("hit", Fraction(0), _hit_damage(least_margin(inputs, data), inputs, data))]
+    attack = PerAttack(landing)
     _damage_steps(inputs, data, steps)
-    return Dist.mixture(parts), p
+    return attack.per_attack, p, attack
+
+
+def least_margin(inputs: dict[str, Any], data: SystemData) -> int:
+    """The margin damage of the least hit (the minimum damage), for an attack that cannot land."""
+    return data.fact("margin-damage", "minimum_damage")
 
 
 def _damage_steps(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> None:
@@ -106,28 +114,32 @@ def _damage_steps(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -
             steps.append(data.step("ruling:damage-dice", f"{prop['name']}: {prop['die']} replaces the margin."))
 
 
-def _failure(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tuple[Dist, dict[str, Fraction]]:
+def _failure(
+    inputs: dict[str, Any], data: SystemData, steps: list[Step]
+) -> tuple[Dist, dict[str, Fraction], PerAttack]:
     number = check_number(inputs, data, steps, "opportunity-attacks")
     roll = used_roll(inputs, data, steps)
     base = data.fact("opportunity-attacks", "failure_damage_base")
     floor = data.fact("margin-damage", "minimum_damage") if inputs["failure_min_one"] else 0
     p_fail = roll.p_lt(number.value)
-    parts = [(1 - p_fail, Dist.constant(0))]
     if p_fail:
         fails = roll.condition(lambda f: f < number.value)
-        parts.append((p_fail, fails.map(lambda f: max(floor, base - f))))
+        hurt = fails.map(lambda f: max(floor, base - f))
+    else:  # no roll fails: the damage a failure would deal with the worst face
+        hurt = Dist.constant(max(floor, base - roll.min))
+    attack = PerAttack([("failure", p_fail, hurt)])
     if inputs["failure_min_one"]:
         text = f"On a failure you are hit for {base} − the d20 roll, at least {floor}."
     else:
         text = f"Other reading: on a failure you are hit for {base} − the d20 roll, with no minimum (0 if negative)."
     steps.append(data.step("ruling:failure-damage", text))
-    return Dist.mixture(parts), {"hit": p_fail, "cover": Fraction(0), "crit": Fraction(0)}
+    return attack.per_attack, {"hit": p_fail, "cover": Fraction(0), "crit": Fraction(0)}, attack
 
 
 def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     steps: list[Step] = []
     failure = inputs["mode"] == "failure"
-    dist, p = _failure(inputs, data, steps) if failure else _attack(inputs, data, steps)
+    dist, p, attack = _failure(inputs, data, steps) if failure else _attack(inputs, data, steps)
     hp, max_hp = inputs["current_hp"], inputs["max_hp"]
     armour = row_by(data, "armour-wound-protection", "id", inputs["armour"])
     protection = armour["protection"]
@@ -162,8 +174,17 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     if not failure and inputs["natural_rolls"]:
         chances.append(result.chance("Critical hit: an extra Wound until the end of next round", p["crit"]))
         steps.append(
-            data.step("critical-hits", "A natural 20 that hits also gives a Wound lasting to the end of next round.")
+            data.step(
+                "critical-hits",
+                "A natural 20 that hits also gives a Wound lasting to the end of next round "
+                "(a Wound, not extra damage).",
+            )
         )
+        steps.append(data.step("fumbles", "A natural 1 misses (0 damage); the fumble notches an item, not hit points."))
+    if failure:
+        steps.append(data.step("opportunity-attacks", f"Per roll: {attack.formula().replace('lands', 'fails')}."))
+    else:
+        steps.append(data.step("margin-damage", f"Per attack: {attack.formula()}."))
     if p["cover"]:
         chances.append(result.chance("Hits the cover instead", p["cover"]))
     if max_hp:
@@ -178,10 +199,16 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         [r["name"], str(r["severity"]), result.percent(by_name[r["name"]]), str(by_name[r["name"]])] for r in severities
     ]
     label = "Damage you take" if failure else "Damage to the target"
+    what = "per roll" if failure else "per attack"
+    shown = result.dist_json(dist, label)
     return {
-        "summary": f"Mean damage {float(dist.mean):.2f}; Wound {result.percent(p_wound)}",
+        "summary": (
+            f"Expected damage {what} {float(dist.mean):.2f} (hits {result.percent(attack.hit)}, "
+            f"mean {float(attack.on_hit.mean):.2f} when it does); Wound {result.percent(p_wound)}"
+        ),
+        "attack": per_attack.attack_json(attack, (dist, shown)),
         "chances": chances,
-        "distribution": result.dist_json(dist, label),
+        "distribution": shown,
         "table": result.table("Wound from this roll", ["Wound", "Inventory slots", "Chance", "Exact"], rows),
         "steps": steps,
     }

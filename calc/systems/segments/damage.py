@@ -1,16 +1,23 @@
 """The damage calculator: dice plus every modifier, then the single highest multiplier applied to
-that total (multipliers never stack), as an exact distribution."""
+that total (multipliers never stack), as an exact distribution; with the hit chance from the same
+inputs, the expected damage per attack."""
 
 from __future__ import annotations
 
 from math import prod
 from typing import Any
 
-from calc import result
+from calc import per_attack, result
 from calc.data import SystemData
+from calc.dist import Dist
+from calc.per_attack import PerAttack
+from calc.rounds import chance_of
+from calc.systems.segments.hit import hit
 
 
-def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+def hit_damage(inputs: dict[str, Any], data: SystemData) -> tuple[Dist, str, list[dict[str, str]]]:
+    """The damage of one hit: dice + modifier, then the highest multiplier on that total; its text
+    and steps. The round calculator uses it too."""
     expr = inputs["dice"]
     modifier = inputs["modifier"]
     base = expr.dist() + modifier
@@ -30,9 +37,30 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     if base.min < 0:
         steps.append(data.step("damage-multipliers", "a total below 0 deals no damage (counted as 0)"))
     label = f"×{factor} ({base_text})" if factor > 1 else base_text
-    dist = result.dist_json(total, "Damage")
+    return total, label, steps
+
+
+def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The hit chance (the hit calculator, same inputs), a hit's damage and the expected damage per
+    attack: no critical hits, so P(hit) × mean damage."""
+    to_hit = hit(inputs, data)
+    p_hit = chance_of(to_hit, "Hit")
+    total, label, steps = hit_damage(inputs, data)
+    attack = PerAttack([("Hit", p_hit, total)])
+    steps = [*to_hit["steps"], *steps]
+    steps.append(
+        data.step(
+            "critical-hits",
+            f"No critical hits: a natural 20 only hits, every hit deals this damage, so {attack.formula()}",
+        )
+    )
+    shown = result.dist_json(total, "Damage of a hit")
     return {
-        "summary": f"{label}: {total.min}–{total.max}, mean {float(total.mean):.2f}".replace(".00", ""),
-        "distribution": dist,
+        "summary": f"{per_attack.summary(attack)}; "
+        + f"{label}: {total.min}–{total.max}, mean {float(total.mean):.2f}".replace(".00", ""),
+        "chances": [result.chance("Hit", p_hit), result.chance("Miss", 1 - p_hit)],
+        "roll_needed": to_hit["roll_needed"],
+        "distribution": shown,
+        "attack": per_attack.attack_json(attack, (total, shown)),
         "steps": steps,
     }

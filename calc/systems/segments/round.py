@@ -8,7 +8,7 @@ from typing import Any
 
 from calc import rounds
 from calc.data import SystemData
-from calc.systems.segments.damage import damage
+from calc.systems.segments.damage import hit_damage
 from calc.systems.segments.hit import hit
 
 HIT_INPUTS = (
@@ -40,8 +40,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         hit_inputs = {k: inputs[k] for k in HIT_INPUTS} | {"bonus": inputs["bonus"] + attack["to_hit"]}
         on_hit = hit(hit_inputs, data)
         p = rounds.chance_of(on_hit, "Hit")
-        harm = {"dice": expr, "modifier": attack["modifier"], "multipliers": []}
-        dmg = rounds.dist_of(rounds.uncut(damage, harm, data))
+        dmg, _, _ = hit_damage({"dice": expr, "modifier": attack["modifier"], "multipliers": []}, data)
         attacks.append(rounds.attack_damage(p, dmg))
         steps.append(
             data.step(

@@ -1,5 +1,6 @@
 // The answer line: one compact line with the calculator's answer (its summary, plus the headline
-// mean or chance when the summary lacks it), kept in view while the reader edits. On a phone CSS
+// mean or chance when the summary lacks it), kept in view while the reader edits; on a phone at
+// most two lines, the whole text a tap away. On a phone CSS
 // pins it to the bottom of the screen (position: sticky) until the full result scrolls into
 // view; on a wide screen it heads the result column beside the form. Its button jumps to the
 // full result. It is not a live region: the calculator's status line already announces answers.
@@ -10,10 +11,14 @@ export class AnswerLine {
   /** `target`: the element holding the full result, scrolled to and focused by the button. */
   constructor(target) {
     this.target = target;
+    // On a phone the line shows at most two lines of the text (CSS); tapping the text shows it
+    // whole, and again folds it (aria-expanded says which).
     this.text = el("span", { class: "cc-answer-text" }, "Calculating…");
+    this.fold = el("button", { type: "button", class: "cc-answer-fold", "aria-expanded": "false", title: "Show the whole answer line" }, this.text);
+    this.fold.addEventListener("click", () => this.toggle());
     this.jump = el("button", { type: "button", class: "cc-answer-jump" }, "Full result");
     this.jump.addEventListener("click", () => this.showFull());
-    this.node = el("div", { class: "cc-answer", "data-cc-answer": "pending" }, el("span", { class: "cc-answer-label" }, "Answer: "), this.text, this.jump);
+    this.node = el("div", { class: "cc-answer", "data-cc-answer": "pending" }, el("span", { class: "cc-answer-label" }, "Answer: "), this.fold, this.jump);
   }
 
   /** A new result from calc.evaluate. */
@@ -32,6 +37,12 @@ export class AnswerLine {
   /** Loading or computing for a noticeable time. */
   waiting(text) {
     if (this.node.dataset.ccAnswer === "pending") replace(this.text, text);
+  }
+
+  toggle() {
+    const open = this.fold.getAttribute("aria-expanded") !== "true";
+    this.fold.setAttribute("aria-expanded", String(open));
+    this.fold.title = open ? "Fold the answer line" : "Show the whole answer line";
   }
 
   showFull() {

@@ -47,6 +47,7 @@ export function renderResult(result, siteRoot, options = {}) {
     const r = result.roll_needed;
     out.append(el("p", { class: "cc-roll-needed" }, "Roll needed on the ", r.die, ": ", el("strong", {}, r.text)));
   }
+  if (result.attack) out.append(renderAttack(result.attack, result.distribution, options));
   if (result.distribution) out.append(renderDistribution(result.distribution, options));
   if (result.order) out.append(renderOrder(result.order));
   if (result.pairwise?.length) out.append(renderPairwise(result.pairwise));
@@ -123,6 +124,27 @@ function renderDistribution(d, { showAll = false, onShowAll = null } = {}) {
   }
   appendInChunks(section, tbody, pmf, row);
   return section;
+}
+
+/** One attack from the form's one set of inputs: the chance it lands, the mean damage when it
+ * does, the expected damage per attack, and (folded) the distribution the page does not already
+ * show — every attack's damage with misses as 0, or the damage of an attack that lands. */
+function renderAttack(a, shown, options) {
+  const exactNumber = (v) => [el("span", { class: "cc-mean" }, formatNumber(v.float)), " ", el("span", { class: "cc-frac", "data-fraction": v.fraction }, `(${v.fraction})`)];
+  const stats = el(
+    "dl",
+    { class: "cc-stats cc-attack-stats" },
+    el("dt", {}, "Expected damage per attack"),
+    el("dd", { class: "cc-expected" }, ...exactNumber(a.expected)),
+    el("dt", {}, "Hit chance"),
+    el("dd", {}, ...chanceText(a.hit)),
+    el("dt", {}, "Mean damage when it lands"),
+    el("dd", {}, ...exactNumber(a.on_hit.mean)),
+  );
+  const samePmf = (x, y) => x && y && x.denominator === y.denominator && x.pmf.length === y.pmf.length && x.pmf.every((r, i) => r.x === y.pmf[i].x && r.weight === y.pmf[i].weight);
+  const other = samePmf(shown, a.per_attack) ? a.on_hit : a.per_attack;
+  const folded = el("details", { class: "cc-attack-dist" }, el("summary", {}, other.label), renderDistribution(other, options));
+  return el("section", { class: "cc-attack", "aria-label": "One attack" }, stats, folded);
 }
 
 /** The `n` most likely rows, in order of total (ties: the lower total). */
