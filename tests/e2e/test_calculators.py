@@ -141,7 +141,7 @@ def test_typed_markup_is_text(watched, site):
             instant_go(page, url)
         settle(page, case["request"]["calculator"])
         calc = page.locator(".cc-calc:not([data-cc-old])")
-        fields = calc.locator("input[type=text]:enabled")  # an input that does not apply yet is disabled
+        fields = calc.locator("input[type=text][data-input]:enabled")  # form fields, not the preset picker
         for n in range(fields.count()):
             field = fields.nth(n)
             limit = int(field.get_attribute("maxlength") or len(XSS))
@@ -295,7 +295,7 @@ def test_cancel_terminates_and_a_new_worker_answers(browser, site):
         assert "Cancelled" in page.locator(".cc-calc .cc-form-error").inner_text()
         page.wait_for_selector(".cc-calc .cc-status:text-is('Ready')")
         seen = answers(page)
-        field = page.locator(".cc-calc input[type=text]").first
+        field = page.locator(".cc-calc input[type=text][data-input]").first
         field.fill(field.input_value())  # any edit asks again
         shown = settle(page, after=seen)
         assert shown["state"] == "done"
@@ -324,7 +324,7 @@ def test_page_with_several_calculators_keeps_their_inputs_apart(watched, site):
         "(names) => names.every((n) => location.search.includes(`${n}.`))", arg=names, timeout=FIRST_READY_MS
     )
     # A bad value for the first calculator only: it reports it, the others still answer.
-    first = page.locator(f".cc-calc[data-cc-calculator={names[0]}] input[type=text]").first
+    first = page.locator(f".cc-calc[data-cc-calculator={names[0]}] input[type=text][data-input]").first
     param = f"{names[0]}.{first.get_attribute('data-input')}"
     page.goto(urljoin(site.base, path) + "?" + urlencode({param: "not a number"}))
     page.wait_for_selector(f".cc-calc[data-cc-calculator={names[0]}][data-cc-state=error]")
