@@ -211,3 +211,60 @@ def test_bad_import_changes_nothing_and_undo_restores(browser, site, tmp_path):
         assert not dialogs
     finally:
         context.close()
+
+
+def test_a_ruling_chosen_in_the_tracker_reaches_the_engine(browser, site, tmp_path):
+    """active-defense's initiative-ability ruling (Dexterity modifier or Agility score added to the
+    d20), chosen in the tracker's Rulings block, changes who goes first exactly as CPython's
+    calc.turns answers with that option; it is stored with the fight, and a file with a ruling
+    value the data does not declare is refused without changing anything."""
+    system = "active-defense"
+    people = [
+        ("Ann", "pc", {"Dexterity modifier": 6, "Agility score": 8}),
+        ("Orc", "foe", {"Dexterity modifier": 1, "Agility score": 14}),
+    ]
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    try:
+        page.goto(urljoin(site.base, f"{system}/tracker/"))
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        for name, side, values in people:
+            page.get_by_label("Name", exact=True).fill(name)
+            page.get_by_label("Side", exact=True).select_option(side)
+            for label, value in values.items():
+                page.locator(".cc-tk-form").get_by_label(label, exact=True).fill(str(value))
+            page.get_by_role("button", name="Add", exact=True).click()
+            page.locator(f".cc-tk-card[data-cc-id] h3:has-text('{name}')").wait_for()
+        rulings = tracker(page).locator(".cc-tk-rulings")
+        rulings.locator("summary").click()
+        rulings.get_by_label("Number added to the d20").select_option("agility")
+        state = stored(page, system)["present"]
+        assert state["options"] == {"initiative_ability": "agility"}
+
+        root = tracker(page)
+        root.locator(".cc-tk-roundbtn").click()
+        form = root.locator(".cc-tk-diceform")
+        form.locator("input[data-cc-key]").first.wait_for()
+        for i in range(form.locator("input[data-cc-key]").count()):
+            form.locator("input[data-cc-key]").nth(i).fill("10")
+        form.get_by_role("button", name="Start round 1").click()
+        page.locator(".cc-tracker[data-cc-round='1'], .cc-tk-problem").first.wait_for()
+        assert root.get_attribute("data-cc-round") == "1", page.locator(".cc-tk-status").inner_text()
+        state = stored(page, system)["present"]
+        engine = [{"id": c["id"], "name": c["name"], "side": c["side"], **c["values"]} for c in state["combatants"]]
+        ruled = [t["id"] for t in turns.turn_order(system, engine, state["rolls"], 1, state["options"])["turns"]]
+        default = [t["id"] for t in turns.turn_order(system, engine, state["rolls"], 1)["turns"]]
+        assert ruled != default  # the ruling matters for these combatants
+        shown = root.locator(".cc-tk-order > li").evaluate_all("(xs) => xs.map((x) => x.dataset.ccId)")
+        assert shown == ruled
+
+        before = page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}")
+        bad = {**state, "options": {"initiative_ability": "luck"}}
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        page.locator(".cc-tk-file").set_input_files(str(tmp_path / "bad.json"))
+        page.locator(".cc-tk-status.cc-tk-problem:has-text('Not imported')").wait_for()
+        assert "Number added to the d20: one of dexterity, agility" in page.locator(".cc-tk-status").inner_text()
+        assert page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}") == before
+    finally:
+        context.close()

@@ -194,3 +194,46 @@ test("calculator links carry the defense and hit points left, as values", () => 
   assert.equal(S.calculatorQuery(h.present.combatants[1], DECL, "round"), "ac=15&target_hp=1", "clamped to the input's range");
   assert.equal(S.calculatorQuery(orc, DECL, "damage"), null);
 });
+
+// The initiative rulings, declared as macros/render/tracker.py writes them (action-points' own).
+const RULED = {
+  ...DECL,
+  rulings: [
+    { name: "tie_reroll", type: "choice", label: "Ties are re-rolled with", options: [{ value: "with_bonus" }, { value: "bare" }], default: "with_bonus", ruling: "initiative-tie-reroll" },
+    { name: "team_initiative", type: "boolean", label: "Use team initiative", default: false },
+    { name: "team_roll", type: "choice", label: "A team's count", options: [{ value: "lowest" }, { value: "average" }], default: "lowest", ruling: "team-initiative-roll", when: { team_initiative: true } },
+  ],
+};
+
+test("a ruling is an undoable action, checked, and reaches the engine's options", () => {
+  let h = S.history(S.emptyState("countup"));
+  assert.deepEqual(S.engineOptions(h.present, RULED), { tie_reroll: "with_bonus", team_initiative: false });
+  h = S.apply(h, { type: "option", name: "tie_reroll", value: "bare" }, RULED);
+  assert.deepEqual(h.present.options, { tie_reroll: "bare" });
+  assert.equal(S.engineOptions(h.present, RULED).tie_reroll, "bare");
+  h = S.apply(h, { type: "option", name: "team_initiative", value: true }, RULED);
+  assert.deepEqual(S.engineOptions(h.present, RULED), { tie_reroll: "bare", team_initiative: true, team_roll: "lowest" });
+  assert.equal(S.apply(h, { type: "option", name: "tie_reroll", value: "bare" }, RULED), h, "no change, no history");
+  assert.throws(() => S.apply(h, { type: "option", name: "tie_reroll", value: "dice" }, RULED), /one of with_bonus, bare/);
+  assert.throws(() => S.apply(h, { type: "option", name: "phase", value: "melee" }, RULED), /No ruling phase/);
+  h = S.undo(S.undo(h));
+  assert.deepEqual(h.present.options, {});
+  h = S.apply(h, { type: "option", name: "tie_reroll", value: "bare" }, RULED);
+  assert.deepEqual(S.reduce(h.present, { type: "clear", keepCombatants: true }, RULED).options, { tie_reroll: "bare" });
+  assert.deepEqual(S.reduce(h.present, { type: "clear", keepCombatants: false }, RULED).options, {});
+});
+
+test("rulings are exported and imported, and a bad ruling in a file changes nothing", () => {
+  let h = fight();
+  h = S.apply(h, { type: "option", name: "tie_reroll", value: "bare" }, RULED);
+  const text = S.exportText(h.present);
+  assert.deepEqual(S.parseImport(text, RULED, "countup"), { state: h.present });
+  const bad = (options) => S.parseImport(JSON.stringify({ ...h.present, options }), RULED, "countup");
+  assert.match(bad({ tie_reroll: "dice" }).error, /options: Ties are re-rolled with: one of/);
+  assert.match(bad({ swap: "x" }).error, /no ruling "swap"/);
+  assert.match(bad([]).error, /options: an object/);
+  assert.match(bad({ team_initiative: "yes" }).error, /true or false/);
+  const older = { ...h.present };
+  delete older.options; // a file from before rulings were kept: the data's defaults
+  assert.deepEqual(S.parseImport(JSON.stringify(older), RULED, "countup").state.options, {});
+});

@@ -106,6 +106,7 @@ class Tracker {
     );
 
     this.addSection = this.buildForm();
+    this.rulingsSection = this.buildRulings();
 
     const exportBtn = button("Export JSON", () => this.exportFile());
     this.importInput = el("input", { type: "file", accept: "application/json,.json", class: "cc-tk-file", "aria-label": "Import a fight from a JSON file" });
@@ -124,7 +125,7 @@ class Tracker {
         "Keys (outside text fields): N next turn · P previous · R roll initiative · A add a combatant · U or Ctrl+Z undo · Y or Ctrl+Shift+Z redo.",
       ),
     );
-    this.root.append(roundSection, people, this.addSection, tools, this.bar);
+    this.root.append(roundSection, people, this.addSection, ...(this.rulingsSection ? [this.rulingsSection] : []), tools, this.bar);
     this.keyHandler = (e) => this.key(e);
     document.addEventListener("keydown", this.keyHandler);
   }
@@ -153,6 +154,44 @@ class Tracker {
     });
     this.details = el("details", { class: "cc-tk-section cc-tk-add" }, this.formTitle, form);
     return this.details;
+  }
+
+  /** The initiative rulings (the initiative calculator's ruling inputs, as the data declares
+   * them): each change is an undoable action; the round's order is asked with them. */
+  buildRulings() {
+    const rulings = S.rulingFields(this.decl);
+    if (!rulings.length) return null;
+    this.rulingInputs = {};
+    const rows = rulings.map((f) => {
+      const input = fieldInput(f);
+      input.dataset.tkFocus = `ruling-${f.name}`;
+      input.addEventListener("change", () => {
+        const value = readFieldInput(input, f);
+        const label = f.type === "choice" ? shownValue(f, value) : value ? "yes" : "no";
+        this.dispatch({ type: "option", name: f.name, value }, `${f.label}: ${label}. It applies from the next roll of initiative.`);
+      });
+      this.rulingInputs[f.name] = input;
+      const row = labelled(f.label || f.name, input, f.help);
+      row.dataset.ccRuling = f.name;
+      return row;
+    });
+    return el(
+      "details",
+      { class: "cc-tk-section cc-tk-rulings" },
+      el("summary", {}, "Rulings"),
+      el("p", { class: "cc-tk-help" }, "Where the text is unclear: the same choices as the initiative calculator. They apply from the next roll of initiative, and are saved and exported with the fight."),
+      el("div", { class: "cc-tk-grid" }, rows),
+    );
+  }
+
+  renderRulings() {
+    if (!this.rulingInputs) return;
+    const values = S.rulingValues(this.state, this.decl);
+    for (const f of S.rulingFields(this.decl)) {
+      const input = this.rulingInputs[f.name];
+      setFieldInput(input, f, values[f.name]);
+      input.closest(".cc-tk-field").hidden = !S.applies(f, values);
+    }
   }
 
   resetForm() {
@@ -297,7 +336,7 @@ class Tracker {
     }
     const round = s.round + 1;
     this.say(`Asking which dice round ${round} needs…`);
-    const reply = await this.ask("dice", { combatants: s.combatants.map(S.engineCombatant), round });
+    const reply = await this.ask("dice", { combatants: s.combatants.map(S.engineCombatant), round, options: S.engineOptions(s, this.decl) });
     if (reply.error) return this.say(engineProblem(reply.error), true);
     const dice = reply.result;
     if (!dice.length) return this.finishRound({ round, dice: [], rolls: { ...s.rolls } });
@@ -370,7 +409,7 @@ class Tracker {
 
   async finishRound(p) {
     const s = this.state;
-    const reply = await this.ask("order", { combatants: s.combatants.map(S.engineCombatant), rolls: p.rolls, round: p.round });
+    const reply = await this.ask("order", { combatants: s.combatants.map(S.engineCombatant), rolls: p.rolls, round: p.round, options: S.engineOptions(s, this.decl) });
     if (reply.error) {
       if (this.diceError) replace(this.diceError, engineProblem(reply.error));
       return this.say(engineProblem(reply.error), true);
@@ -440,6 +479,7 @@ class Tracker {
       s.combatants.map((c) => this.card(c, now)),
     );
     if (!s.combatants.length) this.details.open = true;
+    this.renderRulings();
     const used = [...new Set(s.combatants.flatMap((c) => c.tags))];
     this.tagList ??= el("datalist", { id: uid("tk-tags") });
     if (!this.tagList.isConnected) this.root.append(this.tagList);
