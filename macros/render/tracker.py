@@ -65,6 +65,14 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
         },
         "rolled": spec.get("rolled"),
         "rulings": ruling_inputs(calculators[spec["calculator"]]),
+        "states": [
+            {
+                **state,
+                "title": exported["rules"][state["rule"]]["title"],
+                "url": exported["rules"][state["rule"]]["url"],
+            }
+            for state in spec.get("states", [])
+        ],
         "links": links,
     }
 

@@ -268,3 +268,38 @@ def test_a_ruling_chosen_in_the_tracker_reaches_the_engine(browser, site, tmp_pa
         assert page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}") == before
     finally:
         context.close()
+
+
+def test_health_states_from_the_rules_show_on_the_card(browser, site):
+    """countup's Hurt (0 to -9) and death (-10; most NPCs at 0) show on the card from the rules'
+    facts; hit points go below 0 and stop at the lowest state."""
+    system = "countup"
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    try:
+        page.goto(urljoin(site.base, f"{system}/tracker/"))
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        add_people(page)
+        ann = tracker(page).locator(".cc-tk-card:has(h3:has-text('Ann'))")
+        orc = tracker(page).locator(".cc-tk-card:has(h3:has-text('Orc'))")
+        assert ann.locator(".cc-tk-state").count() == 0
+
+        def hit(name: str, amount: int) -> None:
+            tracker(page).get_by_label(f"Amount of damage or healing for {name}").fill(str(amount))
+            tracker(page).get_by_role("button", name=f"Damage {name}").click()
+
+        hit("Ann", 25)  # 20 hit points: -5
+        assert ann.locator(".cc-tk-left").inner_text() == "-5"
+        assert ann.locator(".cc-tk-state").inner_text() == "Hurt"
+        assert ann.locator(".cc-tk-state a").get_attribute("href").endswith("countup/damage/#hurt")
+        hit("Ann", 20)
+        assert ann.locator(".cc-tk-left").inner_text() == "-10"
+        assert ann.locator(".cc-tk-state").inner_text() == "Dead"
+        hit("Orc", 15)  # an NPC dies at 0
+        assert orc.locator(".cc-tk-state").inner_text() == "Dead"
+        tracker(page).get_by_label("Condition for Ann (e.g. Hurt)").fill("Prone")  # free text stays
+        tracker(page).get_by_role("button", name="Add condition to Ann").click()
+        assert ann.locator(".cc-tk-tags").inner_text().startswith("Prone")
+    finally:
+        context.close()

@@ -79,6 +79,28 @@ export function checkOptions(raw, declaration) {
   return { options };
 }
 
+/** The health states the rules name for hit-point totals (the declaration's `states`, from the
+ * rules' facts via calc/rules.json: {label, when: "within"|"below"|"at-or-below", value, side?,
+ * title, url}), gravest first. */
+export function healthStates(declaration) {
+  return Array.isArray(declaration?.states) ? declaration.states : [];
+}
+
+/** The lowest hit points the tracker counts down to: the lowest a state names, never above 0
+ * (a system without negative states stops at 0). */
+export function healthFloor(declaration) {
+  const lows = healthStates(declaration).map((s) => (s.when === "within" ? s.value.min : s.when === "below" ? s.value - 1 : s.value));
+  return Math.min(0, ...lows);
+}
+
+/** The state a combatant is in (the first declared that applies to its side and hit points
+ * left), or null. */
+export function healthState(c, declaration) {
+  const left = c.max - c.damage;
+  const hits = (s) => (s.when === "within" ? left >= s.value.min && left <= s.value.max : s.when === "below" ? left < s.value : left <= s.value);
+  return healthStates(declaration).find((s) => (!s.side || s.side === c.side) && hits(s)) || null;
+}
+
 /** One field's value checked against its declaration: {value} or {error}. Text from a form or
  * a file alike; integers may arrive as text. */
 export function checkField(field, raw) {
@@ -250,8 +272,10 @@ export function reduce(state, action, declaration) {
       const c = find(state, action.id);
       const amount = action.amount;
       if (!Number.isInteger(amount) || amount < 1 || amount > HEALTH_MAX) throw new TrackerError(`The amount must be a whole number from 1 to ${HEALTH_MAX}.`);
-      const damage = action.type === "damage" ? c.damage + amount : Math.max(0, c.damage - amount);
+      // Damage stops at the lowest hit points the rules name (0 where they name none below it).
+      const damage = action.type === "damage" ? Math.max(c.damage, Math.min(c.damage + amount, c.max - healthFloor(declaration))) : Math.max(0, c.damage - amount);
       if (Math.abs(damage) > HEALTH_MAX) throw new TrackerError("That is more than the tracker counts.");
+      if (action.type === "damage" && damage === c.damage) throw new TrackerError(`${c.name} is at ${c.max - c.damage} hit points already: the lowest the rules count.`);
       return damage === c.damage ? state : withCombatant(state, { ...c, damage });
     }
     case "tag": {

@@ -555,6 +555,7 @@ class Tracker {
       return href ? el("a", { href, class: "cc-tk-link" }, `${link.title} vs ${c.name}`) : null;
     });
     const isNow = now && now.id === c.id;
+    const state = S.healthState(c, this.decl);
     return el(
       "li",
       { class: `cc-tk-card cc-tk-${c.side}${left <= 0 ? " cc-tk-down" : ""}`, "data-cc-id": c.id, "aria-current": isNow ? "true" : null },
@@ -566,6 +567,7 @@ class Tracker {
         el("strong", { class: "cc-tk-left" }, String(left)),
         ` of ${c.max}`,
         c.damage ? ` (${c.damage} damage taken)` : "",
+        state ? [" ", stateBadge(state)] : null,
       ),
       el("p", { class: "cc-tk-values" }, values),
       el("div", { class: "cc-tk-row" }, amount, dmg, heal),
@@ -640,6 +642,12 @@ class Tracker {
 function stepItem(step) {
   const href = step.url ? siteHref(step.url, SITE_ROOT) : null;
   return el("li", {}, step.text, href && step.title ? [" (", el("a", { href }, step.title), ")"] : null);
+}
+
+/** A health state the rules name, linked to its rule (same origin only). */
+function stateBadge(state) {
+  const href = state.url ? siteHref(state.url, SITE_ROOT) : null;
+  return el("span", { class: "cc-tk-state", "data-cc-state": state.label }, href ? el("a", { href, title: state.title }, state.label) : state.label);
 }
 
 function engineProblem(error) {
