@@ -303,3 +303,30 @@ def test_health_states_from_the_rules_show_on_the_card(browser, site):
         assert ann.locator(".cc-tk-tags").inner_text().startswith("Prone")
     finally:
         context.close()
+
+
+def test_a_saved_preset_fills_the_add_form(browser, site):
+    """A foe saved in this system's calculators (presets.mjs's storage) is offered in the
+    add-combatant form; picking it fills name, side, defenses and hit points; Add adds it."""
+    system = "countup"
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    try:
+        page.goto(urljoin(site.base, f"{system}/tracker/"))
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        saved = {"attacker": [], "target": [{"name": "Ogre", "values": {"ac": "16", "target_hp": "30", "target": "7"}}]}
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"cc-presets:{system}", json.dumps(saved)])
+        page.reload()
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        picker = page.get_by_label("From a saved preset")
+        picker.select_option(label="Ogre")
+        assert page.get_by_label("Name", exact=True).input_value() == "Ogre"
+        assert page.get_by_label("Side", exact=True).input_value() == "foe"
+        assert page.locator(".cc-tk-form").get_by_label("Armor Class", exact=True).input_value() == "16"
+        page.get_by_role("button", name="Add", exact=True).click()
+        page.locator(".cc-tk-card h3:has-text('Ogre')").wait_for()
+        combatant = stored(page, system)["present"]["combatants"][0]
+        assert (combatant["side"], combatant["max"], combatant["values"]["ac"]) == ("foe", 30, 16)
+    finally:
+        context.close()

@@ -304,3 +304,15 @@ test("a system whose rules name no negative state stops at 0; without states, no
   assert.equal(S.healthState(h.present.combatants[0], DECL), null);
   assert.equal(S.healthFloor(exportedDecl("phases")), 0);
 });
+
+test("a saved preset fills the add-combatant form with the values this tracker keeps, checked", () => {
+  const foe = { name: "Ogre", values: { ac: "16", target_hp: "30", to_hit: "5", modifier: "99" } };
+  const got = S.fromPreset(foe, "target", DECL);
+  assert.deepEqual(got, { name: "Ogre", side: "foe", values: { ac: 16 }, max: 30, used: ["ac", "target_hp"] });
+  const pc = S.fromPreset({ name: "Aria", values: { to_hit: "5", modifier: "2", target_hp: "0" } }, "attacker", DECL);
+  assert.deepEqual(pc, { name: "Aria", side: "pc", values: { modifier: 2 }, max: null, used: ["modifier"] });
+  let h = S.history(S.emptyState("countup"));
+  h = S.apply(h, { type: "add", combatant: { ...got, values: { ...got.values } } }, DECL);
+  assert.deepEqual(h.present.combatants[0].values, { die: "d10", modifier: 0, ac: 16 });
+  assert.equal(h.present.combatants[0].max, 30);
+});

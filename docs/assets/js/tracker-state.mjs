@@ -209,6 +209,33 @@ export function validateState(raw, declaration, system) {
   return { state: { format: FORMAT, version: VERSION, system, round: raw.round, turn: raw.turn, order, notes, rolls, combatants, nextId, options: opts.options } };
 }
 
+/** A saved preset (presets.mjs: {name, values: {input: text}}) of `role` as what the add-combatant
+ * form takes: {name, side (an attacker is a pc, a target a foe), values: {field: value} for the
+ * tracker's fields of the same input name whose value fits the declaration, max (the health
+ * input's value) or null, used: [input names taken]}. Values that do not fit are left out, never
+ * guessed. */
+export function fromPreset(preset, role, declaration) {
+  const values = {};
+  const used = [];
+  for (const field of trackerFields(declaration)) {
+    if (!Object.hasOwn(preset.values || {}, field.name)) continue;
+    const raw = preset.values[field.name];
+    const typed = field.type === "boolean" ? (raw === "true" ? true : raw === "false" ? false : raw) : raw;
+    const checked = checkField(field, typed);
+    if (checked.error) continue;
+    values[field.name] = checked.value;
+    used.push(field.name);
+  }
+  let max = null;
+  const health = declaration?.health?.input;
+  const hp = health ? preset.values?.[health] : undefined;
+  if (typeof hp === "string" && /^\s*\d+\s*$/.test(hp) && Number(hp) >= 1 && Number(hp) <= HEALTH_MAX) {
+    max = Number(hp);
+    used.push(health);
+  }
+  return { name: String(preset.name).slice(0, NAME_MAX), side: role === "attacker" ? "pc" : "foe", values, max, used };
+}
+
 /** Combatant ids are the tracker's own keys ("c1", …): short text, never shown. */
 function validId(id) {
   return typeof id === "string" && /^[A-Za-z0-9_-]{1,60}$/.test(id);

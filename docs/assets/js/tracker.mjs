@@ -8,6 +8,7 @@
 // text is ever parsed as HTML: every node is built with dom.mjs `el()`.
 import { calcWorker } from "./calc-worker-client.mjs";
 import { el, replace, siteHref, uid } from "./dom.mjs";
+import { openPresets, ROLES } from "./presets.mjs";
 import { registerServiceWorker } from "./site-update.mjs";
 import * as S from "./tracker-state.mjs";
 
@@ -137,7 +138,17 @@ class Tracker {
     this.sideInput = el("select", { id: uid("tk-side") }, el("option", { value: "pc" }, "PC (player character)"), el("option", { value: "foe" }, "Foe (NPC or monster)"));
     const h = this.decl.health;
     this.maxInput = el("input", { type: "number", inputmode: "numeric", id: uid("tk-max"), min: 1, max: S.HEALTH_MAX, value: h.default ?? 10, required: true });
-    const rows = [labelled("Name", this.nameInput), labelled("Side", this.sideInput), labelled(`${h.label} (full)`, this.maxInput)];
+    // A fighter or foe saved in this system's calculators (presets.mjs), read when the list opens.
+    this.presetInput = el("select", { id: uid("tk-preset"), "data-tk-focus": "preset" });
+    this.presetInput.addEventListener("focus", () => this.listPresets());
+    this.presetInput.addEventListener("change", () => this.usePreset());
+    this.listPresets();
+    const rows = [
+      labelled("From a saved preset", this.presetInput, "Fighters and foes saved in this system's calculators; fills the form, then Add."),
+      labelled("Name", this.nameInput),
+      labelled("Side", this.sideInput),
+      labelled(`${h.label} (full)`, this.maxInput),
+    ];
     this.fieldInputs = {};
     for (const f of this.fields) {
       const input = fieldInput(f);
@@ -192,6 +203,39 @@ class Tracker {
       setFieldInput(input, f, values[f.name]);
       input.closest(".cc-tk-field").hidden = !S.applies(f, values);
     }
+  }
+
+  /** The presets of this system, by role, as the preset list's options. */
+  listPresets() {
+    let found = { attacker: [], target: [] };
+    try {
+      const store = openPresets(this.system);
+      found = Object.fromEntries(ROLES.map((role) => [role, store.list(role)]));
+    } catch {
+      // storage blocked: no presets to offer
+    }
+    this.presets = found;
+    const count = found.attacker.length + found.target.length;
+    const groups = [
+      ["attacker", "Fighters (join as a PC)"],
+      ["target", "Foes (join as a foe)"],
+    ]
+      .filter(([role]) => found[role].length)
+      .map(([role, label]) => el("optgroup", { label }, found[role].map((p, i) => el("option", { value: `${role}:${i}` }, p.name))));
+    replace(this.presetInput, el("option", { value: "" }, count ? "Choose a preset…" : "None saved yet (save one in a calculator)"), groups);
+  }
+
+  usePreset() {
+    const [role, index] = this.presetInput.value.split(":");
+    const preset = this.presets?.[role]?.[Number(index)];
+    if (!preset) return;
+    const got = S.fromPreset(preset, role, this.decl);
+    this.nameInput.value = got.name;
+    this.sideInput.value = got.side;
+    if (got.max !== null) this.maxInput.value = got.max;
+    for (const f of this.fields) if (Object.hasOwn(got.values, f.name)) setFieldInput(this.fieldInputs[f.name], f, got.values[f.name]);
+    this.presetInput.value = "";
+    this.say(`Filled from the preset ${got.name}${got.used.length ? "" : " (its values are not ones this tracker keeps: only the name and side)"}: check the form, then Add.`);
   }
 
   resetForm() {
