@@ -226,7 +226,8 @@ BAD = {
     "tracker state names an unknown fact": (
         "calculators.yaml",
         "    - {calculator: hit, input: ac}\n",
-        "    - {calculator: hit, input: ac}\n  states:\n    - {label: Dead, rule: attack, fact: rech, when: at-or-below}\n",
+        "    - {calculator: hit, input: ac}\n  states:\n"
+        "    - {label: Dead, rule: attack, fact: rech, when: at-or-below}\n",
         "rules_data/countup/calculators.yaml:44: tracker.states[0].fact: rule 'attack' has no fact 'rech' "
         "(did you mean 'reach'?)",
     ),
@@ -234,7 +235,8 @@ BAD = {
         "calculators.yaml",
         "    - {calculator: hit, input: ac}\n",
         "    - {calculator: hit, input: ac}\n  states:\n    - {label: Hurt, rule: attack, fact: reach, when: within}\n",
-        "rules_data/countup/calculators.yaml:44: tracker.states[0].fact: 'reach' is a number fact; `within` needs range",
+        "rules_data/countup/calculators.yaml:44: tracker.states[0].fact: "
+        "'reach' is a number fact; `within` needs range",
     ),
     "YAML syntax error": (
         "tables.yaml",
