@@ -185,7 +185,7 @@ def test_bad_import_changes_nothing_and_undo_restores(browser, site, tmp_path):
         good["combatants"][0]["name"] = "<img src=x onerror=alert(1)>"
         (tmp_path / "good.json").write_text(json.dumps(good))
         page.locator(".cc-tk-file").set_input_files(str(tmp_path / "good.json"))
-        page.locator(".cc-tk-status:has-text('Imported')").wait_for()
+        page.locator(".cc-tk-status:has-text('Imported good.json')").wait_for()  # not the "Not imported" before
         assert tracker(page).locator("img").count() == 0
         assert "<img src=x onerror=alert(1)>" in tracker(page).locator(".cc-tk-card h3").first.inner_text()
         page.get_by_role("button", name="Undo").click()
