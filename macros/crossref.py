@@ -386,6 +386,26 @@ def _check_tracker(system: System, out: list[Problem], complete: bool = False) -
     for field, ref in refs:
         if calculator_input(system, ref) is None:
             out.append(where.problem(f"no input '{ref['input']}' in calculator '{ref['calculator']}'", *field))
+    for i, state in enumerate(spec.get("states") or []):
+        problem = _state_problem(system, state)
+        if problem:
+            out.append(where.problem(problem[1], "states", i, problem[0]))
+
+
+def _state_problem(system: System, state: dict) -> tuple[str, str] | None:
+    """A health state names a rule's fact of the kind its `when` compares: a range for `within`,
+    a whole number (number, threshold, modifier) otherwise."""
+    rule = system.rules.get(state["rule"])
+    if rule is None:
+        return "rule", f"no rule '{state['rule']}'{suggest(state['rule'], system.rules)}"
+    facts = rule.get("facts") or {}
+    fact = facts.get(state["fact"])
+    if fact is None:
+        return "fact", f"rule '{state['rule']}' has no fact '{state['fact']}'{suggest(state['fact'], facts)}"
+    kinds = ("range",) if state["when"] == "within" else ("number", "threshold", "modifier")
+    if fact.get("kind") not in kinds:
+        return "fact", f"'{state['fact']}' is a {fact.get('kind')} fact; `{state['when']}` needs {' or '.join(kinds)}"
+    return None
 
 
 def _check_roles(system: System, out: list[Problem]) -> None:

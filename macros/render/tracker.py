@@ -23,6 +23,16 @@ belongs to, where that is another)."""
 FIELD_KEYS = ("name", "type", "label", "help", "min", "max", "default", "options", "max_length")
 
 
+def ruling_inputs(calculator: dict[str, Any]) -> list[dict[str, Any]]:
+    """The initiative calculator's inputs that are a ruling's option, with the inputs their `when`
+    names (action-points' team_roll needs team_initiative), in the calculator's order and with its
+    labels and choices: the tracker's "Rulings" block, sent to calc.turns as `options`."""
+    decls = [d for d in calculator["inputs"] if d["type"] != "list"]
+    wanted = {d["name"] for d in decls if d.get("ruling")}
+    wanted |= {name for d in decls if d["name"] in wanted for name in d.get("when", {})}
+    return [{**_field(d), **{k: d[k] for k in ("ruling", "when") if k in d}} for d in decls if d["name"] in wanted]
+
+
 def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, Any] | None:
     """What tracker.mjs reads, or None when the system declares no tracker."""
     spec = exported.get("tracker")
@@ -54,6 +64,15 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
             "default": health.get("default", 10),
         },
         "rolled": spec.get("rolled"),
+        "rulings": ruling_inputs(calculators[spec["calculator"]]),
+        "states": [
+            {
+                **state,
+                "title": exported["rules"][state["rule"]]["title"],
+                "url": exported["rules"][state["rule"]]["url"],
+            }
+            for state in spec.get("states", [])
+        ],
         "links": links,
     }
 

@@ -223,6 +223,21 @@ BAD = {
         "  inputs: [modifier]\n  side: {input: name, pc: player, foe: npc}\n",
         "rules_data/countup/calculators.yaml:38: tracker.side.input: no choice field 'name' in combatants",
     ),
+    "tracker state names an unknown fact": (
+        "calculators.yaml",
+        "    - {calculator: hit, input: ac}\n",
+        "    - {calculator: hit, input: ac}\n  states:\n"
+        "    - {label: Dead, rule: attack, fact: rech, when: at-or-below}\n",
+        "rules_data/countup/calculators.yaml:44: tracker.states[0].fact: rule 'attack' has no fact 'rech' "
+        "(did you mean 'reach'?)",
+    ),
+    "tracker state compares a fact of the wrong kind": (
+        "calculators.yaml",
+        "    - {calculator: hit, input: ac}\n",
+        "    - {calculator: hit, input: ac}\n  states:\n    - {label: Hurt, rule: attack, fact: reach, when: within}\n",
+        "rules_data/countup/calculators.yaml:44: tracker.states[0].fact: "
+        "'reach' is a number fact; `within` needs range",
+    ),
     "YAML syntax error": (
         "tables.yaml",
         "    rule: damage\n",

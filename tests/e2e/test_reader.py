@@ -129,10 +129,11 @@ PAGE_TYPES = [
 
 
 def _seed_fight(page, system: str) -> None:
-    """A fight in the tracker's storage (round 1, the foe's turn, damage and a condition), loaded;
+    """A fight in the tracker's storage (round 1, the foe's turn, damage and a condition; Ann below
+    0, so a health state shows where the rules name one), loaded, the Rulings and add form open;
     then a refused action, so its message shows too."""
     people = [
-        {"id": "c1", "name": "Ann", "side": "pc", "max": 20, "damage": 3, "tags": ["Hurt"]},
+        {"id": "c1", "name": "Ann", "side": "pc", "max": 20, "damage": 23, "tags": ["Hurt"]},
         {"id": "c2", "name": "Orc", "side": "foe", "max": 15, "damage": 0, "tags": []},
     ]
     why = [{"text": "Rolled 7.", "title": "Initiative", "url": f"{system}/"}]
@@ -153,6 +154,10 @@ def _seed_fight(page, system: str) -> None:
     page.reload()
     page.wait_for_selector(".cc-tracker[data-cc-bound] .cc-tk-card")
     assert page.locator(".cc-tk-order li[aria-current]").count() == 1
+    if system in ("countup", "action-points"):
+        assert page.locator(".cc-tk-state").count() == 1
+    for summary in page.locator(".cc-tk-rulings > summary, .cc-tk-add > summary").all():
+        summary.click()
     page.get_by_role("button", name="Damage Orc").click()
     page.wait_for_selector(".cc-tk-status.cc-tk-problem")
 

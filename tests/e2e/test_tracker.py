@@ -185,7 +185,7 @@ def test_bad_import_changes_nothing_and_undo_restores(browser, site, tmp_path):
         good["combatants"][0]["name"] = "<img src=x onerror=alert(1)>"
         (tmp_path / "good.json").write_text(json.dumps(good))
         page.locator(".cc-tk-file").set_input_files(str(tmp_path / "good.json"))
-        page.locator(".cc-tk-status:has-text('Imported')").wait_for()
+        page.locator(".cc-tk-status:has-text('Imported good.json')").wait_for()  # not the "Not imported" before
         assert tracker(page).locator("img").count() == 0
         assert "<img src=x onerror=alert(1)>" in tracker(page).locator(".cc-tk-card h3").first.inner_text()
         page.get_by_role("button", name="Undo").click()
@@ -209,5 +209,124 @@ def test_bad_import_changes_nothing_and_undo_restores(browser, site, tmp_path):
         page.keyboard.press("y")
         assert tracker(page).locator(".cc-tk-card:has(h3:has-text('Orc')) .cc-tk-left").inner_text() == "10"
         assert not dialogs
+    finally:
+        context.close()
+
+
+def test_a_ruling_chosen_in_the_tracker_reaches_the_engine(browser, site, tmp_path):
+    """active-defense's initiative-ability ruling (Dexterity modifier or Agility score added to the
+    d20), chosen in the tracker's Rulings block, changes who goes first exactly as CPython's
+    calc.turns answers with that option; it is stored with the fight, and a file with a ruling
+    value the data does not declare is refused without changing anything."""
+    system = "active-defense"
+    people = [
+        ("Ann", "pc", {"Dexterity modifier": 6, "Agility score": 8}),
+        ("Orc", "foe", {"Dexterity modifier": 1, "Agility score": 14}),
+    ]
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    try:
+        page.goto(urljoin(site.base, f"{system}/tracker/"))
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        for name, side, values in people:
+            page.get_by_label("Name", exact=True).fill(name)
+            page.get_by_label("Side", exact=True).select_option(side)
+            for label, value in values.items():
+                page.locator(".cc-tk-form").get_by_label(label, exact=True).fill(str(value))
+            page.get_by_role("button", name="Add", exact=True).click()
+            page.locator(f".cc-tk-card[data-cc-id] h3:has-text('{name}')").wait_for()
+        rulings = tracker(page).locator(".cc-tk-rulings")
+        rulings.locator("summary").click()
+        rulings.get_by_label("Number added to the d20").select_option("agility")
+        state = stored(page, system)["present"]
+        assert state["options"] == {"initiative_ability": "agility"}
+
+        root = tracker(page)
+        root.locator(".cc-tk-roundbtn").click()
+        form = root.locator(".cc-tk-diceform")
+        form.locator("input[data-cc-key]").first.wait_for()
+        for i in range(form.locator("input[data-cc-key]").count()):
+            form.locator("input[data-cc-key]").nth(i).fill("10")
+        form.get_by_role("button", name="Start round 1").click()
+        page.locator(".cc-tracker[data-cc-round='1'], .cc-tk-problem").first.wait_for()
+        assert root.get_attribute("data-cc-round") == "1", page.locator(".cc-tk-status").inner_text()
+        state = stored(page, system)["present"]
+        engine = [{"id": c["id"], "name": c["name"], "side": c["side"], **c["values"]} for c in state["combatants"]]
+        ruled = [t["id"] for t in turns.turn_order(system, engine, state["rolls"], 1, state["options"])["turns"]]
+        default = [t["id"] for t in turns.turn_order(system, engine, state["rolls"], 1)["turns"]]
+        assert ruled != default  # the ruling matters for these combatants
+        shown = root.locator(".cc-tk-order > li").evaluate_all("(xs) => xs.map((x) => x.dataset.ccId)")
+        assert shown == ruled
+
+        before = page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}")
+        bad = {**state, "options": {"initiative_ability": "luck"}}
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        page.locator(".cc-tk-file").set_input_files(str(tmp_path / "bad.json"))
+        page.locator(".cc-tk-status.cc-tk-problem:has-text('Not imported')").wait_for()
+        assert "Number added to the d20: one of dexterity, agility" in page.locator(".cc-tk-status").inner_text()
+        assert page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}") == before
+    finally:
+        context.close()
+
+
+def test_health_states_from_the_rules_show_on_the_card(browser, site):
+    """countup's Hurt (0 to -9) and death (-10; most NPCs at 0) show on the card from the rules'
+    facts; hit points go below 0 and stop at the lowest state."""
+    system = "countup"
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    try:
+        page.goto(urljoin(site.base, f"{system}/tracker/"))
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        add_people(page)
+        ann = tracker(page).locator(".cc-tk-card:has(h3:has-text('Ann'))")
+        orc = tracker(page).locator(".cc-tk-card:has(h3:has-text('Orc'))")
+        assert ann.locator(".cc-tk-state").count() == 0
+
+        def hit(name: str, amount: int) -> None:
+            tracker(page).get_by_label(f"Amount of damage or healing for {name}").fill(str(amount))
+            tracker(page).get_by_role("button", name=f"Damage {name}").click()
+
+        hit("Ann", 25)  # 20 hit points: -5
+        assert ann.locator(".cc-tk-left").inner_text() == "-5"
+        assert ann.locator(".cc-tk-state").inner_text() == "Hurt"
+        assert ann.locator(".cc-tk-state a").get_attribute("href").endswith("countup/damage/#hurt")
+        hit("Ann", 20)
+        assert ann.locator(".cc-tk-left").inner_text() == "-10"
+        assert ann.locator(".cc-tk-state").inner_text() == "Dead"
+        hit("Orc", 15)  # an NPC dies at 0
+        assert orc.locator(".cc-tk-state").inner_text() == "Dead"
+        tracker(page).get_by_label("Condition for Ann (e.g. Hurt)").fill("Prone")  # free text stays
+        tracker(page).get_by_role("button", name="Add condition to Ann").click()
+        assert ann.locator(".cc-tk-tags").inner_text().startswith("Prone")
+    finally:
+        context.close()
+
+
+def test_a_saved_preset_fills_the_add_form(browser, site):
+    """A foe saved in this system's calculators (presets.mjs's storage) is offered in the
+    add-combatant form; picking it fills name, side, defenses and hit points; Add adds it."""
+    system = "countup"
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    try:
+        page.goto(urljoin(site.base, f"{system}/tracker/"))
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        saved = {"attacker": [], "target": [{"name": "Ogre", "values": {"ac": "16", "target_hp": "30", "target": "7"}}]}
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"cc-presets:{system}", json.dumps(saved)])
+        page.reload()
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        picker = page.get_by_label("From a saved preset")
+        picker.select_option(label="Ogre")
+        assert page.get_by_label("Name", exact=True).input_value() == "Ogre"
+        assert page.get_by_label("Side", exact=True).input_value() == "foe"
+        assert page.locator(".cc-tk-form").get_by_label("Armor Class", exact=True).input_value() == "16"
+        page.get_by_role("button", name="Add", exact=True).click()
+        page.locator(".cc-tk-card h3:has-text('Ogre')").wait_for()
+        combatant = stored(page, system)["present"]["combatants"][0]
+        assert (combatant["side"], combatant["max"], combatant["values"]["ac"]) == ("foe", 30, 16)
     finally:
         context.close()

@@ -2,6 +2,7 @@
 // import validation, dice and the calculator links. The declaration is shaped like the one
 // macros/render/tracker.py writes into the page.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import * as S from "../../docs/assets/js/tracker-state.mjs";
@@ -86,9 +87,11 @@ test("a round starts from the engine's turns; next and previous walk it; the rou
 test("damage, healing (not past full) and conditions; every change undoes and redoes", () => {
   let h = fight();
   const start = h.present;
-  h = S.apply(h, { type: "damage", id: "c2", amount: 6 }, DECL);
-  h = S.apply(h, { type: "damage", id: "c2", amount: 12 }, DECL);
-  assert.equal(h.present.combatants[1].damage, 18, "damage may take a foe below 0");
+  const negative = { ...DECL, states: [{ label: "Dead", when: "at-or-below", value: -10 }] };
+  assert.equal(S.apply(h, { type: "damage", id: "c2", amount: 18 }, DECL).present.combatants[1].damage, 15, "no state below 0: stops at 0");
+  h = S.apply(h, { type: "damage", id: "c2", amount: 6 }, negative);
+  h = S.apply(h, { type: "damage", id: "c2", amount: 12 }, negative);
+  assert.equal(h.present.combatants[1].damage, 18, "damage may take a foe below 0 where the rules name a state there");
   h = S.apply(h, { type: "heal", id: "c2", amount: 20 }, DECL);
   assert.equal(h.present.combatants[1].damage, 0, "healing stops at full");
   h = S.apply(h, { type: "tag", id: "c2", tag: " Hurt " }, DECL);
@@ -115,7 +118,7 @@ test("a new change after an undo drops the redo branch; the history is bounded",
   assert.equal(h.future.length, 1);
   h = S.apply(h, { type: "add", combatant: { name: "Cat", side: "pc", max: 3 } }, DECL);
   assert.equal(h.future.length, 0);
-  for (let i = 0; i < S.HISTORY_LIMIT + 20; i++) h = S.apply(h, { type: "damage", id: "c1", amount: 1 }, DECL);
+  for (let i = 0; i < S.HISTORY_LIMIT + 20; i++) h = S.apply(h, { type: i % 2 ? "heal" : "damage", id: "c1", amount: 1 }, DECL);
   assert.equal(h.past.length, S.HISTORY_LIMIT);
 });
 
@@ -193,4 +196,123 @@ test("calculator links carry the defense and hit points left, as values", () => 
   h = S.apply(h, { type: "damage", id: "c2", amount: 60 }, DECL);
   assert.equal(S.calculatorQuery(h.present.combatants[1], DECL, "round"), "ac=15&target_hp=1", "clamped to the input's range");
   assert.equal(S.calculatorQuery(orc, DECL, "damage"), null);
+});
+
+// The initiative rulings, declared as macros/render/tracker.py writes them (action-points' own).
+const RULED = {
+  ...DECL,
+  rulings: [
+    { name: "tie_reroll", type: "choice", label: "Ties are re-rolled with", options: [{ value: "with_bonus" }, { value: "bare" }], default: "with_bonus", ruling: "initiative-tie-reroll" },
+    { name: "team_initiative", type: "boolean", label: "Use team initiative", default: false },
+    { name: "team_roll", type: "choice", label: "A team's count", options: [{ value: "lowest" }, { value: "average" }], default: "lowest", ruling: "team-initiative-roll", when: { team_initiative: true } },
+  ],
+};
+
+test("a ruling is an undoable action, checked, and reaches the engine's options", () => {
+  let h = S.history(S.emptyState("countup"));
+  assert.deepEqual(S.engineOptions(h.present, RULED), { tie_reroll: "with_bonus", team_initiative: false });
+  h = S.apply(h, { type: "option", name: "tie_reroll", value: "bare" }, RULED);
+  assert.deepEqual(h.present.options, { tie_reroll: "bare" });
+  assert.equal(S.engineOptions(h.present, RULED).tie_reroll, "bare");
+  h = S.apply(h, { type: "option", name: "team_initiative", value: true }, RULED);
+  assert.deepEqual(S.engineOptions(h.present, RULED), { tie_reroll: "bare", team_initiative: true, team_roll: "lowest" });
+  assert.equal(S.apply(h, { type: "option", name: "tie_reroll", value: "bare" }, RULED), h, "no change, no history");
+  assert.throws(() => S.apply(h, { type: "option", name: "tie_reroll", value: "dice" }, RULED), /one of with_bonus, bare/);
+  assert.throws(() => S.apply(h, { type: "option", name: "phase", value: "melee" }, RULED), /No ruling phase/);
+  h = S.undo(S.undo(h));
+  assert.deepEqual(h.present.options, {});
+  h = S.apply(h, { type: "option", name: "tie_reroll", value: "bare" }, RULED);
+  assert.deepEqual(S.reduce(h.present, { type: "clear", keepCombatants: true }, RULED).options, { tie_reroll: "bare" });
+  assert.deepEqual(S.reduce(h.present, { type: "clear", keepCombatants: false }, RULED).options, {});
+});
+
+test("rulings are exported and imported, and a bad ruling in a file changes nothing", () => {
+  let h = fight();
+  h = S.apply(h, { type: "option", name: "tie_reroll", value: "bare" }, RULED);
+  const text = S.exportText(h.present);
+  assert.deepEqual(S.parseImport(text, RULED, "countup"), { state: h.present });
+  const bad = (options) => S.parseImport(JSON.stringify({ ...h.present, options }), RULED, "countup");
+  assert.match(bad({ tie_reroll: "dice" }).error, /options: Ties are re-rolled with: one of/);
+  assert.match(bad({ swap: "x" }).error, /no ruling "swap"/);
+  assert.match(bad([]).error, /options: an object/);
+  assert.match(bad({ team_initiative: "yes" }).error, /true or false/);
+  const older = { ...h.present };
+  delete older.options; // a file from before rulings were kept: the data's defaults
+  assert.deepEqual(S.parseImport(JSON.stringify(older), RULED, "countup").state.options, {});
+});
+
+// Health states as the exported data declares them (calc/rules.json, written by
+// `python -m macros.export`), with the page's title and url as macros/render/tracker.py adds them.
+
+function exportedDecl(system) {
+  const rules = JSON.parse(readFileSync(new URL("../../calc/rules.json", import.meta.url), "utf8"));
+  const tracker = rules.systems[system].tracker;
+  return { ...DECL, system, states: tracker.states.map((s) => ({ ...s, url: rules.systems[system].rules[s.rule].url })) };
+}
+
+function hp(c, left) {
+  return { ...c, damage: c.max - left };
+}
+
+test("countup: Hurt from 0 down to -9, dead at -10 (NPCs at 0), read from the rules' facts", () => {
+  const decl = exportedDecl("countup");
+  const facts = JSON.parse(readFileSync(new URL("../../calc/rules.json", import.meta.url), "utf8")).systems.countup.rules;
+  const hurt = facts.hurt.facts.hurt_hp;
+  const dead = facts.death.facts.death_hp;
+  const pc = { name: "Ann", side: "pc", max: 20, damage: 0 };
+  const state = (c, left) => S.healthState(hp(c, left), decl)?.label ?? null;
+  assert.equal(state(pc, hurt.max + 1), null);
+  assert.equal(state(pc, hurt.max), "Hurt");
+  assert.equal(state(pc, hurt.min), "Hurt");
+  assert.equal(state(pc, dead), "Dead");
+  assert.equal(S.healthState(hp(pc, hurt.max), decl).url, "countup/damage/#hurt");
+  const orc = { ...pc, name: "Orc", side: "foe" };
+  assert.equal(state(orc, facts["npc-death"].facts.npc_death_hp), "Dead");
+  assert.equal(state(orc, 1), null);
+  assert.equal(S.healthFloor(decl), dead);
+});
+
+test("action-points: dying below 0, dead at -10; hit points stop at the lowest state", () => {
+  const decl = exportedDecl("action-points");
+  const rules = JSON.parse(readFileSync(new URL("../../calc/rules.json", import.meta.url), "utf8")).systems["action-points"].rules;
+  const dying = rules.dying.facts.dying_below;
+  const dead = rules.dead.facts.dead_at;
+  let h = S.history(S.emptyState("action-points"));
+  h = S.apply(h, { type: "add", combatant: { name: "Ann", side: "pc", max: 5 } }, decl);
+  const ann = () => h.present.combatants[0];
+  assert.equal(S.healthState(ann(), decl), null);
+  h = S.apply(h, { type: "damage", id: ann().id, amount: 5 - dying }, decl);
+  assert.equal(S.healthState(ann(), decl), null, "0 hit points is not yet dying");
+  h = S.apply(h, { type: "damage", id: ann().id, amount: 1 }, decl);
+  assert.equal(S.healthState(ann(), decl).label, "Dying");
+  h = S.apply(h, { type: "damage", id: ann().id, amount: 100 }, decl);
+  assert.equal(ann().max - ann().damage, dead, "stops at dead");
+  assert.equal(S.healthState(ann(), decl).label, "Dead");
+  assert.throws(() => S.apply(h, { type: "damage", id: ann().id, amount: 1 }, decl), /lowest the rules count/);
+  h = S.undo(h);
+  assert.equal(S.healthState(ann(), decl).label, "Dying");
+});
+
+test("a system whose rules name no negative state stops at 0; without states, no state", () => {
+  const decl = exportedDecl("segments");
+  assert.equal(S.healthFloor(decl), 0);
+  let h = S.history(S.emptyState("segments"));
+  h = S.apply(h, { type: "add", combatant: { name: "Orc", side: "foe", max: 6 } }, decl);
+  h = S.apply(h, { type: "damage", id: "c1", amount: 9 }, decl);
+  assert.equal(h.present.combatants[0].damage, 6);
+  assert.equal(S.healthState(h.present.combatants[0], decl).label, "Down");
+  assert.equal(S.healthState(h.present.combatants[0], DECL), null);
+  assert.equal(S.healthFloor(exportedDecl("phases")), 0);
+});
+
+test("a saved preset fills the add-combatant form with the values this tracker keeps, checked", () => {
+  const foe = { name: "Ogre", values: { ac: "16", target_hp: "30", to_hit: "5", modifier: "99" } };
+  const got = S.fromPreset(foe, "target", DECL);
+  assert.deepEqual(got, { name: "Ogre", side: "foe", values: { ac: 16 }, max: 30, used: ["ac", "target_hp"] });
+  const pc = S.fromPreset({ name: "Aria", values: { to_hit: "5", modifier: "2", target_hp: "0" } }, "attacker", DECL);
+  assert.deepEqual(pc, { name: "Aria", side: "pc", values: { modifier: 2 }, max: null, used: ["modifier"] });
+  let h = S.history(S.emptyState("countup"));
+  h = S.apply(h, { type: "add", combatant: { ...got, values: { ...got.values } } }, DECL);
+  assert.deepEqual(h.present.combatants[0].values, { die: "d10", modifier: 0, ac: 16 });
+  assert.equal(h.present.combatants[0].max, 30);
 });

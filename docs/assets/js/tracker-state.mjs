@@ -4,6 +4,10 @@
 // can be undone. The initiative order is NOT computed here: it comes from the Python engine in
 // the worker (calc/turns.py) and enters the state as a `startRound` action.
 //
+// The state's `options` are the initiative rulings chosen in the page ({input name: value}, only
+// those changed from the data's default; the declaration's `rulings` are the initiative
+// calculator's ruling inputs): sent to calc.turns as `options`.
+//
 // A combatant: {id ("c1"), name, side: "pc"|"foe", values: {field: value} (the system's tracker fields,
 // as the data declares them), max (hit points or wound limit), damage (taken so far), tags: [text]}.
 
@@ -19,7 +23,7 @@ const SIDES = ["pc", "foe"];
 
 /** A fresh fight of `system`. */
 export function emptyState(system) {
-  return { format: FORMAT, version: VERSION, system, round: 0, turn: 0, order: [], notes: [], rolls: {}, combatants: [], nextId: 1 };
+  return { format: FORMAT, version: VERSION, system, round: 0, turn: 0, order: [], notes: [], rolls: {}, combatants: [], nextId: 1, options: {} };
 }
 
 /** A field's default value, as the declaration gives it (or the type's neutral one). */
@@ -34,6 +38,67 @@ export function fieldDefault(field) {
 /** The declared fields a combatant carries (the declaration's `fields`). */
 export function trackerFields(declaration) {
   return Array.isArray(declaration?.fields) ? declaration.fields : [];
+}
+
+/** The initiative rulings the page offers (the declaration's `rulings`). */
+export function rulingFields(declaration) {
+  return Array.isArray(declaration?.rulings) ? declaration.rulings : [];
+}
+
+/** Whether a ruling input applies under `values` (its `when`: other inputs' values). */
+export function applies(field, values) {
+  return Object.entries(field.when || {}).every(([k, v]) => values[k] === v);
+}
+
+/** The chosen rulings with the data's defaults filled in ({name: value} for every ruling input). */
+export function rulingValues(state, declaration) {
+  const chosen = state.options || {};
+  return Object.fromEntries(rulingFields(declaration).map((f) => [f.name, f.name in chosen ? chosen[f.name] : fieldDefault(f)]));
+}
+
+/** What calc.turns receives as `options`: every ruling input that applies (a `when` not met
+ * leaves that input out, so the engine takes its default). */
+export function engineOptions(state, declaration) {
+  const values = rulingValues(state, declaration);
+  return Object.fromEntries(rulingFields(declaration).filter((f) => applies(f, values)).map((f) => [f.name, values[f.name]]));
+}
+
+/** A file's `options` checked against the declared rulings: {options} or {error}. */
+export function checkOptions(raw, declaration) {
+  if (raw === undefined) return { options: {} };
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { error: "options: an object of the initiative rulings is needed" };
+  const fields = rulingFields(declaration);
+  const options = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const field = fields.find((f) => f.name === key);
+    if (!field) return { error: `options: no ruling "${key}" in this system's tracker` };
+    const checked = checkField(field, value);
+    if (checked.error) return { error: `options: ${checked.error}` };
+    if (checked.value !== fieldDefault(field)) options[key] = checked.value;
+  }
+  return { options };
+}
+
+/** The health states the rules name for hit-point totals (the declaration's `states`, from the
+ * rules' facts via calc/rules.json: {label, when: "within"|"below"|"at-or-below", value, side?,
+ * title, url}), gravest first. */
+export function healthStates(declaration) {
+  return Array.isArray(declaration?.states) ? declaration.states : [];
+}
+
+/** The lowest hit points the tracker counts down to: the lowest a state names, never above 0
+ * (a system without negative states stops at 0). */
+export function healthFloor(declaration) {
+  const lows = healthStates(declaration).map((s) => (s.when === "within" ? s.value.min : s.when === "below" ? s.value - 1 : s.value));
+  return Math.min(0, ...lows);
+}
+
+/** The state a combatant is in (the first declared that applies to its side and hit points
+ * left), or null. */
+export function healthState(c, declaration) {
+  const left = c.max - c.damage;
+  const hits = (s) => (s.when === "within" ? left >= s.value.min && left <= s.value.max : s.when === "below" ? left < s.value : left <= s.value);
+  return healthStates(declaration).find((s) => (!s.side || s.side === c.side) && hits(s)) || null;
 }
 
 /** One field's value checked against its declaration: {value} or {error}. Text from a form or
@@ -139,7 +204,36 @@ export function validateState(raw, declaration, system) {
     for (const [k, v] of Object.entries(raw.rolls)) if (Number.isInteger(v)) rolls[k] = v;
   }
   const nextId = Number.isInteger(raw.nextId) && raw.nextId > 0 ? raw.nextId : 1;
-  return { state: { format: FORMAT, version: VERSION, system, round: raw.round, turn: raw.turn, order, notes, rolls, combatants, nextId } };
+  const opts = checkOptions(raw.options, declaration);
+  if (opts.error) return { error: `${opts.error}.` };
+  return { state: { format: FORMAT, version: VERSION, system, round: raw.round, turn: raw.turn, order, notes, rolls, combatants, nextId, options: opts.options } };
+}
+
+/** A saved preset (presets.mjs: {name, values: {input: text}}) of `role` as what the add-combatant
+ * form takes: {name, side (an attacker is a pc, a target a foe), values: {field: value} for the
+ * tracker's fields of the same input name whose value fits the declaration, max (the health
+ * input's value) or null, used: [input names taken]}. Values that do not fit are left out, never
+ * guessed. */
+export function fromPreset(preset, role, declaration) {
+  const values = {};
+  const used = [];
+  for (const field of trackerFields(declaration)) {
+    if (!Object.hasOwn(preset.values || {}, field.name)) continue;
+    const raw = preset.values[field.name];
+    const typed = field.type === "boolean" ? (raw === "true" ? true : raw === "false" ? false : raw) : raw;
+    const checked = checkField(field, typed);
+    if (checked.error) continue;
+    values[field.name] = checked.value;
+    used.push(field.name);
+  }
+  let max = null;
+  const health = declaration?.health?.input;
+  const hp = health ? preset.values?.[health] : undefined;
+  if (typeof hp === "string" && /^\s*\d+\s*$/.test(hp) && Number(hp) >= 1 && Number(hp) <= HEALTH_MAX) {
+    max = Number(hp);
+    used.push(health);
+  }
+  return { name: String(preset.name).slice(0, NAME_MAX), side: role === "attacker" ? "pc" : "foe", values, max, used };
 }
 
 /** Combatant ids are the tracker's own keys ("c1", …): short text, never shown. */
@@ -205,8 +299,10 @@ export function reduce(state, action, declaration) {
       const c = find(state, action.id);
       const amount = action.amount;
       if (!Number.isInteger(amount) || amount < 1 || amount > HEALTH_MAX) throw new TrackerError(`The amount must be a whole number from 1 to ${HEALTH_MAX}.`);
-      const damage = action.type === "damage" ? c.damage + amount : Math.max(0, c.damage - amount);
+      // Damage stops at the lowest hit points the rules name (0 where they name none below it).
+      const damage = action.type === "damage" ? Math.max(c.damage, Math.min(c.damage + amount, c.max - healthFloor(declaration))) : Math.max(0, c.damage - amount);
       if (Math.abs(damage) > HEALTH_MAX) throw new TrackerError("That is more than the tracker counts.");
+      if (action.type === "damage" && damage === c.damage) throw new TrackerError(`${c.name} is at ${c.max - c.damage} hit points already: the lowest the rules count.`);
       return damage === c.damage ? state : withCombatant(state, { ...c, damage });
     }
     case "tag": {
@@ -222,6 +318,18 @@ export function reduce(state, action, declaration) {
       const c = find(state, action.id);
       return c.tags.includes(action.tag) ? withCombatant(state, { ...c, tags: c.tags.filter((t) => t !== action.tag) }) : state;
     }
+    case "option": {
+      const field = rulingFields(declaration).find((f) => f.name === action.name);
+      if (!field) throw new TrackerError(`No ruling ${action.name} here.`);
+      const checked = checkField(field, action.value);
+      if (checked.error) throw new TrackerError(checked.error);
+      const old = rulingValues(state, declaration)[field.name];
+      if (checked.value === old) return state;
+      const options = { ...(state.options || {}) };
+      if (checked.value === fieldDefault(field)) delete options[field.name];
+      else options[field.name] = checked.value;
+      return { ...state, options };
+    }
     case "next":
       return state.turn < state.order.length ? { ...state, turn: state.turn + 1 } : state;
     case "previous":
@@ -235,7 +343,7 @@ export function reduce(state, action, declaration) {
       return action.state;
     case "clear":
       return action.keepCombatants
-        ? { ...emptyState(state.system), combatants: state.combatants.map((c) => ({ ...c, damage: 0, tags: [] })), nextId: state.nextId }
+        ? { ...emptyState(state.system), combatants: state.combatants.map((c) => ({ ...c, damage: 0, tags: [] })), nextId: state.nextId, options: state.options || {} }
         : emptyState(state.system);
     default:
       throw new TrackerError(`Unknown action ${action.type}.`);

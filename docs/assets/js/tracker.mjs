@@ -8,6 +8,7 @@
 // text is ever parsed as HTML: every node is built with dom.mjs `el()`.
 import { calcWorker } from "./calc-worker-client.mjs";
 import { el, replace, siteHref, uid } from "./dom.mjs";
+import { openPresets, ROLES } from "./presets.mjs";
 import { registerServiceWorker } from "./site-update.mjs";
 import * as S from "./tracker-state.mjs";
 
@@ -106,6 +107,7 @@ class Tracker {
     );
 
     this.addSection = this.buildForm();
+    this.rulingsSection = this.buildRulings();
 
     const exportBtn = button("Export JSON", () => this.exportFile());
     this.importInput = el("input", { type: "file", accept: "application/json,.json", class: "cc-tk-file", "aria-label": "Import a fight from a JSON file" });
@@ -124,7 +126,7 @@ class Tracker {
         "Keys (outside text fields): N next turn · P previous · R roll initiative · A add a combatant · U or Ctrl+Z undo · Y or Ctrl+Shift+Z redo.",
       ),
     );
-    this.root.append(roundSection, people, this.addSection, tools, this.bar);
+    this.root.append(roundSection, people, this.addSection, ...(this.rulingsSection ? [this.rulingsSection] : []), tools, this.bar);
     this.keyHandler = (e) => this.key(e);
     document.addEventListener("keydown", this.keyHandler);
   }
@@ -136,7 +138,17 @@ class Tracker {
     this.sideInput = el("select", { id: uid("tk-side") }, el("option", { value: "pc" }, "PC (player character)"), el("option", { value: "foe" }, "Foe (NPC or monster)"));
     const h = this.decl.health;
     this.maxInput = el("input", { type: "number", inputmode: "numeric", id: uid("tk-max"), min: 1, max: S.HEALTH_MAX, value: h.default ?? 10, required: true });
-    const rows = [labelled("Name", this.nameInput), labelled("Side", this.sideInput), labelled(`${h.label} (full)`, this.maxInput)];
+    // A fighter or foe saved in this system's calculators (presets.mjs), read when the list opens.
+    this.presetInput = el("select", { id: uid("tk-preset"), "data-tk-focus": "preset" });
+    this.presetInput.addEventListener("focus", () => this.listPresets());
+    this.presetInput.addEventListener("change", () => this.usePreset());
+    this.listPresets();
+    const rows = [
+      labelled("From a saved preset", this.presetInput, "Fighters and foes saved in this system's calculators; fills the form, then Add."),
+      labelled("Name", this.nameInput),
+      labelled("Side", this.sideInput),
+      labelled(`${h.label} (full)`, this.maxInput),
+    ];
     this.fieldInputs = {};
     for (const f of this.fields) {
       const input = fieldInput(f);
@@ -153,6 +165,77 @@ class Tracker {
     });
     this.details = el("details", { class: "cc-tk-section cc-tk-add" }, this.formTitle, form);
     return this.details;
+  }
+
+  /** The initiative rulings (the initiative calculator's ruling inputs, as the data declares
+   * them): each change is an undoable action; the round's order is asked with them. */
+  buildRulings() {
+    const rulings = S.rulingFields(this.decl);
+    if (!rulings.length) return null;
+    this.rulingInputs = {};
+    const rows = rulings.map((f) => {
+      const input = fieldInput(f);
+      input.dataset.tkFocus = `ruling-${f.name}`;
+      input.addEventListener("change", () => {
+        const value = readFieldInput(input, f);
+        const label = f.type === "choice" ? shownValue(f, value) : value ? "yes" : "no";
+        this.dispatch({ type: "option", name: f.name, value }, `${f.label}: ${label}. It applies from the next roll of initiative.`);
+      });
+      this.rulingInputs[f.name] = input;
+      const row = labelled(f.label || f.name, input, f.help);
+      row.dataset.ccRuling = f.name;
+      return row;
+    });
+    return el(
+      "details",
+      { class: "cc-tk-section cc-tk-rulings" },
+      el("summary", {}, "Rulings"),
+      el("p", { class: "cc-tk-help" }, "Where the text is unclear: the same choices as the initiative calculator. They apply from the next roll of initiative, and are saved and exported with the fight."),
+      el("div", { class: "cc-tk-grid" }, rows),
+    );
+  }
+
+  renderRulings() {
+    if (!this.rulingInputs) return;
+    const values = S.rulingValues(this.state, this.decl);
+    for (const f of S.rulingFields(this.decl)) {
+      const input = this.rulingInputs[f.name];
+      setFieldInput(input, f, values[f.name]);
+      input.closest(".cc-tk-field").hidden = !S.applies(f, values);
+    }
+  }
+
+  /** The presets of this system, by role, as the preset list's options. */
+  listPresets() {
+    let found = { attacker: [], target: [] };
+    try {
+      const store = openPresets(this.system);
+      found = Object.fromEntries(ROLES.map((role) => [role, store.list(role)]));
+    } catch {
+      // storage blocked: no presets to offer
+    }
+    this.presets = found;
+    const count = found.attacker.length + found.target.length;
+    const groups = [
+      ["attacker", "Fighters (join as a PC)"],
+      ["target", "Foes (join as a foe)"],
+    ]
+      .filter(([role]) => found[role].length)
+      .map(([role, label]) => el("optgroup", { label }, found[role].map((p, i) => el("option", { value: `${role}:${i}` }, p.name))));
+    replace(this.presetInput, el("option", { value: "" }, count ? "Choose a preset…" : "None saved yet (save one in a calculator)"), groups);
+  }
+
+  usePreset() {
+    const [role, index] = this.presetInput.value.split(":");
+    const preset = this.presets?.[role]?.[Number(index)];
+    if (!preset) return;
+    const got = S.fromPreset(preset, role, this.decl);
+    this.nameInput.value = got.name;
+    this.sideInput.value = got.side;
+    if (got.max !== null) this.maxInput.value = got.max;
+    for (const f of this.fields) if (Object.hasOwn(got.values, f.name)) setFieldInput(this.fieldInputs[f.name], f, got.values[f.name]);
+    this.presetInput.value = "";
+    this.say(`Filled from the preset ${got.name}${got.used.length ? "" : " (its values are not ones this tracker keeps: only the name and side)"}: check the form, then Add.`);
   }
 
   resetForm() {
@@ -297,7 +380,7 @@ class Tracker {
     }
     const round = s.round + 1;
     this.say(`Asking which dice round ${round} needs…`);
-    const reply = await this.ask("dice", { combatants: s.combatants.map(S.engineCombatant), round });
+    const reply = await this.ask("dice", { combatants: s.combatants.map(S.engineCombatant), round, options: S.engineOptions(s, this.decl) });
     if (reply.error) return this.say(engineProblem(reply.error), true);
     const dice = reply.result;
     if (!dice.length) return this.finishRound({ round, dice: [], rolls: { ...s.rolls } });
@@ -370,7 +453,7 @@ class Tracker {
 
   async finishRound(p) {
     const s = this.state;
-    const reply = await this.ask("order", { combatants: s.combatants.map(S.engineCombatant), rolls: p.rolls, round: p.round });
+    const reply = await this.ask("order", { combatants: s.combatants.map(S.engineCombatant), rolls: p.rolls, round: p.round, options: S.engineOptions(s, this.decl) });
     if (reply.error) {
       if (this.diceError) replace(this.diceError, engineProblem(reply.error));
       return this.say(engineProblem(reply.error), true);
@@ -440,6 +523,7 @@ class Tracker {
       s.combatants.map((c) => this.card(c, now)),
     );
     if (!s.combatants.length) this.details.open = true;
+    this.renderRulings();
     const used = [...new Set(s.combatants.flatMap((c) => c.tags))];
     this.tagList ??= el("datalist", { id: uid("tk-tags") });
     if (!this.tagList.isConnected) this.root.append(this.tagList);
@@ -515,6 +599,7 @@ class Tracker {
       return href ? el("a", { href, class: "cc-tk-link" }, `${link.title} vs ${c.name}`) : null;
     });
     const isNow = now && now.id === c.id;
+    const state = S.healthState(c, this.decl);
     return el(
       "li",
       { class: `cc-tk-card cc-tk-${c.side}${left <= 0 ? " cc-tk-down" : ""}`, "data-cc-id": c.id, "aria-current": isNow ? "true" : null },
@@ -526,6 +611,7 @@ class Tracker {
         el("strong", { class: "cc-tk-left" }, String(left)),
         ` of ${c.max}`,
         c.damage ? ` (${c.damage} damage taken)` : "",
+        state ? [" ", stateBadge(state)] : null,
       ),
       el("p", { class: "cc-tk-values" }, values),
       el("div", { class: "cc-tk-row" }, amount, dmg, heal),
@@ -600,6 +686,12 @@ class Tracker {
 function stepItem(step) {
   const href = step.url ? siteHref(step.url, SITE_ROOT) : null;
   return el("li", {}, step.text, href && step.title ? [" (", el("a", { href }, step.title), ")"] : null);
+}
+
+/** A health state the rules name, linked to its rule (same origin only). */
+function stateBadge(state) {
+  const href = state.url ? siteHref(state.url, SITE_ROOT) : null;
+  return el("span", { class: "cc-tk-state", "data-cc-state": state.label }, href ? el("a", { href, title: state.title }, state.label) : state.label);
 }
 
 function engineProblem(error) {
