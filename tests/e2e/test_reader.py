@@ -32,7 +32,8 @@ def _new_page(browser, viewport: dict, **options):
 
 
 def _focus_last_field(page) -> None:
-    last = page.locator(".cc-calc .cc-form input, .cc-calc .cc-form select").last
+    # the form's own fields (the preset picker's controls sit in the form too, folded away)
+    last = page.locator(".cc-calc .cc-form :is(input, select)[data-input]:visible").last
     last.focus()
     last.scroll_into_view_if_needed()
 
