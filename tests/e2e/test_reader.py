@@ -93,7 +93,7 @@ def test_phone_answer_line_stays_compact_and_clear_of_the_update_notice(browser,
         assert shown["summary"] in text.inner_text()
         assert folded <= 2 * line_height + 1 < text.evaluate("(t) => t.scrollHeight"), (folded, line_height)
         assert line.bounding_box()["height"] <= 80
-        fold = line.locator(".cc-answer-fold")
+        fold = line.locator(".cc-answer-more")
         fold.click()
         assert fold.get_attribute("aria-expanded") == "true"
         assert text.bounding_box()["height"] > folded + line_height / 2

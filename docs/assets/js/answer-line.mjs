@@ -11,14 +11,17 @@ export class AnswerLine {
   /** `target`: the element holding the full result, scrolled to and focused by the button. */
   constructor(target) {
     this.target = target;
-    // On a phone the line shows at most two lines of the text (CSS); tapping the text shows it
-    // whole, and again folds it (aria-expanded says which).
+    // On a phone the line shows at most two lines of the text (CSS); a small "More" button shows
+    // it whole, and "Less" folds it again (aria-expanded says which). The text itself is not a
+    // button: a bar-wide button would cover the form fields scrolling under the sticky line
+    // (axe target-size, "partially obscured").
     this.text = el("span", { class: "cc-answer-text" }, "Calculating…");
-    this.fold = el("button", { type: "button", class: "cc-answer-fold", "aria-expanded": "false", title: "Show the whole answer line" }, this.text);
+    this.box = el("div", { class: "cc-answer-fold", "data-cc-fold": "folded" }, this.text);
+    this.fold = el("button", { type: "button", class: "cc-answer-more", "aria-expanded": "false", title: "Show the whole answer line" }, "More");
     this.fold.addEventListener("click", () => this.toggle());
     this.jump = el("button", { type: "button", class: "cc-answer-jump" }, "Full result");
     this.jump.addEventListener("click", () => this.showFull());
-    this.node = el("div", { class: "cc-answer", "data-cc-answer": "pending" }, el("span", { class: "cc-answer-label" }, "Answer: "), this.fold, this.jump);
+    this.node = el("div", { class: "cc-answer", "data-cc-answer": "pending" }, el("span", { class: "cc-answer-label" }, "Answer: "), this.box, this.fold, this.jump);
   }
 
   /** A new result from calc.evaluate. */
@@ -43,6 +46,8 @@ export class AnswerLine {
     const open = this.fold.getAttribute("aria-expanded") !== "true";
     this.fold.setAttribute("aria-expanded", String(open));
     this.fold.title = open ? "Fold the answer line" : "Show the whole answer line";
+    this.fold.textContent = open ? "Less" : "More";
+    this.box.dataset.ccFold = open ? "open" : "folded";
   }
 
   showFull() {
