@@ -30,6 +30,14 @@ def chance(answer: dict[str, Any], label: str) -> Fraction:
     return p(found)
 
 
+def chance_starting(answer: dict[str, Any], label: str) -> Fraction:
+    """The first chance whose label is `label` or starts with it (labels that end in a figure)."""
+    for c in answer["chances"]:
+        if c["label"] == label or c["label"].startswith(label):
+            return p(c)
+    raise AssertionError(f"no chance '{label}' in {[c['label'] for c in answer['chances']]}")
+
+
 def pmf(answer: dict[str, Any]) -> dict[int, Fraction]:
     """The damage distribution as {outcome: probability}."""
     return dist_probs(answer["distribution"])

@@ -10,32 +10,21 @@ from math import ceil
 
 import icepool
 import pytest
+from answers import chance_starting, pmf, runner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import calc
 from calc import data
 from calc.errors import InputError
-from calc.result import dist_probs
 from calc.systems.action_points import TABLES
 
 SYSTEM = "action-points"
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def run(calculator: str, **inputs):
-    return calc.evaluate({"system": SYSTEM, "calculator": calculator, "inputs": inputs})
-
-
-def chance(answer: dict, label: str) -> Fraction:
-    for c in answer["chances"]:
-        if c["label"] == label or c["label"].startswith(label):
-            return Fraction(c["p"]["fraction"])
-    raise AssertionError(f"no chance '{label}' in {[c['label'] for c in answer['chances']]}")
-
-
-def pmf(answer: dict) -> dict[int, Fraction]:
-    return dist_probs(answer["distribution"])
+run = runner(SYSTEM)
+chance = chance_starting  # these tests name chances by the start of their label
 
 
 def scores(answer: dict) -> dict[str, str]:

@@ -9,28 +9,16 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from answers import chance_starting, pmf, runner
 
-import calc
 from calc.errors import InputError
-from calc.result import dist_probs
 from calc.systems.action_points.planner import plans
 
 SYSTEM = "action-points"
 
 
-def run(calculator: str, **inputs):
-    return calc.evaluate({"system": SYSTEM, "calculator": calculator, "inputs": inputs})
-
-
-def chance(answer: dict, label: str) -> Fraction:
-    for c in answer["chances"]:
-        if c["label"] == label or c["label"].startswith(label):
-            return Fraction(c["p"]["fraction"])
-    raise AssertionError(f"no chance '{label}' in {[c['label'] for c in answer['chances']]}")
-
-
-def pmf(answer: dict) -> dict[int, Fraction]:
-    return dist_probs(answer["distribution"])
+run = runner(SYSTEM)
+chance = chance_starting  # these tests name chances by the start of their label
 
 
 # --- standard and quick defense ---------------------------------------------------------------------
