@@ -46,7 +46,7 @@ lint: .venv/.installed node_modules/.installed ## Ruff, ESLint, and mypy on the 
 	node_modules/.bin/eslint .
 	$(PY) tools/check_types.py
 
-js: node_modules/.installed ## Unit tests of the pure browser modules (node --test)
+js: node_modules/.installed data ## Unit tests of the pure browser modules (node --test; needs calc/rules.json)
 	node --test tests/js/*.test.mjs
 
 unit: install data ## Engines, data and site-build tests (no browser)
@@ -57,8 +57,7 @@ e2e: install data ## Node smoke test of the wheel under Pyodide, then the browse
 	node tests/node/smoke.mjs
 	$(PY) -m pytest -q tests/e2e
 
-test: install lint js ## Everything CI runs: lint, JS unit, unit, data, site, Node smoke and browser tests
-	$(MAKE) data
+test: install lint data js ## Everything CI runs: lint, JS unit, unit, data, site, Node smoke and browser tests
 	$(PY) tools/build_site.py --wheel-only
 	node tests/node/smoke.mjs
 	$(PY) -m pytest -q tests
