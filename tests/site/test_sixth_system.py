@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
+import re
 import shutil
 import subprocess
 import sys
@@ -25,6 +27,13 @@ from macros.site import SYSTEM_PAGES
 
 COPIED = ("rules_data", "calc", "macros", "docs", "overrides", "mkdocs.yml")
 IGNORED = shutil.ignore_patterns("__pycache__", "rules.json", "*.pyc")
+
+
+def _nav_links(html: str) -> list[str]:
+    """The hrefs of the primary navigation of a page."""
+    nav = re.search(r'<nav class="md-nav md-nav--primary".*?</nav>\s*</div>', html, re.S)
+    assert nav, "no primary navigation"
+    return re.findall(r'href="([^"]+)"', nav.group(0))
 
 
 def _engine(root: Path, system_id: str) -> Path:
@@ -93,11 +102,17 @@ def test_the_copy_builds_every_page_of_the_new_system(trial: Path) -> None:
     calculators = yaml.safe_load((trial / "rules_data" / "tally" / "calculators.yaml").read_text())["calculators"]
     pages = ["", *(f"{page}/" for page, _ in SYSTEM_PAGES)] + [f"{p['id']}/" for p in meta["pages"]]
     pages += [f"calculators/{name}/" for name in calculators]
-    home = page_html(trial / "site", "")
+    # The navigation is pruned (Material's navigation.prune): home links the system's section,
+    # and each page of the system carries the links of its own part of the navigation.
+    assert "tally/" in _nav_links(page_html(trial / "site", ""))
+    linked: set[str] = set()
     for page in pages:
         html = page_html(trial / "site", f"tally/{page}")
         assert "Tally" in html, page
-        assert f'href="tally/{page}"' in home, f"tally/{page} is not in the navigation"
+        base = f"/tally/{page}"
+        linked |= {posixpath.normpath(posixpath.join(base, href)) for href in _nav_links(html)}
+    for page in pages:
+        assert posixpath.normpath(f"/tally/{page}") in linked, f"tally/{page} is not in the navigation"
     for name in calculators:
         html = page_html(trial / "site", f"tally/calculators/{name}/")
         assert f'data-cc-calculator="{name}"' in html and 'data-cc-system="tally"' in html
