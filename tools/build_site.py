@@ -112,10 +112,17 @@ def pyc_stdlib(version: str) -> Path:
     return cached
 
 
+def source_wheel(wheel: Path) -> Path:
+    """The wheel with its sources that `build_wheel` compiled into `wheel` (sourceless)."""
+    return wheel.parent / "plain" / wheel.name
+
+
 def trimmed_stdlib(full: Path, wheel: Path) -> Path:
     """The .pyc stdlib cut to the modules the calculators import, measured by running every
     calculator inside the pinned Pyodide (tools/make_pyc_stdlib.mjs --trim): what readers
-    download. Rebuilt when the full zip, the wheel or the compiler script changes."""
+    download. Rebuilt when the full zip, the wheel or the compiler script changes. The
+    measurement installs the wheel with its sources: it reads their import statements."""
+    wheel = source_wheel(wheel)
     key = hashlib.sha256(
         full.read_bytes() + wheel.read_bytes() + (ROOT / "tools" / "pyc_compile.py").read_bytes()
     ).hexdigest()[:16]
@@ -336,6 +343,7 @@ def build_runtime_artifacts() -> Path:
     artifacts = {
         "pyodide": version,
         "wheel": str(wheel),
+        "source_wheel": str(source_wheel(wheel)),
         "pyc_stdlib": str(trimmed_stdlib(full, wheel)),
         "full_pyc_stdlib": str(full),
     }

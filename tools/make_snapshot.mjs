@@ -39,12 +39,13 @@ from calc import data
 SKIP = {"calc.__main__", "calc.benchmark"}  # the command line and CPython timing: never in a browser
 root = os.path.dirname(calc.__file__)
 names = []
-for folder, dirs, files in os.walk(root):  # every .py in the wheel, namespace sub-packages included
+for folder, dirs, files in os.walk(root):  # every module of the (sourceless) wheel, sub-packages included
     dirs[:] = sorted(d for d in dirs if d != "__pycache__")
     rel = os.path.relpath(folder, os.path.dirname(root)).replace(os.sep, ".")
     for f in sorted(files):
-        if f.endswith(".py"):
-            names.append(rel if f == "__init__.py" else f"{rel}.{f[:-3]}")
+        stem, ext = os.path.splitext(f)
+        if ext in (".py", ".pyc"):
+            names.append(rel if stem == "__init__" else f"{rel}.{stem}")
 imported = []
 for name in names:
     if name not in SKIP:

@@ -9,9 +9,14 @@ worker's content hashes only change when their input does:
 * a trimmed copy of that zip holding only what the calculators use (`stdlib_in_use`, measured
   by running every calculator inside Pyodide, then `trim`): 4.5 MB of bytecode shrinks to under
   a megabyte, and that is what a reader downloads;
-* the `calc` wheel with unchecked hash-based `.pyc` files beside its sources (`__pycache__/`),
-  which removes the compile step from `import calc` and from each system's first request. The
-  sources stay, for tracebacks and for CPython, which ignores another version's `.pyc`.
+* the `calc` wheel made sourceless: each module's `.py` replaced by its `.pyc` at the same
+  place, which removes the compile step from `import calc` and from each system's first request
+  and the sources' bytes from the download (a quarter of the wheel). Tracebacks keep file names
+  and line numbers; the sources are in the repository and CPython runs them there.
+
+All bytecode is compiled with `optimize=2` (docstrings and asserts removed, as `python -OO`):
+measured on the trimmed standard library, 15 % fewer bytes on the wire; nothing in `calc` reads
+a docstring at run time in the browser, and the standard library is tested under `-OO`.
 """
 
 from __future__ import annotations
@@ -26,16 +31,16 @@ import marshal
 import os
 import sys
 import zipfile
-from importlib._bootstrap_external import _code_to_hash_pyc  # the stdlib's own pyc writer
 
 STDLIB_MOUNT = "/lib/python314.zip"  # where Pyodide mounts stdLibURL; used for code filenames
 SITE_PACKAGES = "/lib/python3.14/site-packages"  # where Pyodide installs wheels
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
+OPTIMIZE = 2  # as `python -OO`: no docstrings, no asserts (see the module docstring)
 
 
 def pyc_bytes(source: bytes, filename: str) -> bytes:
     """A sourceless, unchecked `.pyc`: magic, flags=0, mtime=0, size=0, marshalled code."""
-    code = compile(source, filename, "exec", dont_inherit=True, optimize=0)
+    code = compile(source, filename, "exec", dont_inherit=True, optimize=OPTIMIZE)
     return importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(code)
 
 
@@ -66,8 +71,7 @@ def _record_line(name: str, data: bytes) -> str:
 
 
 def compile_wheel(src_whl: str, dst_whl: str) -> dict[str, int]:
-    """Copy a pure-Python wheel, adding `__pycache__/<mod>.<cache tag>.pyc` for every module."""
-    tag = sys.implementation.cache_tag
+    """Copy a pure-Python wheel with every module's `.py` replaced by its sourceless `.pyc`."""
     entries: list[tuple[str, bytes]] = []
     record_name = None
     with zipfile.ZipFile(src_whl) as src:
@@ -76,12 +80,9 @@ def compile_wheel(src_whl: str, dst_whl: str) -> dict[str, int]:
             if name.endswith(".dist-info/RECORD"):
                 record_name = name
                 continue
-            entries.append((name, data))
             if name.endswith(".py"):
-                code = compile(data, f"{SITE_PACKAGES}/{name}", "exec", dont_inherit=True, optimize=0)
-                folder, _, file = name.rpartition("/")
-                pyc = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
-                entries.append((f"{folder}/__pycache__/{file[:-3]}.{tag}.pyc", bytes(pyc)))
+                name, data = name + "c", pyc_bytes(data, f"{SITE_PACKAGES}/{name}")
+            entries.append((name, data))
     if record_name is None:
         raise ValueError(f"{src_whl} has no RECORD")
     record = "\n".join(_record_line(n, d) for n, d in entries) + f"\n{record_name},,\n"

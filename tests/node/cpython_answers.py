@@ -1,11 +1,12 @@
 """CPython's answers for the Node smoke test (tests/node/smoke.mjs) to compare Pyodide's against.
 
-Imports `calc` from the built wheel itself (a wheel is a zip, so it is importable as is): both
-sides run the very same code and data. Prints JSON: [{"request", "reply", "url", "declaration"}, …] with one
+Imports `calc` from the built wheel with sources (a wheel is a zip, so it is importable as is),
+the one the browser's sourceless wheel is compiled from: both sides run the same code and data.
+Prints JSON: [{"request", "reply", "url", "declaration"}, …] with one
 request per calculator of every system at its defaults, one at its `stress` inputs, and one bad
 input per system (an integer input pushed past its maximum); then the encounter tracker's requests
 (`{"kind": "turns", …}`, `turns_requests`).
-Usage: python tests/node/cpython_answers.py <wheel>
+Usage: python tests/node/cpython_answers.py <source wheel>
 """
 
 from __future__ import annotations

@@ -306,7 +306,9 @@ function warmUp(pyodide) {
 
 let bootError = null;
 const ready = boot().then(
-  (ms) => self.postMessage({ type: "ready", ms, source: bootSource, build: RUNTIME.build, milestones }),
+  // startedAt: when this module began to run (epoch ms), so the page can place the milestones on
+  // its own clock (the worker's clock starts earlier, before its modules were fetched).
+  (ms) => self.postMessage({ type: "ready", ms, source: bootSource, build: RUNTIME.build, milestones, startedAt: performance.timeOrigin + started }),
   (err) => {
     bootError = err;
     self.postMessage({ type: "failed", what: err.what || "Python start-up", message: err.message });
