@@ -2,12 +2,13 @@
 
 Order matters:
 1. export the rules data (`python -m macros.export` → calc/rules.json);
-2. build the `calc` wheel (tools/wheel_backend.py; it carries calc/rules.json) and add bytecode
-   compiled by the pinned runtime (tools/make_pyc_stdlib.mjs --wheel), so `import calc` compiles
-   nothing in the browser;
+2. build the `calc` wheel (tools/wheel_backend.py; it carries calc/rules.json) and replace its
+   sources by bytecode compiled by the pinned runtime (tools/make_pyc_stdlib.mjs --wheel), so
+   `import calc` compiles nothing in the browser;
 3. `mkdocs build --strict` (SITE_URL comes from the environment, read by mkdocs.yml);
    then each calculator's default answer goes into its pages (tools/prerender.py), so it shows
-   at first paint, before Python;
+   at first paint, before Python, and each page's head lists its JavaScript modules
+   (tools/module_preload.py), so they load at once and not one import level at a time;
 4. copy the Pyodide runtime of the exactly pinned npm package to `assets/pyodide/<version>/`;
 5. write the precompiled `.pyc` standard library (tools/make_pyc_stdlib.mjs, cached in build/,
    made before the wheel's bytecode, which reuses it), cut to the modules the calculators import
@@ -35,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
+import module_preload  # noqa: E402
 import prerender  # noqa: E402  (tools/ is not a package)
 import stamp_site  # noqa: E402
 import wheel_backend  # noqa: E402
@@ -277,6 +279,8 @@ def build(site: Path) -> None:
     run("mkdocs", [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], env=env)
     blocks = prerender.prerender_site(site)
     print(f"[build] default answers prerendered into {blocks} calculator blocks", flush=True)
+    preloaded = module_preload.add_module_preloads(site)
+    print(f"[build] module preloads written into {preloaded} pages", flush=True)
     install_runtime(site, wheel, version, trimmed_stdlib(pyc_stdlib(version), wheel))
     print(f"[build] site ready in {site} ({time.perf_counter() - started:.1f} s)", flush=True)
 

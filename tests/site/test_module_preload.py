@@ -1,0 +1,76 @@
+"""tools/module_preload.py: every page that loads a module script lists that module's whole static
+import graph in its head (relative to the page, as its script tag is), dynamic imports excluded;
+running it twice changes nothing; an import of a missing file fails the build."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import module_preload  # noqa: E402
+
+PAGE = '<!doctype html><html><head><meta charset="utf-8">\n</head><body>{body}</body></html>\n'
+MODULES = {
+    "main.mjs": 'import { a } from "./a.mjs";\nimport "./side.mjs";\nexport { b } from "./sub/b.mjs";\n'
+    'const later = () => import("./lazy.mjs");\n',
+    "a.mjs": 'import { c } from "./sub/c.mjs";\nexport const a = c;\n',
+    "side.mjs": "window.side = 1;\n",
+    "sub/b.mjs": 'import { a } from "../a.mjs";\nexport const b = a;\n',
+    "sub/c.mjs": "export const c = 3;\n",
+    "lazy.mjs": "export const lazy = 1;\n",
+}
+
+
+@pytest.fixture
+def fake_site(tmp_path: Path) -> Path:
+    js = tmp_path / "assets" / "js"
+    for name, text in MODULES.items():
+        (js / name).parent.mkdir(parents=True, exist_ok=True)
+        (js / name).write_text(text)
+    (tmp_path / "deep" / "page").mkdir(parents=True)
+    script = '<script src="{p}assets/js/main.mjs" type="module"></script>'
+    (tmp_path / "index.html").write_text(PAGE.format(body=script.format(p="")))
+    (tmp_path / "deep" / "page" / "index.html").write_text(PAGE.format(body=script.format(p="../../")))
+    (tmp_path / "plain.html").write_text(PAGE.format(body="<p>no scripts</p>"))
+    return tmp_path
+
+
+def preloads(page: Path) -> list[str]:
+    head = page.read_text().split("</head>")[0]
+    return re.findall(r'<link rel="modulepreload" href="([^"]*)">', head)
+
+
+def test_the_whole_static_graph_relative_to_each_page(fake_site: Path) -> None:
+    assert module_preload.add_module_preloads(fake_site) == 2
+    graph = ["main.mjs", "a.mjs", "side.mjs", "sub/b.mjs", "sub/c.mjs"]
+    assert sorted(preloads(fake_site / "index.html")) == sorted(f"assets/js/{m}" for m in graph)
+    assert sorted(preloads(fake_site / "deep" / "page" / "index.html")) == sorted(f"../../assets/js/{m}" for m in graph)
+    assert preloads(fake_site / "plain.html") == []
+
+
+def test_idempotent(fake_site: Path) -> None:
+    module_preload.add_module_preloads(fake_site)
+    once = (fake_site / "index.html").read_text()
+    module_preload.add_module_preloads(fake_site)
+    assert (fake_site / "index.html").read_text() == once
+
+
+def test_an_import_of_a_missing_file_fails(fake_site: Path) -> None:
+    (fake_site / "assets" / "js" / "a.mjs").write_text('import "./gone.mjs";\n')
+    with pytest.raises(FileNotFoundError, match="gone.mjs"):
+        module_preload.add_module_preloads(fake_site)
+
+
+def test_the_site_modules_graph_is_found() -> None:
+    """On the real browser modules: the calculators' entry reaches its form, results and worker
+    client modules, and not the worker itself (a separate module map) or the tracker (dynamic)."""
+    docs = ROOT / "docs"
+    graph = module_preload.static_imports(docs, "assets/js/calculators.mjs")
+    for needed in ("calc-form.mjs", "calc-results.mjs", "calc-worker-client.mjs", "dom.mjs"):
+        assert f"assets/js/{needed}" in graph
+    assert "assets/js/pyodide-worker.mjs" not in graph and "assets/js/tracker.mjs" not in graph
