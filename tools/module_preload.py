@@ -1,4 +1,5 @@
-"""Announce every page's JavaScript modules up front: `<link rel="modulepreload">` in the head.
+"""Start what a page needs from its head: `<link rel="modulepreload">` for its JavaScript modules,
+and on pages that run Python (a calculator or a tracker) the early start of the Python worker.
 
 Why: the site ships its browser modules as they are (no bundler), so a page finds them one level
 at a time: the HTML names `calculators.mjs`, which names ten more, which name a few more. On a
@@ -6,7 +7,13 @@ at a time: the HTML names `calculators.mjs`, which names ten more, which name a 
 the reader's first edit can start Python (measured with `python -m bench`). Listing the whole
 static import graph in the head lets the browser fetch it all at once, while the stylesheets
 load. Dynamic `import()`s (the tracker, the worker's modules) are not preloaded: they are not
-needed on every page. Idempotent, like tools/stamp_site.py: old preload links are replaced.
+needed on every page.
+
+The same holds for the Python runtime, the biggest download: on a page that runs Python, an
+async module in the head (`assets/js/worker-early.mjs`) creates the worker as the page starts
+loading; the worker downloads the runtime at once and holds Python's start until the page asks
+for it (the reader's edit, or an idle page), as before. Idempotent, like tools/stamp_site.py: old
+links and scripts are replaced.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ MODULE_SCRIPT = re.compile(r'<script src="([^"]*?)(assets/js/[^"/]+\.mjs)" type=
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*["'](\.{1,2}/[^"']+)["']""", re.M)
 BARE_IMPORT = re.compile(r"""^\s*import\s*["'](\.{1,2}/[^"']+)["']""", re.M)
 PRELOAD = re.compile(r'<link rel="modulepreload" href="[^"]*">\n?')
+EARLY_WORKER = "assets/js/worker-early.mjs"
+EARLY_SCRIPT = re.compile(r'<script async src="[^"]*worker-early\.mjs" type="module"></script>\n?')
+RUNS_PYTHON = re.compile(r'\bdata-cc-(?:calculator|tracker)="')
 
 
 def static_imports(site: Path, module: str) -> list[str]:
@@ -45,12 +55,14 @@ def add_module_preloads(site: Path) -> int:
     graphs: dict[str, list[str]] = {}
     stamped = 0
     for page in sorted(site.rglob("*.html")):
-        text = PRELOAD.sub("", page.read_text(encoding="utf-8"))
+        text = EARLY_SCRIPT.sub("", PRELOAD.sub("", page.read_text(encoding="utf-8")))
         links = []
         for prefix, module in MODULE_SCRIPT.findall(text):
             if module not in graphs:
                 graphs[module] = static_imports(site, module)
             links += [f'<link rel="modulepreload" href="{prefix}{m}">' for m in graphs[module]]
+            if RUNS_PYTHON.search(text) and (site / EARLY_WORKER).is_file():
+                links.append(f'<script async src="{prefix}{EARLY_WORKER}" type="module"></script>')
         if links:
             if "</head>" not in text:
                 raise ValueError(f"{page}: no </head> to put the module preloads in")

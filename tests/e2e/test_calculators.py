@@ -7,7 +7,7 @@ from __future__ import annotations
 from urllib.parse import urlencode, urljoin
 
 import pytest
-from pages import FIRST_READY_MS, answers, calculator_url, expected, instant_go, settle
+from pages import FIRST_READY_MS, answers, calculator_url, expected, instant_go, settle, wait_until
 
 from calc import evaluate
 
@@ -77,6 +77,44 @@ def test_instant_navigation_reuses_python(context_args_no_sw, site):
     settle(page, pages[1]["request"]["calculator"])
     assert page.evaluate("window.__sameDocument === true"), "the link did a full reload"
     assert len(wasm) == 1
+
+
+EARLY_EVENTS = "() => (window.__ccEarlyWorker?.events || []).map((e) => e.data?.type || e.type)"
+
+
+def test_the_head_starts_the_download_and_python_waits_for_the_page(context_args_no_sw, site):
+    """A calculator page's head creates the worker at once (worker-early.mjs): the runtime
+    downloads while Python's start is held until the page says "go". Here the page's own
+    scripts are kept from loading, so nothing adopts the worker: it downloads, reports that it
+    holds, and only starts Python once told to."""
+    page = context_args_no_sw.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    page.route("**/assets/js/calculators.mjs", lambda route: route.abort())
+    with context_args_no_sw.expect_event("requestfinished", lambda r: r.url.endswith("pyodide.asm.wasm")):
+        page.goto(urljoin(site.base, next(iter(site.calculator_pages().values()))["url"]))
+    # The whole runtime arrived without the page asking; the worker holds before Python starts.
+    wait_until(page, f"() => ({EARLY_EVENTS})().includes('held')")
+    events = page.evaluate(EARLY_EVENTS)
+    assert "ready" not in events and "error" not in events, events
+    page.evaluate("window.__ccEarlyWorker.worker.postMessage({ type: 'go' })")
+    wait_until(page, f"() => ({EARLY_EVENTS})().includes('ready')")
+    assert page.locator("html[data-cc-python]").count() == 0  # no page script ran
+
+
+def test_a_page_adopts_the_worker_its_head_started(context_args_no_sw, site):
+    """The worker the head started is the page's: one worker, one runtime download, and the
+    page's first answer to an edit comes from it."""
+    page = context_args_no_sw.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    workers, wasm = [], []
+    page.on("worker", lambda w: workers.append(w.url))
+    page.on("request", lambda r: wasm.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
+    page.goto(urljoin(site.base, next(iter(site.calculator_pages().values()))["url"]))
+    settle(page)
+    page.wait_for_selector("html[data-cc-python]", state="attached")
+    assert page.evaluate("window.__ccEarlyWorker") is None, "the page did not adopt the early worker"
+    python_workers = [u for u in workers if u.endswith("pyodide-worker.mjs")]
+    assert len(python_workers) == 1 and len(wasm) == 1, (python_workers, wasm)
 
 
 def test_offline_reload_still_computes(context, page, site):

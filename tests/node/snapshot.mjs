@@ -23,7 +23,7 @@ const artifacts = JSON.parse(readFileSync(manifestPath, "utf8"));
 const pyodideDir = join(root, "node_modules/pyodide");
 const python = existsSync(join(root, ".venv/bin/python")) ? join(root, ".venv/bin/python") : "python3";
 const cases = JSON.parse(
-  execFileSync(python, [join(root, "tests/node/cpython_answers.py"), artifacts.wheel], { maxBuffer: 1 << 28, encoding: "utf8" }),
+  execFileSync(python, [join(root, "tests/node/cpython_answers.py"), artifacts.source_wheel], { maxBuffer: 1 << 28, encoding: "utf8" }),
 );
 
 // 1. Make the snapshot (the build step itself).

@@ -1,6 +1,7 @@
 """tools/module_preload.py: every page that loads a module script lists that module's whole static
 import graph in its head (relative to the page, as its script tag is), dynamic imports excluded;
-running it twice changes nothing; an import of a missing file fails the build."""
+pages that run Python (a calculator or a tracker) and only those start the worker from their
+head; running it twice changes nothing; an import of a missing file fails the build."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ MODULES = {
     "sub/b.mjs": 'import { a } from "../a.mjs";\nexport const b = a;\n',
     "sub/c.mjs": "export const c = 3;\n",
     "lazy.mjs": "export const lazy = 1;\n",
+    "worker-early.mjs": "new Worker('x');\n",
 }
 
 
@@ -37,6 +39,9 @@ def fake_site(tmp_path: Path) -> Path:
     (tmp_path / "index.html").write_text(PAGE.format(body=script.format(p="")))
     (tmp_path / "deep" / "page" / "index.html").write_text(PAGE.format(body=script.format(p="../../")))
     (tmp_path / "plain.html").write_text(PAGE.format(body="<p>no scripts</p>"))
+    (tmp_path / "calc").mkdir()
+    calculator = '<div data-cc-calculator="hit"></div>' + script.format(p="../")
+    (tmp_path / "calc" / "index.html").write_text(PAGE.format(body=calculator))
     return tmp_path
 
 
@@ -45,19 +50,30 @@ def preloads(page: Path) -> list[str]:
     return re.findall(r'<link rel="modulepreload" href="([^"]*)">', head)
 
 
+def early_start(page: Path) -> list[str]:
+    head = page.read_text().split("</head>")[0]
+    return re.findall(r'<script async src="([^"]*)" type="module"></script>', head)
+
+
 def test_the_whole_static_graph_relative_to_each_page(fake_site: Path) -> None:
-    assert module_preload.add_module_preloads(fake_site) == 2
+    assert module_preload.add_module_preloads(fake_site) == 3
     graph = ["main.mjs", "a.mjs", "side.mjs", "sub/b.mjs", "sub/c.mjs"]
     assert sorted(preloads(fake_site / "index.html")) == sorted(f"assets/js/{m}" for m in graph)
     assert sorted(preloads(fake_site / "deep" / "page" / "index.html")) == sorted(f"../../assets/js/{m}" for m in graph)
     assert preloads(fake_site / "plain.html") == []
 
 
+def test_only_pages_that_run_python_start_the_worker_early(fake_site: Path) -> None:
+    module_preload.add_module_preloads(fake_site)
+    assert early_start(fake_site / "calc" / "index.html") == ["../assets/js/worker-early.mjs"]
+    assert early_start(fake_site / "index.html") == [] and early_start(fake_site / "plain.html") == []
+
+
 def test_idempotent(fake_site: Path) -> None:
     module_preload.add_module_preloads(fake_site)
-    once = (fake_site / "index.html").read_text()
+    once = [(fake_site / p).read_text() for p in ("index.html", "calc/index.html")]
     module_preload.add_module_preloads(fake_site)
-    assert (fake_site / "index.html").read_text() == once
+    assert [(fake_site / p).read_text() for p in ("index.html", "calc/index.html")] == once
 
 
 def test_an_import_of_a_missing_file_fails(fake_site: Path) -> None:

@@ -6,14 +6,8 @@
 // worker skips those still queued, and one still running is stopped once it has run as long as a
 // fresh start takes (then a restart is the faster way to the latest answer).
 
-import { knob } from "./knobs.mjs";
-
 import { missingFileRecovery, recoverOnce, workerBuildMismatch } from "./site-update.mjs";
-
-const WORKER_URL = new URL("./pyodide-worker.mjs", import.meta.url);
-/** Settings for the worker, passed in its name (the URL stays the one the service worker
- * caches): `stallMs` only when a test sets the `cc-stall-ms` knob. */
-const WORKER_NAME = JSON.stringify({ stallMs: knob("stall-ms", 0) || undefined });
+import { WORKER_URL, workerName } from "./worker-spec.mjs";
 export const REQUEST_TIMEOUT_MS = 30000;
 
 export class CalcWorker {
@@ -28,8 +22,12 @@ export class CalcWorker {
 
   /** Start (or restart) the worker; `ready` resolves with the boot time, rejects on load failure. */
   start() {
-    this.startedAt = performance.now();
-    this.worker = new Worker(WORKER_URL, { type: "module", name: WORKER_NAME });
+    // The worker the page's head started (worker-early.mjs) on its first start, else a new one.
+    const early = globalThis.__ccEarlyWorker;
+    globalThis.__ccEarlyWorker = null;
+    this.startedAt = early ? early.startedAt : performance.now();
+    this.worker = early ? early.worker : new Worker(WORKER_URL, { type: "module", name: workerName() });
+    this.setStatus({ stage: "download", text: "Preparing the calculator…" });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = (event) => this.receive(event.data, resolve, reject);
       this.worker.onerror = (event) => {
@@ -40,9 +38,10 @@ export class CalcWorker {
         reject(new Error(failureText(failure)));
         this.rejectAll(failureText(failure));
       };
+      for (const event of early?.events || []) (event.type === "error" ? this.worker.onerror : this.worker.onmessage)(event);
     });
     this.ready.catch(() => {}); // reported through the status line
-    this.setStatus({ stage: "download", text: "Preparing the calculator…" });
+    if (early) this.worker.postMessage({ type: "go" }); // it held Python's start for this moment
   }
 
   receive(msg, resolve, reject) {

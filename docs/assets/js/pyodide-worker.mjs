@@ -4,6 +4,7 @@
 //                  | {type: "failed", what, message}
 //                  {id, result} | {id, error: {input, message, kind}}
 //   page → worker: {id, request}            (request: {system, calculator, inputs})
+//                  | {type: "go"}           (start Python now: see CONFIG.hold)
 // Every runtime URL comes from runtime.mjs, which tools/build_site.py generates from the exactly
 // pinned npm package (package.json is the one place the Pyodide version is written).
 import { RUNTIME } from "./runtime.mjs";
@@ -57,6 +58,19 @@ const CONFIG = (() => {
     return {};
   }
 })();
+/** Started from a page's head (worker-early.mjs): download the runtime at once, but hold
+ * Python's start (CPU work) until the page says "go" (its reader edits, or it is idle), so the
+ * downloads overlap the page's own loading while the start never competes with it. */
+let go = null;
+const goPromise = CONFIG.hold ? new Promise((resolve) => (go = resolve)) : Promise.resolve();
+let heldSaid = !CONFIG.hold;
+/** Waits for "go" when held; says so once ({type: "held"}: the page ignores it, tests read it). */
+function goSignal() {
+  if (!heldSaid) self.postMessage({ type: "held" });
+  heldSaid = true;
+  return goPromise;
+}
+
 /** A runtime download that receives no bytes for this long has stalled (a dead server or link):
  * the start fails, naming the file, and the page offers Retry. By lack of progress, not a total:
  * a slow link that keeps receiving is never cut off. */
@@ -195,9 +209,13 @@ let downloadText = "Preparing the calculator…";
 
 /** True when the service worker's cache already holds the runtime: then nothing downloads and
  * the page must not announce a download size. */
-async function runtimeCached() {
+function runtimeCached() {
+  return inCache(here(RUNTIME.pyodideDir + "pyodide.asm.wasm"));
+}
+
+async function inCache(url) {
   try {
-    return Boolean(self.caches && (await caches.match(here(RUNTIME.pyodideDir + "pyodide.asm.wasm"))));
+    return Boolean(self.caches && (await caches.match(url)));
   } catch {
     return false;
   }
@@ -227,7 +245,8 @@ async function boot() {
           ...quiet,
           packages: ["calc"], // fetched while Python boots
           fsInit: async () => {
-            milestone("wasm");
+            milestone("wasm"); // everything downloaded and compiled: Python's start comes next
+            await goSignal();
             progress("start", "Starting Python…");
           },
         }),
@@ -250,6 +269,9 @@ async function boot() {
     // cache when it holds it, else downloaded only if the link proves fast enough (see
     // fetchWithinBudget). Any problem → normal start.
     const s = RUNTIME.snapshot;
+    // A restore is all CPU, its bytes already here: it waits for "go". Without the snapshot (a
+    // first visit) the normal start downloads meanwhile and waits at its fsInit instead.
+    if (await inCache(here(s.url))) await goSignal();
     const booted = await bootFromSnapshot({
       // Pyodide waits forever on a runtime file it cannot fetch: fail fast here too (the normal
       // start then reports the file by name).
@@ -320,6 +342,7 @@ const ready = boot().then(
 const queue = [];
 let draining = false;
 self.onmessage = (event) => {
+  if (event.data?.type === "go") return go?.();
   queue.push(event.data);
   drain();
 };

@@ -1,0 +1,13 @@
+// Where the Python worker is and the settings it starts with: shared by the page's worker client
+// (calc-worker-client.mjs) and the early start in a calculator page's head (worker-early.mjs).
+
+import { knob } from "./knobs.mjs";
+
+export const WORKER_URL = new URL("./pyodide-worker.mjs", import.meta.url);
+
+/** Settings for the worker, passed in its name (the URL stays the one the service worker
+ * caches): `stallMs` only when a test sets the `cc-stall-ms` knob; `hold` when the worker must
+ * download the runtime but wait for the page's "go" before starting Python. */
+export function workerName(hold = false) {
+  return JSON.stringify({ stallMs: knob("stall-ms", 0) || undefined, hold: hold || undefined });
+}
