@@ -32,6 +32,43 @@ def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
     return [int.from_bytes(raw[i : i + width], "little") for i in range(0, size * width, width)]
 
 
+_FEW_DICE = 6
+"""Up to this many dice, `_dice_prefix_sums` (count passes in C) beats `_dice_recurrence` (one
+Python step per coefficient); measured crossover in CPython between 6 and 8 dice."""
+
+
+def _dice_prefix_sums(count: int, sides: int, half: int) -> list[int]:
+    """The first `half` coefficients of (1 + x + … + x^(s-1))^n, as
+    (1 - x^s)^n / (1 - x)^n: the numerator has n + 1 binomial terms, and dividing by (1 - x) is
+    a prefix sum, so n passes of `accumulate` (in C) over the first half (a prefix sum of it needs
+    nothing of the rest). Cost: n × half big-integer additions."""
+    weights = [0] * half
+    for k in range(min(count, (half - 1) // sides) + 1):
+        weights[k * sides] = -comb(count, k) if k & 1 else comb(count, k)
+    for _ in range(count):
+        weights = list(accumulate(weights))
+    return weights
+
+
+def _dice_recurrence(count: int, sides: int, half: int) -> list[int]:
+    """The first `half` coefficients p_m of f^n, f = 1 + x + … + x^(s-1), by the power recurrence
+    (from P' f = n f' P with f_0 = 1): m p_m = Σ_{k=1}^{s-1} ((n + 1) k − m) p_{m−k}. Both sums
+    it needs, S0 = Σ p_{m−k} and S1 = Σ k p_{m−k} over k = 1…s−1, slide along in O(1) each, so
+    one step per coefficient whatever the sides (the division is exact): 200d10 in ~0.8 ms
+    (CPython) against ~11 ms for `_dice_prefix_sums`."""
+    n1, s = count + 1, sides
+    w = [1] * half
+    s0 = s1 = 0
+    prev = 1  # p_{m-1}
+    for m in range(1, half):
+        gone = w[m - s] if m >= s else 0  # p_{m-s} leaves the window
+        s1 += s0 + prev - s * gone
+        s0 += prev - gone
+        prev = (n1 * s1 - m * s0) // m
+        w[m] = prev
+    return w
+
+
 class Dist:
     """An immutable, exact distribution of integer outcomes.
 
@@ -96,23 +133,18 @@ class Dist:
 
     @classmethod
     def dice(cls, count: int, sides: int) -> Dist:
-        """The sum of `count` fair dice numbered 1..sides (see the comment below for how)."""
+        """The sum of `count` fair dice numbered 1..sides, exact (integer weights): see
+        `_dice_prefix_sums` and `_dice_recurrence` for how."""
         if sides < 1 or count < 0:
             raise ValueError("dice need at least one side and a non-negative count")
         if count == 0 or sides == 1:
             return cls.constant(count)
-        # (x + … + x^s)^n = x^n (1 - x^s)^n / (1 - x)^n: the numerator has n + 1 binomial terms,
-        # and dividing by (1 - x) is a prefix sum, so n passes of `accumulate` (in C). The sum is
-        # symmetric (w[j] = w[size - 1 - j]) and a prefix sum of the first half needs nothing of
-        # the second: the passes run over the first half only, then it is mirrored. Measured
-        # (CPU, CPython): 200d10 in ~10 ms, against ~19 ms over the whole range.
+        # The sum is symmetric (w[j] = w[size - 1 - j]): both routines compute the first half
+        # only, which is then mirrored.
         size = (sides - 1) * count + 1
         half = (size + 1) // 2
-        weights = [0] * half
-        for k in range(min(count, (half - 1) // sides) + 1):
-            weights[k * sides] = -comb(count, k) if k & 1 else comb(count, k)
-        for _ in range(count):
-            weights = list(accumulate(weights))
+        build = _dice_prefix_sums if count <= _FEW_DICE else _dice_recurrence
+        weights = build(count, sides, half)
         weights += weights[size - half - 1 :: -1]
         return cls._trusted(count, weights)
 

@@ -101,6 +101,19 @@ def test_large_dice_pool_equals_repeated_addition():
         assert Dist.dice(count, sides) == slow
 
 
+@given(st.integers(1, 40), st.integers(2, 30), st.booleans())
+def test_dice_recurrence_equals_prefix_sums(count, sides, whole):
+    """The power recurrence Dist.dice takes for many dice against the prefix sums of (1 - x^s)^n,
+    over the first half (what Dist.dice asks) or the whole range, and against adding dice."""
+    from calc.dist import _dice_prefix_sums, _dice_recurrence
+
+    size = (sides - 1) * count + 1
+    length = size if whole else (size + 1) // 2
+    assert _dice_recurrence(count, sides, length) == _dice_prefix_sums(count, sides, length)
+    if count <= 12:
+        assert Dist(count, _dice_recurrence(count, sides, size)) == Dist.die(sides).times(count)
+
+
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=3), st.integers(-4, 4), st.integers(-3, 12))
 def test_scale_equals_map(sides, modifier, factor):
     dist = Dist.constant(modifier)
