@@ -8,10 +8,10 @@ multiplication runs in C, which keeps a 100-dice sum in the low milliseconds in 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
-from itertools import accumulate, repeat
+from itertools import accumulate, compress, repeat
 from math import comb, gcd, lcm
 from operator import add, mul
 
@@ -91,18 +91,15 @@ class Dist:
         w = w[start:]
         if not w:
             raise ValueError("a distribution needs at least one outcome with positive weight")
-        g = 0
-        for x in w:
-            g = gcd(g, x)
-            if g == 1:
-                break
+        g = gcd(*w)
         self._lo = lo + start
         self._w = tuple(x // g for x in w) if g > 1 else tuple(w)
 
     @classmethod
-    def _trusted(cls, lo: int, w: list[int]) -> Dist:
+    def _trusted(cls, lo: int, w: list[int], total: int | None = None, mean: Fraction | None = None) -> Dist:
         """From weights this module computed itself (never negative): skips the check, which is
-        a Python-level pass over thousands of big integers on limit-sized inputs."""
+        a Python-level pass over thousands of big integers on limit-sized inputs. `total` (the
+        sum of `w`) and `mean`, when the caller knows them, are kept rather than summed again."""
         end = len(w)
         while end and not w[end - 1]:
             end -= 1
@@ -112,16 +109,19 @@ class Dist:
         if start == end:
             raise ValueError("a distribution needs at least one outcome with positive weight")
         w = w[start:end]
-        g = 0
-        for x in w:
-            if x:
-                g = gcd(g, x)
-                if g == 1:
-                    break
+        g = gcd(*w)  # in C, and it stops taking gcds once it reaches 1
         self = object.__new__(cls)
         self._lo = lo + start
         self._w = tuple(w) if g == 1 else tuple(x // g for x in w)
+        if total is not None:
+            self.__dict__["total"] = total // g
+        if mean is not None:
+            self.__dict__["mean"] = mean
         return self
+
+    def _known(self, name: str) -> Fraction | None:
+        """A cached property's value if it was already worked out, else None (never computes)."""
+        return self.__dict__.get(name)
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
@@ -146,7 +146,7 @@ class Dist:
         build = _dice_prefix_sums if count <= _FEW_DICE else _dice_recurrence
         weights = build(count, sides, half)
         weights += weights[size - half - 1 :: -1]
-        return cls._trusted(count, weights)
+        return cls._trusted(count, weights, sides**count, Fraction(count * (sides + 1), 2))
 
     @classmethod
     def constant(cls, value: int) -> Dist:
@@ -179,15 +179,22 @@ class Dist:
         if sum(p for p, _ in parts) != 1:
             raise ValueError("mixture probabilities must sum to 1")
         denom = lcm(*(p.denominator * d.total for p, d in parts))
+        scales = [p.numerator * (denom // (p.denominator * d.total)) for p, d in parts]
+        common = gcd(*scales)  # divided out now, not from every weight afterwards
+        denom //= common
         lo = min(d.min for _, d in parts)
         hi = max(d.max for _, d in parts)
         dense = [0] * (hi - lo + 1)
-        for p, d in parts:
-            scale = p.numerator * (denom // (p.denominator * d.total))
+        for (_, d), scale in zip(parts, scales, strict=True):
+            scale //= common
             a = d._lo - lo
             b = a + len(d._w)
             dense[a:b] = map(add, dense[a:b], map(mul, repeat(scale), d._w))
-        return cls._trusted(lo, dense)
+        # The weights sum to denom (Σ p = 1); the mean is Σ p × mean when the parts' are known
+        # (a long mixture's own would be a pass over all its big weights).
+        means = [d._known("mean") for _, d in parts]
+        mean = None if None in means else sum((p * m for (p, _), m in zip(parts, means, strict=True)), Fraction(0))
+        return cls._trusted(lo, dense, denom, mean)
 
     # --- reading ------------------------------------------------------------------------------
     @cached_property
@@ -205,7 +212,22 @@ class Dist:
 
     def weights(self) -> Iterator[tuple[int, int]]:
         """(outcome, integer weight) for every possible outcome, in increasing order."""
-        return ((x, w) for x, w in zip(range(self._lo, self._lo + len(self._w)), self._w, strict=True) if w)
+        return zip(*self.support(), strict=True)
+
+    def support(self) -> tuple[Sequence[int], list[int]]:
+        """(outcomes, their integer weights) of every possible outcome, in increasing order, as
+        two sequences built in C (no tuple per outcome; a range when no outcome in between is
+        impossible)."""
+        w = self._w
+        ws = list(filter(None, w))
+        span = range(self._lo, self._lo + len(w))
+        return (span if len(ws) == len(w) else list(compress(span, w))), ws
+
+    def sums_by(self, width: int) -> list[tuple[int, int]]:
+        """(first outcome, summed weight) of each run of `width` outcomes from the least one on:
+        the coarse bars of a long distribution, each sum exact and in C."""
+        w = self._w
+        return [(self._lo + i, sum(w[i : i + width])) for i in range(0, len(w), width)]
 
     def items(self) -> Iterator[tuple[int, Fraction]]:
         """(outcome, probability) for every possible outcome, in increasing order."""
@@ -221,7 +243,7 @@ class Dist:
 
     def p_ge(self, x: int) -> Fraction:
         i = max(0, x - self._lo)
-        return Fraction(sum(self._w[i:]), self.total)
+        return Fraction(sum(filter(None, self._w[i:])), self.total)
 
     def p_gt(self, x: int) -> Fraction:
         return self.p_ge(x + 1)
@@ -237,15 +259,23 @@ class Dist:
 
     @cached_property
     def mean(self) -> Fraction:
-        return Fraction(sum(map(mul, range(self._lo, self._lo + len(self._w)), self._w)), self.total)
+        w = self._w
+        xs = compress(range(self._lo, self._lo + len(w)), w)  # skip the zeros of a sparse range
+        return Fraction(sum(map(mul, xs, filter(None, w))), self.total)
 
     # --- combining ----------------------------------------------------------------------------
     def __add__(self, other: Dist | int) -> Dist:
         if isinstance(other, int):  # a shift: the weights, already checked and reduced, stay
             shifted = object.__new__(Dist)
             shifted._lo, shifted._w = self._lo + other, self._w
+            if "total" in self.__dict__:
+                shifted.__dict__["total"] = self.total
+            if "mean" in self.__dict__:
+                shifted.__dict__["mean"] = self.mean + other
             return shifted
-        return Dist._trusted(self._lo + other._lo, _convolve(self._w, other._w))
+        means = self._known("mean"), other._known("mean")
+        mean = None if None in means else means[0] + means[1]
+        return Dist._trusted(self._lo + other._lo, _convolve(self._w, other._w), self.total * other.total, mean)
 
     __radd__ = __add__
 
@@ -280,7 +310,8 @@ class Dist:
             return (-self).scale(-factor)
         dense = [0] * ((len(self._w) - 1) * factor + 1)
         dense[::factor] = self._w
-        return Dist._trusted(self._lo * factor, dense)
+        # mostly zeros: its mean is the (factor times shorter) original's, times factor
+        return Dist._trusted(self._lo * factor, dense, self.total, self.mean * factor)
 
     def clamp_below(self, floor: int) -> Dist:
         """The distribution of max(floor, outcome): every outcome below `floor` becomes `floor`."""
@@ -289,7 +320,7 @@ class Dist:
             return self
         if cut >= len(self._w):
             return Dist.constant(floor)
-        return Dist._trusted(floor, [sum(self._w[: cut + 1]), *self._w[cut + 1 :]])
+        return Dist._trusted(floor, [sum(self._w[: cut + 1]), *self._w[cut + 1 :]], self.total)
 
     def map(self, f: Callable[[int], int]) -> Dist:
         """The distribution of f(outcome)."""
