@@ -160,9 +160,10 @@ def mean_rounds(per_round: Dist, needs: list[int]) -> list[Fraction | None]:
     q = total - dict(per_round.weights()).get(0, 0)
     if q == 0 or top <= 0:
         return [None if n > 0 else Fraction(0) for n in needs]
-    dense = [0] * (top - 1)
+    # only the round's possible damage (d ≤ its max) weighs in: each step is over that, not all s
+    dense = [0] * min(top - 1, per_round.max)
     for d, w in per_round.weights():
-        if 0 < d < top:
+        if 0 < d <= len(dense):
             dense[d - 1] = w
     v = [total * q ** (top - 1)]
     for _ in range(1, top):
