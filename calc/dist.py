@@ -280,7 +280,8 @@ class Dist:
     __radd__ = __add__
 
     def __neg__(self) -> Dist:
-        return Dist(-self.max, reversed(self._w))
+        known = self._known("mean")
+        return Dist._trusted(-self.max, self._w[::-1], self.total, None if known is None else -known)
 
     def __sub__(self, other: Dist | int) -> Dist:
         return self + (-other)
@@ -349,7 +350,10 @@ class Dist:
     def compare(self, other: Dist) -> tuple[Fraction, Fraction, Fraction]:
         """(P(self < other), P(self == other), P(self > other)) for independent rolls."""
         diff = self - other
-        return diff.p_lt(0), diff.p(0), diff.p_gt(0)
+        w, zero, total = diff._w, -diff._lo, diff.total
+        below = sum(w[: max(zero, 0)])
+        at = w[zero] if 0 <= zero < len(w) else 0
+        return Fraction(below, total), Fraction(at, total), Fraction(total - below - at, total)
 
     # --- identity -----------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
