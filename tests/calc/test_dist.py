@@ -114,6 +114,21 @@ def test_dice_recurrence_equals_prefix_sums(count, sides, whole):
         assert Dist(count, _dice_recurrence(count, sides, size)) == Dist.die(sides).times(count)
 
 
+@given(
+    st.lists(st.integers(1, 8), min_size=1, max_size=3),
+    st.lists(st.integers(1, 8), min_size=1, max_size=3),
+    st.integers(-12, 12),
+    st.integers(1, 3),
+)
+def test_compare_equals_the_difference(sides_a, sides_b, shift, factor):
+    """compare (dot products over one range) against the distribution of the difference."""
+    a = sum((Dist.die(s) for s in sides_a), Dist.constant(shift)).scale(factor)
+    b = sum((Dist.die(s) for s in sides_b), Dist.constant(0))
+    diff = a - b
+    assert a.compare(b) == (diff.p_lt(0), diff.p(0), diff.p_gt(0))
+    assert b.compare(a) == (diff.p_gt(0), diff.p(0), diff.p_lt(0))
+
+
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=3), st.integers(-4, 4), st.integers(-3, 12))
 def test_scale_equals_map(sides, modifier, factor):
     dist = Dist.constant(modifier)
