@@ -299,8 +299,11 @@ class StateChain:
         reached, stays reached, so a component is wholly done or not for each threshold."""
         scale = self._scale or 1
         n = len(flags[self.start])
+        components = _components(self.start, lambda s: [] if s in past else [t for _, t in self._cache[s]])
+        if all(len(c) == 1 for c in components):
+            return self._means_acyclic([c[0] for c in components], flags, past)
         expected: list[dict[State, Fraction | None]] = [{} for _ in range(n)]
-        for component in _components(self.start, lambda s: [] if s in past else [t for _, t in self._cache[s]]):
+        for component in components:
             inside = set(component)
             for i in range(n):
                 done = {flags[s][i] for s in component}
@@ -340,6 +343,58 @@ class StateChain:
                 rest = sum(k * (common // d) for d, k in by_den.items())
                 known[s] = Fraction(rest, common * (scale - stay))
         return [expected[i][self.start] for i in range(n)]
+
+    def _means_acyclic(
+        self, order: list[State], flags: Mapping[State, tuple[bool, ...]], past: set[State]
+    ) -> list[Fraction | None]:
+        """`_means` when no two states lead to each other (every component is one state, with
+        perhaps a loop to itself: the usual chain, where damage only accumulates), all in
+        integers over one denominator D instead of a Fraction per state (whose ever-longer
+        denominators, one lcm per state, were most of the time).
+
+        E(s) = (scale + Σ_(t≠s) w·E(t)) / f_s with f_s = scale − (weight of staying at s). With
+        e(s) = the most times each value f occurs as f_u along a path from s, D = Π f^e(start)
+        makes every D·E(s) an integer (by induction from the last states: D(t) divides D(s)/f_s),
+        so N(s) = D·E(s) = (scale·D + Σ w·N(t)) / f_s is an exact integer division."""
+        scale = self._scale or 1
+        leave: dict[State, tuple[int, list[tuple[int, State]]]] = {}  # (f_s, moves to other states)
+        counts: dict[State, dict[int, int]] = {}
+        for s in order:  # successors first
+            if s in past:
+                counts[s] = {}
+                continue
+            moves = [(w, t) for w, t in self._cache[s] if t != s]
+            f = scale - sum(w for w, t in self._cache[s] if t == s)
+            mine: dict[int, int] = {}
+            for _, t in moves:
+                for g, k in counts[t].items():
+                    if k > mine.get(g, 0):
+                        mine[g] = k
+            if f:
+                mine[f] = mine.get(f, 0) + 1
+            counts[s], leave[s] = mine, (f, moves)
+        denominator = math.prod(g**k for g, k in counts[self.start].items())
+        out: list[Fraction | None] = []
+        for i in range(len(flags[self.start])):
+            value: dict[State, int | None] = {}
+            for s in order:
+                if flags[s][i]:
+                    value[s] = 0
+                    continue
+                f, moves = leave[s]
+                total = scale * denominator
+                for w, t in moves:
+                    v = value[t]
+                    if v is None:
+                        break
+                    total += w * v
+                else:
+                    value[s] = total // f if f else None  # f = 0: it never leaves s
+                    continue
+                value[s] = None  # it can reach a state that never finishes
+            got = value[self.start]
+            out.append(None if got is None else Fraction(got, denominator))
+        return out
 
 
 def _components(start: State, successors: Callable[[State], list[State]]) -> list[list[State]]:
