@@ -218,14 +218,28 @@ def _target(
                 effects[key] = (1 if by_wound else row["severity"], row["name"] == knockout)
         return effects[key]
 
+    Blow = tuple[int, int | None, bool, tuple[int, bool] | None]
+    blows: dict[int, list[Blow]] = {}
+
+    def blows_at(left: int) -> list[Blow]:
+        """The round's outcomes at `left` HP as (weight, HP after or None for a miss, critical,
+        effect), outcomes that act alike merged (same HP after, critical or not, same effect; a
+        miss's critical changes nothing): fewer moves to follow from every state with that HP."""
+        if left not in blows:
+            merged: dict[tuple[int | None, bool, tuple[int, bool] | None], int] = {}
+            for (x, crit), w in outcomes.items():
+                key = (max(0, left - x), crit, effect(x, left)) if x else (None, False, None)
+                merged[key] = merged.get(key, 0) + w
+            blows[left] = [(w, after, crit, hit) for (after, crit, hit), w in merged.items()]
+        return blows[left]
+
     def step(state: State) -> list[tuple[int, State]]:
         left, count, last_crit, wounded, down, _ = state
         out = []
-        for (x, crit), w in outcomes.items():
-            if not x:
+        for w, after, crit, hit in blows_at(left):
+            if after is None:
                 out.append((w, (left, count, 0, wounded, down, False)))
                 continue
-            hit = effect(x, left)
             now_count, now_down, now_wounded = count, down, wounded
             if hit is not None:
                 if hit[0] < 0:
@@ -239,7 +253,7 @@ def _target(
             if (live > limit) if monster else (live >= limit):
                 out.append((w, DEAD))
                 continue
-            nxt = (max(0, left - x), now_count, extra, now_wounded or extra > 0, now_down, False)
+            nxt = (after, now_count, extra, now_wounded or extra > 0, now_down, False)
             out.append((w, nxt))
         return out
 
