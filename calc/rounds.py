@@ -269,13 +269,18 @@ class StateChain:
         marks = [[i for i, s in enumerate(states) if flags[s][k]] for k in range(len(thresholds))]
         within: list[list[Fraction]] = [[] for _ in thresholds]
         den = 1
+        # Pull, not push: each state's next weight is one dot product over the states that lead
+        # to it (gathered and multiplied in C), not a Python step per transition.
+        sources: list[list[int]] = [[] for _ in states]
+        factors: list[list[int]] = [[] for _ in states]
+        for i, out in enumerate(moves):
+            for q, j in out:
+                sources[j].append(i)
+                factors[j].append(q)
+        incoming = list(zip(sources, factors, strict=True))
         for _ in range(rounds):
-            nxt = [0] * len(states)
-            for i, w in enumerate(weights):
-                if w:
-                    for q, j in moves[i]:
-                        nxt[j] += w * q
-            weights = nxt
+            get = weights.__getitem__
+            weights = [sum(map(mul, map(get, src), fs)) for src, fs in incoming]
             den *= scale
             for k, marked in enumerate(marks):
                 within[k].append(Fraction(sum(weights[i] for i in marked), den))
@@ -357,43 +362,44 @@ class StateChain:
         makes every D·E(s) an integer (by induction from the last states: D(t) divides D(s)/f_s),
         so N(s) = D·E(s) = (scale·D + Σ w·N(t)) / f_s is an exact integer division."""
         scale = self._scale or 1
-        leave: dict[State, tuple[int, list[tuple[int, State]]]] = {}  # (f_s, moves to other states)
-        counts: dict[State, dict[int, int]] = {}
-        for s in order:  # successors first
-            if s in past:
-                counts[s] = {}
-                continue
-            moves = [(w, t) for w, t in self._cache[s] if t != s]
-            f = scale - sum(w for w, t in self._cache[s] if t == s)
+        at = {s: i for i, s in enumerate(order)}  # successors have smaller indices
+        leave: list[int] = []  # f_s
+        targets: list[list[int]] = []  # the other states s moves to …
+        weights: list[list[int]] = []  # … and with which weights
+        counts: list[dict[int, int]] = []
+        for s in order:
+            own = [] if s in past else self._cache[s]
+            moves = [(w, at[t]) for w, t in own if t != s]
+            f = scale - sum(w for w, t in own if t == s) if own else 0
             mine: dict[int, int] = {}
-            for _, t in moves:
-                for g, k in counts[t].items():
+            for _, j in moves:
+                for g, k in counts[j].items():
                     if k > mine.get(g, 0):
                         mine[g] = k
             if f:
                 mine[f] = mine.get(f, 0) + 1
-            counts[s], leave[s] = mine, (f, moves)
-        denominator = math.prod(g**k for g, k in counts[self.start].items())
+            counts.append(mine)
+            leave.append(f)
+            targets.append([j for _, j in moves])
+            weights.append([w for w, _ in moves])
+        start = at[self.start]
+        denominator = math.prod(g**k for g, k in counts[start].items())
+        base = scale * denominator
         out: list[Fraction | None] = []
         for i in range(len(flags[self.start])):
-            value: dict[State, int | None] = {}
-            for s in order:
+            value: list[int] = []
+            never: list[bool] = []  # it never leaves, or can reach a state that never finishes
+            for s, f, js, ws in zip(order, leave, targets, weights, strict=True):
                 if flags[s][i]:
-                    value[s] = 0
-                    continue
-                f, moves = leave[s]
-                total = scale * denominator
-                for w, t in moves:
-                    v = value[t]
-                    if v is None:
-                        break
-                    total += w * v
+                    value.append(0)
+                    never.append(False)
+                elif not f or any(map(never.__getitem__, js)):
+                    value.append(0)
+                    never.append(True)
                 else:
-                    value[s] = total // f if f else None  # f = 0: it never leaves s
-                    continue
-                value[s] = None  # it can reach a state that never finishes
-            got = value[self.start]
-            out.append(None if got is None else Fraction(got, denominator))
+                    value.append((base + sum(map(mul, ws, map(value.__getitem__, js)))) // f)
+                    never.append(False)
+            out.append(None if never[start] else Fraction(value[start], denominator))
         return out
 
 
