@@ -25,11 +25,14 @@ def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
     width = (bits + 7) // 8
 
     def pack(ws: tuple[int, ...]) -> int:
-        return int.from_bytes(b"".join(w.to_bytes(width, "little") for w in ws), "little")
+        return int.from_bytes(b"".join(map(int.to_bytes, ws, repeat(width), repeat("little"))), "little")
 
     size = len(a) + len(b) - 1
-    raw = (pack(a) * pack(b)).to_bytes(size * width, "little")
-    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, size * width, width)]
+    end = size * width
+    raw = (pack(a) * pack(b)).to_bytes(end, "little")
+    # every coefficient's bytes cut and read in C: no Python step per coefficient
+    cuts = map(slice, range(0, end, width), range(width, end + width, width))
+    return list(map(int.from_bytes, map(raw.__getitem__, cuts), repeat("little")))
 
 
 _FEW_DICE = 6
@@ -322,6 +325,15 @@ class Dist:
         if cut >= len(self._w):
             return Dist.constant(floor)
         return Dist._trusted(floor, [sum(self._w[: cut + 1]), *self._w[cut + 1 :]], self.total)
+
+    def clamp_above(self, ceiling: int) -> Dist:
+        """The distribution of min(ceiling, outcome): every outcome above `ceiling` becomes it."""
+        keep = ceiling - self._lo + 1
+        if keep >= len(self._w):
+            return self
+        if keep <= 0:
+            return Dist.constant(ceiling)
+        return Dist._trusted(self._lo, [*self._w[: keep - 1], sum(self._w[keep - 1 :])], self.total)
 
     def map(self, f: Callable[[int], int]) -> Dist:
         """The distribution of f(outcome)."""

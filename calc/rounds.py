@@ -113,7 +113,7 @@ def track(
     cap = max(t.damage for t in thresholds)
 
     def capped(d: Dist) -> Dist:
-        return d.map(lambda x: min(x, cap)) if d.max > cap else d
+        return d.clamp_above(cap)
 
     step = capped(per_round)
     taken = Dist.constant(0)

@@ -145,6 +145,28 @@ def test_clamp_below_equals_map(sides, modifier, floor):
     assert dist.clamp_below(floor) == dist.map(lambda x: max(floor, x))
 
 
+@given(
+    st.lists(st.integers(0, 2**70), min_size=1, max_size=12), st.lists(st.integers(0, 2**70), min_size=1, max_size=12)
+)
+def test_kronecker_product_equals_schoolbook(a, b):
+    """The packed big-integer product against the plain double loop, big weights included."""
+    from calc.dist import _convolve
+
+    plain = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            plain[i + j] += x * y
+    assert _convolve(tuple(a), tuple(b)) == plain
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=3), st.integers(-4, 4), st.integers(-10, 25))
+def test_clamp_above_equals_map(sides, modifier, ceiling):
+    dist = Dist.constant(modifier)
+    for s in sides:
+        dist = dist + Dist.die(s)
+    assert dist.clamp_above(ceiling) == dist.map(lambda x: min(ceiling, x))
+
+
 @given(st.lists(st.tuples(st.integers(1, 5), st.integers(1, 8), st.integers(-6, 6)), min_size=1, max_size=4))
 def test_mixture_equals_weighted_sum_of_probabilities(parts):
     weight_total = sum(w for w, _, _ in parts)
