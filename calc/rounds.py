@@ -261,6 +261,12 @@ class StateChain:
         states = self._explore(lambda s: all(done(s) for done in dones))
         flags = {s: tuple(done(s) for done in dones) for s in states}
         past = {s for s, f in flags.items() if all(f)}
+        components = _components(self.start, lambda s: [] if s in past else [t for _, t in self._cache[s]])
+        if all(len(c) == 1 for c in components):
+            order = [c[0] for c in components]  # successors first
+            within = self._within_acyclic(order[::-1], flags, past, rounds)
+            means = self._means_acyclic(order, flags, past)
+            return [Reached(label, within[i], means[i]) for i, (label, _) in enumerate(thresholds)]
         scale = self._scale or 1
         at = {s: i for i, s in enumerate(states)}  # states as indices: no tuple hashing per transition
         moves = [[(scale, i)] if s in past else [(q, at[t]) for q, t in self._cache[s]] for i, s in enumerate(states)]
@@ -284,8 +290,54 @@ class StateChain:
             den *= scale
             for k, marked in enumerate(marks):
                 within[k].append(Fraction(sum(weights[i] for i in marked), den))
-        means = self._means(flags, past)
+        means = self._means(flags, past, components)
         return [Reached(label, tuple(within[i]), means[i]) for i, (label, _) in enumerate(thresholds)]
+
+    def _within_acyclic(
+        self, order: list[State], flags: Mapping[State, tuple[bool, ...]], past: set[State], rounds: int
+    ) -> list[tuple[Fraction, ...]]:
+        """P(each threshold reached within 1, 2, … `rounds` rounds) when no two states lead to
+        each other (`order`: every state after the states that lead to it), all rounds at once.
+
+        H_s[r] = P(at s after r rounds) × scale^r is an integer ≤ scale^rounds, so a state's
+        whole history packs into one big integer (slot r = H_s[r], Kronecker substitution:
+        H_s(z) = Σ H_s[r] z^r). Then H_s(z) (1 − stay_s z) = [s is the start] + z Σ w·H_t(z) over
+        the states t that lead to s: one C-level dot product of packed integers per state, where
+        a round-by-round propagation takes a step per transition per round; dividing by
+        (1 − stay_s z) is a running sum over the slots."""
+        scale = self._scale or 1
+        width = (scale**rounds).bit_length() + 1
+        slots = rounds + 1
+        keep = (1 << (width * slots)) - 1
+        mask = (1 << width) - 1
+        at = {s: i for i, s in enumerate(order)}
+        sources: list[list[int]] = [[] for _ in order]
+        factors: list[list[int]] = [[] for _ in order]
+        stay = [0] * len(order)
+        for i, s in enumerate(order):
+            for w, t in [(scale, s)] if s in past else self._cache[s]:
+                if t == s:
+                    stay[i] += w
+                else:
+                    sources[at[t]].append(i)
+                    factors[at[t]].append(w)
+        packed: list[int] = []
+        for j, s in enumerate(order):
+            inflow = (sum(map(mul, map(packed.__getitem__, sources[j]), factors[j])) << width) & keep
+            if s == self.start:
+                inflow += 1
+            if stay[j] and inflow:
+                q, run, total = stay[j], 0, 0
+                for r in range(slots):  # H[r] = A[r] + stay × H[r − 1]
+                    run = ((inflow >> (r * width)) & mask) + q * run
+                    total |= run << (r * width)
+                inflow = total
+            packed.append(inflow)
+        out = []
+        for k in range(len(flags[self.start])):
+            reached = sum(p for p, s in zip(packed, order, strict=True) if flags[s][k])
+            out.append(tuple(Fraction((reached >> (r * width)) & mask, scale**r) for r in range(1, slots)))
+        return out
 
     def reached(self, label: str, done: Callable[[State], bool], rounds: int = ROUNDS) -> Reached:
         return self.reach_all([(label, done)], rounds)[0]
@@ -296,7 +348,9 @@ class StateChain:
         flags = {s: (done(s),) for s in states}
         return self._means(flags, {s for s, f in flags.items() if f[0]})[0]
 
-    def _means(self, flags: Mapping[State, tuple[bool, ...]], past: set[State]) -> list[Fraction | None]:
+    def _means(
+        self, flags: Mapping[State, tuple[bool, ...]], past: set[State], components: list[list[State]] | None = None
+    ) -> list[Fraction | None]:
         """For each threshold, E(s) = 1 + Σ p(s→t) E(t), E = 0 once done; solved over the strongly
         connected components in reverse topological order (successors first, as Tarjan emits
         them): a component is a small exact linear system; one that cannot leave itself, or can
@@ -304,7 +358,8 @@ class StateChain:
         reached, stays reached, so a component is wholly done or not for each threshold."""
         scale = self._scale or 1
         n = len(flags[self.start])
-        components = _components(self.start, lambda s: [] if s in past else [t for _, t in self._cache[s]])
+        if components is None:
+            components = _components(self.start, lambda s: [] if s in past else [t for _, t in self._cache[s]])
         if all(len(c) == 1 for c in components):
             return self._means_acyclic([c[0] for c in components], flags, past)
         expected: list[dict[State, Fraction | None]] = [{} for _ in range(n)]

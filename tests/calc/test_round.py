@@ -685,8 +685,9 @@ def test_phases_chain_mean_equals_dense_solve() -> None:
 
 @given(st.lists(st.lists(st.integers(0, 3), min_size=1, max_size=4), min_size=1, max_size=7), st.integers(1, 7))
 def test_acyclic_chain_means_in_integers_equal_dense_solve(rows: list[list[int]], need: int) -> None:
-    """Chains whose states only stay or move on (the integer path of `_means`, over one
-    denominator) against the dense exact solve; a state that can only stay never finishes."""
+    """Chains whose states only stay or move on (the integer paths of `reach_all`: means over one
+    denominator, every round at once in packed integers) against the dense exact solve and a
+    round-by-round propagation in Fractions; a state that can only stay never finishes."""
     end = len(rows)
     need = min(need, end)
 
@@ -711,8 +712,19 @@ def test_acyclic_chain_means_in_integers_equal_dense_solve(rows: list[list[int]]
         return False
 
     chain = rounds.StateChain(0, step)
-    both = chain.reach_all([("need", lambda s: s >= need), ("end", lambda s: s >= end)])
-    for goal, reached in zip((need, end), both, strict=True):
+    both = chain.reach_all([("need", lambda s: s >= need), ("end", lambda s: s >= end)], rounds=6)
+    at: dict[int, Fraction] = {0: Fraction(1)}  # round by round, in Fractions
+    within: list[list[Fraction]] = [[], []]
+    for _ in range(6):
+        nxt: dict[int, Fraction] = {}
+        for s, p in at.items():
+            for q, t in step(s):
+                nxt[t] = nxt.get(t, Fraction(0)) + p * q
+        at = nxt
+        for k, goal in enumerate((need, end)):
+            within[k].append(sum((p for s, p in at.items() if s >= goal), Fraction(0)))
+    for goal, reached, by_round in zip((need, end), both, within, strict=True):
         mean = chain.mean(lambda s, g=goal: s >= g)
         assert reached.mean == mean
         assert mean == (None if stuck(goal) else dense_mean(chain, lambda s, g=goal: s >= g))
+        assert list(reached.within) == by_round
