@@ -421,24 +421,22 @@ class StateChain:
         leave: list[int] = []  # f_s
         targets: list[list[int]] = []  # the other states s moves to …
         weights: list[list[int]] = []  # … and with which weights
-        counts: list[dict[int, int]] = []
         for s in order:
             own = [] if s in past else self._cache[s]
             moves = [(w, at[t]) for w, t in own if t != s]
-            f = scale - sum(w for w, t in own if t == s) if own else 0
-            mine: dict[int, int] = {}
-            for _, j in moves:
-                for g, k in counts[j].items():
-                    if k > mine.get(g, 0):
-                        mine[g] = k
-            if f:
-                mine[f] = mine.get(f, 0) + 1
-            counts.append(mine)
-            leave.append(f)
+            leave.append(scale - sum(w for w, t in own if t == s) if own else 0)
             targets.append([j for _, j in moves])
             weights.append([w for w, _ in moves])
+        # e(s) as a list over the distinct f values: the most along any path, taken in C
+        index = {f: k for k, f in enumerate(sorted(set(leave) - {0}))}
+        counts: list[list[int]] = []
+        for f, js in zip(leave, targets, strict=True):
+            mine = list(map(max, zip(*map(counts.__getitem__, js), strict=True))) if js else [0] * len(index)
+            if f:
+                mine[index[f]] += 1
+            counts.append(mine)
         start = at[self.start]
-        denominator = math.prod(g**k for g, k in counts[start].items())
+        denominator = math.prod(f**k for f, k in zip(index, counts[start], strict=True))
         base = scale * denominator
         out: list[Fraction | None] = []
         for i in range(len(flags[self.start])):
