@@ -412,7 +412,8 @@ class StateChain:
         integers over one denominator D instead of a Fraction per state (whose ever-longer
         denominators, one lcm per state, were most of the time).
 
-        E(s) = (scale + Σ_(t≠s) w·E(t)) / f_s with f_s = scale − (weight of staying at s). With
+        E(s) = (scale + Σ_(t≠s) w·E(t)) / f_s with f_s = scale − (weight of staying at s) (all
+        three divided by their gcd first, which keeps D small). With
         e(s) = the most times each value f occurs as f_u along a path from s, D = Π f^e(start)
         makes every D·E(s) an integer (by induction from the last states: D(t) divides D(s)/f_s),
         so N(s) = D·E(s) = (scale·D + Σ w·N(t)) / f_s is an exact integer division."""
@@ -421,12 +422,18 @@ class StateChain:
         leave: list[int] = []  # f_s
         targets: list[list[int]] = []  # the other states s moves to …
         weights: list[list[int]] = []  # … and with which weights
+        bases: list[int] = []  # scale / g_s
         for s in order:
             own = [] if s in past else self._cache[s]
             moves = [(w, at[t]) for w, t in own if t != s]
-            leave.append(scale - sum(w for w, t in own if t == s) if own else 0)
+            f = scale - sum(w for w, t in own if t == s) if own else 0
+            # E(s) = (scale + Σ w·E(t)) / f, every term divided by their common factor g_s first:
+            # a smaller f to build D from (f = scale, no loop, is common and shares much with w)
+            g = math.gcd(scale, f, *(w for w, _ in moves)) or 1
+            leave.append(f // g)
+            bases.append(scale // g)
             targets.append([j for _, j in moves])
-            weights.append([w for w, _ in moves])
+            weights.append([w // g for w, _ in moves])
         # e(s) as a list over the distinct f values: the most along any path, taken in C
         index = {f: k for k, f in enumerate(sorted(set(leave) - {0}))}
         counts: list[list[int]] = []
@@ -437,12 +444,11 @@ class StateChain:
             counts.append(mine)
         start = at[self.start]
         denominator = math.prod(f**k for f, k in zip(index, counts[start], strict=True))
-        base = scale * denominator
         out: list[Fraction | None] = []
         for i in range(len(flags[self.start])):
             value: list[int] = []
             never: list[bool] = []  # it never leaves, or can reach a state that never finishes
-            for s, f, js, ws in zip(order, leave, targets, weights, strict=True):
+            for s, f, js, ws, base in zip(order, leave, targets, weights, bases, strict=True):
                 if flags[s][i]:
                     value.append(0)
                     never.append(False)
@@ -450,7 +456,7 @@ class StateChain:
                     value.append(0)
                     never.append(True)
                 else:
-                    value.append((base + sum(map(mul, ws, map(value.__getitem__, js)))) // f)
+                    value.append((base * denominator + sum(map(mul, ws, map(value.__getitem__, js)))) // f)
                     never.append(False)
             out.append(None if never[start] else Fraction(value[start], denominator))
         return out
