@@ -201,14 +201,15 @@ class StateChain:
         if state in self._cache:
             return self._cache[state]
         merged: dict[State, Any] = {}
+        get = merged.get
         for p, nxt in self._step(state):
             if p:
-                merged[nxt] = merged.get(nxt, 0) + p
+                merged[nxt] = get(nxt, 0) + p
         if self._total is not None:
             if sum(merged.values()) != self._total:
                 raise ValueError(f"weights from {state!r} do not sum to {self._total}")
             scale = self._total
-            out = [(int(w), s) for s, w in merged.items()]
+            out = [(w, s) for s, w in merged.items()]  # integer weights, none zero
         else:
             probs = {s: Fraction(p) for s, p in merged.items()}
             if sum(probs.values()) != 1:

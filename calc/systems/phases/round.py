@@ -102,14 +102,23 @@ def _reach(
     def without_flag(s: State) -> tuple:
         return s[:3] + s[4:]
 
+    # Both chains step only states not yet wounded (the first chain stops at a Wound): each
+    # such state's round is worked out once for the two.
+    stepped: dict[State, list[tuple[int, State]]] = {}
+
+    def shared(s: State) -> list[tuple[int, State]]:
+        if s not in stepped:
+            stepped[s] = step(s)
+        return stepped[s]
+
     def main_step(s: tuple) -> list[tuple[int, tuple]]:
-        return [(w, without_flag(t)) for w, t in step((*s[:3], False, *s[3:]))]
+        return [(w, t[:3] + t[4:]) for w, t in shared((*s[:3], False, *s[3:]))]
 
     main = rounds.StateChain(without_flag(start), main_step, total=total)
     down, dead = main.reach_all([(label, lambda s, i=i: s[i - 1]) for label, i in (("Down", 4), ("Dead", 5))])
 
     def first_step(s: State) -> list[tuple[int, State | str]]:
-        return [(w, "wounded" if t[3] else t) for w, t in step(s)]
+        return [(w, "wounded" if t[3] else t) for w, t in shared(s)]
 
     first = rounds.StateChain(start, first_step, total=total)
     (wounded,) = first.reach_all([("First Wound", lambda s: s == "wounded")])
