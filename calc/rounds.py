@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, compress
 from operator import mul
 from typing import Any
 
@@ -265,8 +265,9 @@ class StateChain:
         components = _components(self.start, lambda s: [] if s in past else [t for _, t in self._cache[s]])
         if all(len(c) == 1 for c in components):
             order = [c[0] for c in components]  # successors first
-            within = self._within_acyclic(order[::-1], flags, past, rounds)
-            means = self._means_acyclic(order, flags, past)
+            graph = self._indexed(order, past)
+            within = self._within_acyclic(order, graph, flags, rounds)
+            means = self._means_acyclic(order, graph, flags)
             return [Reached(label, within[i], means[i]) for i, (label, _) in enumerate(thresholds)]
         scale = self._scale or 1
         at = {s: i for i, s in enumerate(states)}  # states as indices: no tuple hashing per transition
@@ -294,11 +295,39 @@ class StateChain:
         means = self._means(flags, past, components)
         return [Reached(label, tuple(within[i]), means[i]) for i, (label, _) in enumerate(thresholds)]
 
+    def _indexed(self, order: list[State], past: set[State]) -> tuple[list[list[int]], list[list[int]], list[int]]:
+        """The chain over the positions of `order` (no tuple hashing per transition after this):
+        for each state, the other states it moves to, with which weights, and its weight of
+        staying (a state past every threshold stays for good)."""
+        scale = self._scale or 1
+        at = {s: i for i, s in enumerate(order)}
+        targets: list[list[int]] = []
+        weights: list[list[int]] = []
+        stay: list[int] = []
+        for i, s in enumerate(order):
+            if s in past:
+                targets.append([])
+                weights.append([])
+                stay.append(scale)
+                continue
+            own = self._cache[s]
+            js = [at[t] for _, t in own]
+            ws = [w for w, _ in own]
+            moving = list(map(i.__ne__, js))
+            targets.append(list(compress(js, moving)))
+            weights.append(list(compress(ws, moving)))
+            stay.append(sum(compress(ws, map(i.__eq__, js))))
+        return targets, weights, stay
+
     def _within_acyclic(
-        self, order: list[State], flags: Mapping[State, tuple[bool, ...]], past: set[State], rounds: int
+        self,
+        order: list[State],
+        graph: tuple[list[list[int]], list[list[int]], list[int]],
+        flags: Mapping[State, tuple[bool, ...]],
+        rounds: int,
     ) -> list[tuple[Fraction, ...]]:
         """P(each threshold reached within 1, 2, … `rounds` rounds) when no two states lead to
-        each other (`order`: every state after the states that lead to it), all rounds at once.
+        each other (`order`: every state after the states it leads to), all rounds at once.
 
         H_s[r] = P(at s after r rounds) × scale^r is an integer ≤ scale^rounds, so a state's
         whole history packs into one big integer (slot r = H_s[r], Kronecker substitution:
@@ -307,25 +336,22 @@ class StateChain:
         a round-by-round propagation takes a step per transition per round; dividing by
         (1 − stay_s z) is a running sum over the slots."""
         scale = self._scale or 1
+        targets, weights, stay = graph
         width = (scale**rounds).bit_length() + 1
         slots = rounds + 1
         keep = (1 << (width * slots)) - 1
         mask = (1 << width) - 1
-        at = {s: i for i, s in enumerate(order)}
         sources: list[list[int]] = [[] for _ in order]
         factors: list[list[int]] = [[] for _ in order]
-        stay = [0] * len(order)
-        for i, s in enumerate(order):
-            for w, t in [(scale, s)] if s in past else self._cache[s]:
-                if t == s:
-                    stay[i] += w
-                else:
-                    sources[at[t]].append(i)
-                    factors[at[t]].append(w)
-        packed: list[int] = []
-        for j, s in enumerate(order):
+        for i, (js, ws) in enumerate(zip(targets, weights, strict=True)):
+            for j, w in zip(js, ws, strict=True):
+                sources[j].append(i)
+                factors[j].append(w)
+        packed = [0] * len(order)
+        start = order.index(self.start)
+        for j in range(len(order) - 1, -1, -1):  # every state after the ones leading to it
             inflow = (sum(map(mul, map(packed.__getitem__, sources[j]), factors[j])) << width) & keep
-            if s == self.start:
+            if j == start:
                 inflow += 1
             if stay[j] and inflow:
                 q, run, total = stay[j], 0, 0
@@ -333,7 +359,7 @@ class StateChain:
                     run = ((inflow >> (r * width)) & mask) + q * run
                     total |= run << (r * width)
                 inflow = total
-            packed.append(inflow)
+            packed[j] = inflow
         out = []
         for k in range(len(flags[self.start])):
             reached = sum(p for p, s in zip(packed, order, strict=True) if flags[s][k])
@@ -362,7 +388,8 @@ class StateChain:
         if components is None:
             components = _components(self.start, lambda s: [] if s in past else [t for _, t in self._cache[s]])
         if all(len(c) == 1 for c in components):
-            return self._means_acyclic([c[0] for c in components], flags, past)
+            order = [c[0] for c in components]
+            return self._means_acyclic(order, self._indexed(order, past), flags)
         expected: list[dict[State, Fraction | None]] = [{} for _ in range(n)]
         for component in components:
             inside = set(component)
@@ -406,7 +433,10 @@ class StateChain:
         return [expected[i][self.start] for i in range(n)]
 
     def _means_acyclic(
-        self, order: list[State], flags: Mapping[State, tuple[bool, ...]], past: set[State]
+        self,
+        order: list[State],
+        graph: tuple[list[list[int]], list[list[int]], list[int]],
+        flags: Mapping[State, tuple[bool, ...]],
     ) -> list[Fraction | None]:
         """`_means` when no two states lead to each other (every component is one state, with
         perhaps a loop to itself: the usual chain, where damage only accumulates), all in
@@ -419,22 +449,18 @@ class StateChain:
         makes every D·E(s) an integer (by induction from the last states: D(t) divides D(s)/f_s),
         so N(s) = D·E(s) = (scale·D + Σ w·N(t)) / f_s is an exact integer division."""
         scale = self._scale or 1
-        at = {s: i for i, s in enumerate(order)}  # successors have smaller indices
-        leave: list[int] = []  # f_s
-        targets: list[list[int]] = []  # the other states s moves to …
-        weights: list[list[int]] = []  # … and with which weights
+        targets, moved, stay = graph
+        leave: list[int] = []  # f_s / g_s
         bases: list[int] = []  # scale / g_s
-        for s in order:
-            own = [] if s in past else self._cache[s]
-            moves = [(w, at[t]) for w, t in own if t != s]
-            f = scale - sum(w for w, t in own if t == s) if own else 0
+        weights: list[list[int]] = []  # w / g_s
+        for ws, kept in zip(moved, stay, strict=True):
+            f = scale - kept
             # E(s) = (scale + Σ w·E(t)) / f, every term divided by their common factor g_s first:
             # a smaller f to build D from (f = scale, no loop, is common and shares much with w)
-            g = math.gcd(scale, f, *(w for w, _ in moves)) or 1
+            g = math.gcd(scale, f, *ws)
             leave.append(f // g)
             bases.append(scale // g)
-            targets.append([j for _, j in moves])
-            weights.append([w // g for w, _ in moves])
+            weights.append([w // g for w in ws] if g > 1 else ws)
         # e(s) as a list over the distinct f values: the most along any path, taken in C
         index = {f: k for k, f in enumerate(sorted(set(leave) - {0}))}
         counts: list[list[int]] = []
@@ -443,7 +469,7 @@ class StateChain:
             if f:
                 mine[index[f]] += 1
             counts.append(mine)
-        start = at[self.start]
+        start = order.index(self.start)
         denominator = math.prod(f**k for f, k in zip(index, counts[start], strict=True))
         out: list[Fraction | None] = []
         for i in range(len(flags[self.start])):
