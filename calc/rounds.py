@@ -471,22 +471,38 @@ class StateChain:
             counts.append(mine)
         start = order.index(self.start)
         denominator = math.prod(f**k for f, k in zip(index, counts[start], strict=True))
-        out: list[Fraction | None] = []
-        for i in range(len(flags[self.start])):
-            value: list[int] = []
-            never: list[bool] = []  # it never leaves, or can reach a state that never finishes
-            for s, f, js, ws, base in zip(order, leave, targets, weights, bases, strict=True):
+        # Every threshold at once: E(s) ≤ scale/f + max E(t) (the moves' weights sum to f), so
+        # N_i(s) ≤ D × scale × (states) and a slot's sum before the division (≤ scale × that)
+        # fits in `width` bits: each threshold gets a slot in one integer per state, one product
+        # per transition for all of them. Each slot is exactly divisible by f, so is their sum.
+        n = len(flags[self.start])
+        width = denominator.bit_length() + 2 * scale.bit_length() + len(order).bit_length() + 2
+        never = [[False] * len(order) for _ in range(n)]  # it never leaves, or can reach a state that never finishes
+        live_masks: list[int] = []  # the slots still to work out at each state
+        for j, (s, f, js) in enumerate(zip(order, leave, targets, strict=True)):
+            live = 0
+            for i in range(n):
                 if flags[s][i]:
-                    value.append(0)
-                    never.append(False)
-                elif not f or any(map(never.__getitem__, js)):
-                    value.append(0)
-                    never.append(True)
+                    continue
+                if not f or any(map(never[i].__getitem__, js)):
+                    never[i][j] = True
                 else:
-                    value.append((base * denominator + sum(map(mul, ws, map(value.__getitem__, js)))) // f)
-                    never.append(False)
-            out.append(None if never[start] else Fraction(value[start], denominator))
-        return out
+                    live |= 1 << i
+            live_masks.append(live)
+        one = {live: sum(1 << (i * width) for i in range(n) if live >> i & 1) for live in set(live_masks)}
+        mask = {live: ((1 << width) - 1) * one[live] for live in one}
+        value: list[int] = []
+        for f, js, ws, base, live in zip(leave, targets, weights, bases, live_masks, strict=True):
+            if not live:
+                value.append(0)
+                continue
+            inflow = sum(map(mul, ws, map(value.__getitem__, js))) & mask[live]
+            value.append((base * denominator * one[live] + inflow) // f)
+        got = value[start]
+        return [
+            None if never[i][start] else Fraction((got >> (i * width)) & ((1 << width) - 1), denominator)
+            for i in range(n)
+        ]
 
 
 def _components(start: State, successors: Callable[[State], list[State]]) -> list[list[State]]:
