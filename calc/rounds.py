@@ -17,8 +17,8 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate, compress
-from operator import mul
+from itertools import accumulate, compress, repeat
+from operator import floordiv, itemgetter, mul
 from typing import Any
 
 from calc import dice, result
@@ -311,8 +311,8 @@ class StateChain:
                 stay.append(scale)
                 continue
             own = self._cache[s]
-            js = [at[t] for _, t in own]
-            ws = [w for w, _ in own]
+            js = list(map(at.__getitem__, map(itemgetter(1), own)))
+            ws = list(map(itemgetter(0), own))
             moving = list(map(i.__ne__, js))
             targets.append(list(compress(js, moving)))
             weights.append(list(compress(ws, moving)))
@@ -460,7 +460,7 @@ class StateChain:
             g = math.gcd(scale, f, *ws)
             leave.append(f // g)
             bases.append(scale // g)
-            weights.append([w // g for w in ws] if g > 1 else ws)
+            weights.append(list(map(floordiv, ws, repeat(g))) if g > 1 else ws)
         # e(s) as a list over the distinct f values: the most along any path, taken in C
         index = {f: k for k, f in enumerate(sorted(set(leave) - {0}))}
         counts: list[list[int]] = []
