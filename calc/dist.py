@@ -226,12 +226,6 @@ class Dist:
         span = range(self._lo, self._lo + len(w))
         return (span if len(ws) == len(w) else list(compress(span, w))), ws
 
-    def sums_by(self, width: int) -> list[tuple[int, int]]:
-        """(first outcome, summed weight) of each run of `width` outcomes from the least one on:
-        the coarse bars of a long distribution, each sum exact and in C."""
-        w = self._w
-        return [(self._lo + i, sum(w[i : i + width])) for i in range(0, len(w), width)]
-
     def items(self) -> Iterator[tuple[int, Fraction]]:
         """(outcome, probability) for every possible outcome, in increasing order."""
         t = self.total
