@@ -5,7 +5,7 @@ PY := .venv/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PORT ?= 8000
 
-.PHONY: help install data check-data build serve test lint js unit e2e bench calc-bench clean
+.PHONY: help install data check-data build serve test lint js unit e2e bench calc-bench calc-bench-pyodide clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/\$$(PORT)/$(PORT)/g' | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -64,6 +64,10 @@ test: install lint data js ## Everything CI runs: lint, JS unit, unit, data, sit
 
 calc-bench: install data ## Time every calculator in CPython (typical and limit inputs)
 	$(PY) -m calc.benchmark
+
+calc-bench-pyodide: install data ## Time every calculator inside Pyodide in Node (least and median of 15)
+	$(PY) tools/build_site.py --wheel-only
+	node bench/pyodide_compute.mjs
 
 bench: install ## Start-up benchmark in headless Chromium; writes bench-results.json
 	$(PY) -m bench

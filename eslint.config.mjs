@@ -1,5 +1,5 @@
 // ESLint flat config: the browser modules (docs/assets/js), the build tools (tools/*.mjs) and the
-// Node tests (tests/node, tests/js). `make lint` runs it; versions pinned in package.json.
+// Node tests and scripts (tests/node, tests/js, bench). `make lint` runs it; versions pinned in package.json.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -11,7 +11,7 @@ export default [
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.browser, ...globals.worker } },
   },
   {
-    files: ["tools/**/*.mjs", "tests/node/**/*.mjs", "tests/js/**/*.mjs", "eslint.config.mjs"],
+    files: ["tools/**/*.mjs", "bench/**/*.mjs", "tests/node/**/*.mjs", "tests/js/**/*.mjs", "eslint.config.mjs"],
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.node } },
   },
   {

@@ -71,17 +71,22 @@ def _time(call: Any, repeat: int) -> list[float]:
     return times
 
 
-def run(repeat: int = 5) -> list[dict[str, Any]]:
-    """Median, min and max milliseconds of each case over `repeat` runs (after one warm-up)."""
+def run(repeat: int = 5, only: str = "") -> list[dict[str, Any]]:
+    """Median, min and max milliseconds of each case over `repeat` runs (after one warm-up);
+    `only`: just the cases whose "system/calculator/case" contains that text."""
     rows = []
     timed = []
     for system_id, name, kind, inputs in cases():
+        if only not in f"{system_id}/{name}/{kind}":
+            continue
         request = {"system": system_id, "calculator": name, "inputs": inputs}
         text = json.dumps({**request, "max_rows": PAGE_MAX_ROWS})
         times = _time(lambda r=request: evaluate(r), repeat)
         page = _time(lambda t=text: evaluate_json(t), repeat)
         timed.append((system_id, name, kind, times, page))
     for system_id, kind, people, face in turns_cases():
+        if only not in f"{system_id}/turns/{kind}":
+            continue
         times = _time(lambda s=system_id, p=people, f=face: _round(s, p, f), repeat)
         timed.append((system_id, "turns", kind, times, times))  # the tracker has no row cap
     for system_id, name, kind, times, page in timed:
@@ -104,8 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m calc.benchmark", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--repeat", type=int, default=7, help="timed runs per case (default 7)")
+    parser.add_argument("--only", default="", help='just the cases whose "system/calculator/case" contains this')
     args = parser.parse_args(argv)
-    rows = run(args.repeat)
+    rows = run(args.repeat, args.only)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -7,8 +7,11 @@ stand (acting at once, or the players choose) or are rolled again until they bre
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import accumulate
+from math import prod
 
 from calc.dist import Dist
 
@@ -54,21 +57,55 @@ def first_chance(
 ) -> Fraction:
     """P(combatant i acts first): with `alone`, before every other one; otherwise nobody acts
     strictly before i (acting first in a tied group counts). Totals are independent."""
-    chance = Fraction(0)
-    for value, p in totals[i].items():
-        for j, other in enumerate(totals):
-            if j == i:
-                continue
-            better = other.p_gt(value) if high_first else other.p_lt(value)
-            worse = other.p_lt(value) if high_first else other.p_gt(value)
-            equal = other.p(value)
+    return _first_chance(i, totals, [_tallies(d) for d in totals], high_first, priority, alone)
+
+
+def first_chances(
+    totals: Sequence[Dist], *, high_first: bool, priority: Sequence[int] | None = None, alone: bool
+) -> list[Fraction]:
+    """`first_chance` of every combatant, each total's tallies worked out once for all."""
+    tallies = [_tallies(d) for d in totals]
+    return [_first_chance(i, totals, tallies, high_first, priority, alone) for i in range(len(totals))]
+
+
+_Tally = tuple[Sequence[int], list[int], int]
+
+
+def _tallies(dist: Dist) -> _Tally:
+    """(outcomes, weight of the outcomes before each position, total weight): any count of
+    outcomes below, at or above a value by two bisections, in integers."""
+    xs, ws = dist.support()
+    return xs, [0, *accumulate(ws)], dist.total
+
+
+def _first_chance(
+    i: int,
+    totals: Sequence[Dist],
+    tallies: Sequence[_Tally],
+    high_first: bool,
+    priority: Sequence[int] | None,
+    alone: bool,
+) -> Fraction:
+    """Σ over i's values v of P(v) × Π over the others of P(that one does not beat v), in integer
+    weights over the product of the totals (one exact division at the end, no Fraction per
+    term)."""
+    others = []
+    for j, tally in enumerate(tallies):
+        if j != i:
             wins_tie = priority is not None and priority[i] < priority[j]
             loses_tie = priority is not None and priority[j] < priority[i]
+            others.append((tally, wins_tie, loses_tie))
+    chance = 0
+    for value, weight in zip(*totals[i].support(), strict=True):
+        for (xs, before, total), wins_tie, loses_tie in others:
+            at, past = bisect_left(xs, value), bisect_right(xs, value)
+            lower, equal = before[at], before[past] - before[at]
+            better, worse = (total - before[past], lower) if high_first else (lower, total - before[past])
             if alone:
-                p *= worse + (equal if wins_tie else 0)
+                weight *= worse + (equal if wins_tie else 0)
             else:
-                p *= 1 - better - (equal if loses_tie else 0)
-            if not p:
+                weight *= total - better - (equal if loses_tie else 0)
+            if not weight:
                 break
-        chance += p
-    return chance
+        chance += weight
+    return Fraction(chance, prod(t for _, _, t in tallies))

@@ -6,6 +6,7 @@ display only, a float; a distribution's rows as integer weights over one common 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -56,14 +57,15 @@ def dist_json(dist: Dist, label: str = "Damage") -> dict[str, Any]:
     `chart` (the whole range in at most CHART_BARS bars of float chance, for drawing): only
     those rows are written out, which is most of a limit-sized request's time saved again."""
     total = dist.total
-    xs, ws = zip(*dist.weights(), strict=True)
+    xs, ws = dist.support()
     # P(≥ x) weights are the suffix sums; `map`/`accumulate` keep the per-row work in C.
     tails = list(accumulate(reversed(ws)))[::-1]
     limit, extra = _ROW_LIMIT.get(), {}
     if limit is not None and len(ws) > limit:
-        extra = {"rows": len(ws), "chart": _chart(xs, list(map(truediv, ws, repeat(total))))}
-        # One denominator: the exact order of the chances is the order of the weights.
-        keep = sorted(sorted(range(len(ws)), key=lambda i: (-ws[i], xs[i]))[:limit])
+        extra = {"rows": len(ws), "chart": _chart(xs, tails, total)}
+        # One denominator: the exact order of the chances is the order of the weights (a stable
+        # sort, reversed or not, keeps equal weights in order of x).
+        keep = sorted(sorted(range(len(ws)), key=ws.__getitem__, reverse=True)[:limit])
         xs, ws, tails = [xs[i] for i in keep], [ws[i] for i in keep], [tails[i] for i in keep]
     pmf = [
         {"x": x, "weight": w, "float": f}
@@ -101,15 +103,21 @@ def row_limit(rows: int | None) -> Iterator[None]:
         _ROW_LIMIT.reset(token)
 
 
-def _chart(xs: Sequence[int], ps: Sequence[float]) -> list[dict[str, Any]]:
-    """The whole range in at most CHART_BARS equal-width bars of summed (float) chance."""
+def _chart(xs: Sequence[int], tails: Sequence[int], total: int) -> list[dict[str, Any]]:
+    """The whole range in at most CHART_BARS equal-width bars of chance, bars with no possible
+    outcome left out. A bar's weight is a difference of two P(≥ x) weights (`tails`, found by
+    bisection): exact, as a float only at the end, and no pass over every row."""
     lo, hi = xs[0], xs[-1]
     width = -(-(hi - lo + 1) // CHART_BARS)  # ceiling division
-    bars: dict[int, float] = {}
-    for x, p in zip(xs, ps, strict=True):
-        start = lo + (x - lo) // width * width
-        bars[start] = bars.get(start, 0.0) + p
-    return [{"from": x, "to": min(x + width - 1, hi), "p": p} for x, p in sorted(bars.items())]
+    bars, n = [], len(xs)
+    i = 0
+    while i < n:
+        start = lo + (xs[i] - lo) // width * width
+        j = bisect_left(xs, start + width, i)
+        weight = tails[i] - (tails[j] if j < n else 0)
+        bars.append({"from": start, "to": min(start + width - 1, hi), "p": weight / total})
+        i = j
+    return bars
 
 
 def dist_probs(distribution: dict[str, Any], key: str = "pmf") -> dict[int, Fraction]:

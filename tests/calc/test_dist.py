@@ -101,6 +101,34 @@ def test_large_dice_pool_equals_repeated_addition():
         assert Dist.dice(count, sides) == slow
 
 
+@given(st.integers(1, 40), st.integers(2, 30), st.booleans())
+def test_dice_recurrence_equals_prefix_sums(count, sides, whole):
+    """The power recurrence Dist.dice takes for many dice against the prefix sums of (1 - x^s)^n,
+    over the first half (what Dist.dice asks) or the whole range, and against adding dice."""
+    from calc.dist import _dice_prefix_sums, _dice_recurrence
+
+    size = (sides - 1) * count + 1
+    length = size if whole else (size + 1) // 2
+    assert _dice_recurrence(count, sides, length) == _dice_prefix_sums(count, sides, length)
+    if count <= 12:
+        assert Dist(count, _dice_recurrence(count, sides, size)) == Dist.die(sides).times(count)
+
+
+@given(
+    st.lists(st.integers(1, 8), min_size=1, max_size=3),
+    st.lists(st.integers(1, 8), min_size=1, max_size=3),
+    st.integers(-12, 12),
+    st.integers(1, 3),
+)
+def test_compare_equals_the_difference(sides_a, sides_b, shift, factor):
+    """compare (dot products over one range) against the distribution of the difference."""
+    a = sum((Dist.die(s) for s in sides_a), Dist.constant(shift)).scale(factor)
+    b = sum((Dist.die(s) for s in sides_b), Dist.constant(0))
+    diff = a - b
+    assert a.compare(b) == (diff.p_lt(0), diff.p(0), diff.p_gt(0))
+    assert b.compare(a) == (diff.p_gt(0), diff.p(0), diff.p_lt(0))
+
+
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=3), st.integers(-4, 4), st.integers(-3, 12))
 def test_scale_equals_map(sides, modifier, factor):
     dist = Dist.constant(modifier)
@@ -115,6 +143,28 @@ def test_clamp_below_equals_map(sides, modifier, floor):
     for s in sides:
         dist = dist + Dist.die(s)
     assert dist.clamp_below(floor) == dist.map(lambda x: max(floor, x))
+
+
+@given(
+    st.lists(st.integers(0, 2**70), min_size=1, max_size=12), st.lists(st.integers(0, 2**70), min_size=1, max_size=12)
+)
+def test_kronecker_product_equals_schoolbook(a, b):
+    """The packed big-integer product against the plain double loop, big weights included."""
+    from calc.dist import _convolve
+
+    plain = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            plain[i + j] += x * y
+    assert _convolve(tuple(a), tuple(b)) == plain
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=3), st.integers(-4, 4), st.integers(-10, 25))
+def test_clamp_above_equals_map(sides, modifier, ceiling):
+    dist = Dist.constant(modifier)
+    for s in sides:
+        dist = dist + Dist.die(s)
+    assert dist.clamp_above(ceiling) == dist.map(lambda x: min(ceiling, x))
 
 
 @given(st.lists(st.tuples(st.integers(1, 5), st.integers(1, 8), st.integers(-6, 6)), min_size=1, max_size=4))

@@ -54,6 +54,8 @@ def test_pairs_and_first_chances_match_enumeration(high_first, priority):
         kw = {"high_first": high_first, "priority": priority}
         assert order.first_chance(i, DICE, alone=True, **kw) == alone
         assert order.first_chance(i, DICE, alone=False, **kw) == tied_in
+        assert order.first_chances(DICE, alone=True, **kw)[i] == alone
+        assert order.first_chances(DICE, alone=False, **kw)[i] == tied_in
 
 
 def test_rerolled_ties_split_in_the_fresh_dice_odds():

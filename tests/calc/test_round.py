@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import pytest
 from answers import chance, pmf, runner
+from hypothesis import given
+from hypothesis import strategies as st
 
 import calc
 from calc import rounds
@@ -679,3 +681,50 @@ def test_phases_chain_mean_equals_dense_solve() -> None:
         mean = chain.mean(done)
         assert mean == dense_mean(chain, done), label
         assert f"{label}: {float(mean):.2f}".rstrip("0").rstrip(".") in answer["table"]["title"]
+
+
+@given(st.lists(st.lists(st.integers(0, 3), min_size=1, max_size=4), min_size=1, max_size=7), st.integers(1, 7))
+def test_acyclic_chain_means_in_integers_equal_dense_solve(rows: list[list[int]], need: int) -> None:
+    """Chains whose states only stay or move on (the integer paths of `reach_all`: means over one
+    denominator, every round at once in packed integers) against the dense exact solve and a
+    round-by-round propagation in Fractions; a state that can only stay never finishes."""
+    end = len(rows)
+    need = min(need, end)
+
+    def step(s: int) -> list[tuple[Fraction, int]]:
+        if s >= end:
+            return [(Fraction(1), s)]
+        return [(Fraction(1, len(rows[s])), min(s + k, end)) for k in rows[s]]
+
+    def stuck(goal: int) -> bool:
+        """Some state on the way to `goal` cannot move on."""
+        seen, todo = {0}, [0]
+        while todo:
+            s = todo.pop()
+            if s >= goal:
+                continue
+            if not any(rows[s]):
+                return True
+            for _, t in step(s):
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        return False
+
+    chain = rounds.StateChain(0, step)
+    both = chain.reach_all([("need", lambda s: s >= need), ("end", lambda s: s >= end)], rounds=6)
+    at: dict[int, Fraction] = {0: Fraction(1)}  # round by round, in Fractions
+    within: list[list[Fraction]] = [[], []]
+    for _ in range(6):
+        nxt: dict[int, Fraction] = {}
+        for s, p in at.items():
+            for q, t in step(s):
+                nxt[t] = nxt.get(t, Fraction(0)) + p * q
+        at = nxt
+        for k, goal in enumerate((need, end)):
+            within[k].append(sum((p for s, p in at.items() if s >= goal), Fraction(0)))
+    for goal, reached, by_round in zip((need, end), both, within, strict=True):
+        mean = chain.mean(lambda s, g=goal: s >= g)
+        assert reached.mean == mean
+        assert mean == (None if stuck(goal) else dense_mean(chain, lambda s, g=goal: s >= g))
+        assert list(reached.within) == by_round

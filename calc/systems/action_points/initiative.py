@@ -153,10 +153,9 @@ def apply_swaps(inputs: dict[str, Any], data: SystemData, found: list[Score], st
 def order_chances(a: Score, b: Score, sides: int, tie_reroll: str) -> tuple[Fraction, Fraction, Fraction]:
     """(a acts before b, tied and free to choose, b before a), re-rolling ties between non-teammates."""
     if a.source is not None and a.source == b.source:
-        diff = Dist.constant(a.offset - b.offset)
+        chances = who_first.compare(Dist.constant(a.offset - b.offset), Dist.constant(0), high_first=True)
     else:
-        diff = a.dist(sides) - b.dist(sides)
-    chances = who_first.compare(diff, Dist.constant(0), high_first=True)
+        chances = who_first.compare(a.dist(sides), b.dist(sides), high_first=True)
     if a.team is not None and a.team == b.team:
         return chances
     if tie_reroll == "plain":

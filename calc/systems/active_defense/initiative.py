@@ -71,9 +71,7 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         steps.append(data.step("ruling:initiative-ties", "Equal totals are shown as tied; the table settles them."))
     first = order[0]
     lead = ", ".join(first["names"])
-    alone = [
-        who_first.first_chance(i, rolls, high_first=True, priority=priority, alone=True) for i in range(len(rolls))
-    ]
+    alone = who_first.first_chances(rolls, high_first=True, priority=priority, alone=True)
     if all(rolled):
         summary = f"{lead} {'tie for' if first['tied'] else 'acts'} first"
     else:

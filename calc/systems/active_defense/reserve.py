@@ -178,20 +178,25 @@ def follow(attacks: list[Incoming], reserves: int, policy: Policy, see_total: bo
         new_mean, new_zero = [Fraction(0)] * (reserves + 1), [Fraction(0)] * (reserves + 1)
         for r in range(reserves + 1):
             committed = bool(r) and not see_total and policy(i, r, None)
-            em, ez = Fraction(0), Fraction(0)
+            # The totals' integer weights summed by branch first, then a few exact products per
+            # (attack, reserves): missed (w_miss), defended (w_def, and Σ w·neg: the defence
+            # roll's part that stops it), taken (w_take). Through = 1 − neg/roll.
+            w_miss = w_def = w_def_neg = w_take = 0
             for t, w, neg in a.totals:
-                q = Fraction(w, whole)
                 if t < a.ex.passive_defense:
-                    after = r - 1 if committed else r
-                    em += q * mean[after]
-                    ez += q * zero[after]
+                    w_miss += w
                 elif committed or (r and see_total and policy(i, r, t)):
-                    through = 1 - Fraction(neg, roll)
-                    em += q * (through * m + mean[r - 1])
-                    ez += q * ((1 - through) + through * p0) * zero[r - 1]
+                    w_def += w
+                    w_def_neg += w * neg
                 else:
-                    em += q * (m + mean[r])
-                    ez += q * p0 * zero[r]
+                    w_take += w
+            after = r - 1 if committed else r
+            em = Fraction(w_miss, whole) * mean[after] + Fraction(w_take, whole) * (m + mean[r])
+            ez = Fraction(w_miss, whole) * zero[after] + Fraction(w_take, whole) * p0 * zero[r]
+            if w_def:
+                through = Fraction(w_def * roll - w_def_neg, whole * roll)  # Σ q·through
+                em += through * m + Fraction(w_def, whole) * mean[r - 1]
+                ez += (Fraction(w_def, whole) - through + through * p0) * zero[r - 1]
             new_mean[r], new_zero[r] = em, ez
         mean, zero = new_mean, new_zero
     return mean[reserves], zero[reserves]

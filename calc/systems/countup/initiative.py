@@ -35,9 +35,10 @@ def _side_rank(side: str) -> int:
     return 0 if side == PLAYER else 1
 
 
-def first_chance(i: int, totals: list[Dist], sides: list[str]) -> Fraction:
-    """P(nobody acts strictly before combatant i): they act first, alone or in a tied group."""
-    return who_first.first_chance(i, totals, high_first=False, priority=[_side_rank(s) for s in sides], alone=False)
+def first_chances(totals: list[Dist], sides: list[str]) -> list[Fraction]:
+    """P(nobody acts strictly before combatant i), for each i: they act first, alone or in a
+    tied group."""
+    return who_first.first_chances(totals, high_first=False, priority=[_side_rank(s) for s in sides], alone=False)
 
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
@@ -101,7 +102,7 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         )
 
     pairs = result.pairwise(names, lambda i, j: acts_before(totals[i], side[i], totals[j], side[j]))
-    firsts = [(names[i], first_chance(i, totals, side)) for i in range(len(names))]
+    firsts = list(zip(names, first_chances(totals, side), strict=True))
     # A tie counts only within a side: on the same total a player acts before an NPC.
     chances = [result.chance(f"{name} acts first {FIRST_HOW}", p) for name, p in firsts]
 

@@ -139,7 +139,7 @@ def before_tied_after(
 
 def first_alone(scores: list[Dist]) -> list[Fraction]:
     """For each combatant, the chance that their result is strictly above everyone else's."""
-    return [who_first.first_chance(i, scores, high_first=True, alone=True) for i in range(len(scores))]
+    return who_first.first_chances(scores, high_first=True, alone=True)
 
 
 def _summary(order: list[dict[str, Any]], unknown: list[str]) -> str:

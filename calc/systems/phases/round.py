@@ -102,14 +102,23 @@ def _reach(
     def without_flag(s: State) -> tuple:
         return s[:3] + s[4:]
 
+    # Both chains step only states not yet wounded (the first chain stops at a Wound): each
+    # such state's round is worked out once for the two.
+    stepped: dict[State, list[tuple[int, State]]] = {}
+
+    def shared(s: State) -> list[tuple[int, State]]:
+        if s not in stepped:
+            stepped[s] = step(s)
+        return stepped[s]
+
     def main_step(s: tuple) -> list[tuple[int, tuple]]:
-        return [(w, without_flag(t)) for w, t in step((*s[:3], False, *s[3:]))]
+        return [(w, t[:3] + t[4:]) for w, t in shared((*s[:3], False, *s[3:]))]
 
     main = rounds.StateChain(without_flag(start), main_step, total=total)
     down, dead = main.reach_all([(label, lambda s, i=i: s[i - 1]) for label, i in (("Down", 4), ("Dead", 5))])
 
     def first_step(s: State) -> list[tuple[int, State | str]]:
-        return [(w, "wounded" if t[3] else t) for w, t in step(s)]
+        return [(w, "wounded" if t[3] else t) for w, t in shared(s)]
 
     first = rounds.StateChain(start, first_step, total=total)
     (wounded,) = first.reach_all([("First Wound", lambda s: s == "wounded")])
@@ -218,29 +227,37 @@ def _target(
                 effects[key] = (1 if by_wound else row["severity"], row["name"] == knockout)
         return effects[key]
 
+    # (weight, HP after or None for a miss, Wounds or slots added or -1 for instant death, gives
+    # a Wound, knocks out, this critical's Wound that lasts a round)
+    Blow = tuple[int, int | None, int, bool, bool, int]
+    blows: dict[int, list[Blow]] = {}
+    dies_at = limit + 1 if monster else limit  # a monster dies past its limit, a character at it
+
+    def blows_at(left: int) -> list[Blow]:
+        """The round's outcomes at `left` HP, outcomes that act alike merged (same HP after,
+        critical or not, same effect; a miss's critical changes nothing): fewer moves to follow
+        from every state with that HP, each with its effect worked out once."""
+        if left not in blows:
+            merged: dict[tuple[int | None, bool, tuple[int, bool] | None], int] = {}
+            for (x, crit), w in outcomes.items():
+                key = (max(0, left - x), crit, effect(x, left)) if x else (None, False, None)
+                merged[key] = merged.get(key, 0) + w
+            blows[left] = [
+                (w, after, hit[0] if hit else 0, hit is not None, bool(hit and hit[1]), crit_size if crit else 0)
+                for (after, crit, hit), w in merged.items()
+            ]
+        return blows[left]
+
     def step(state: State) -> list[tuple[int, State]]:
         left, count, last_crit, wounded, down, _ = state
         out = []
-        for (x, crit), w in outcomes.items():
-            if not x:
+        for w, after, add, wounds, knocks, extra in blows_at(left):
+            if after is None:
                 out.append((w, (left, count, 0, wounded, down, False)))
-                continue
-            hit = effect(x, left)
-            now_count, now_down, now_wounded = count, down, wounded
-            if hit is not None:
-                if hit[0] < 0:
-                    out.append((w, DEAD))
-                    continue
-                now_count += hit[0]
-                now_wounded = True
-                now_down = down or hit[1]
-            extra = crit_size if crit else 0
-            live = now_count + last_crit + extra
-            if (live > limit) if monster else (live >= limit):
+            elif add < 0 or count + add + last_crit + extra >= dies_at:
                 out.append((w, DEAD))
-                continue
-            nxt = (max(0, left - x), now_count, extra, now_wounded or extra > 0, now_down, False)
-            out.append((w, nxt))
+            else:
+                out.append((w, (after, count + add, extra, wounded or wounds or extra > 0, down or knocks, False)))
         return out
 
     steps.append(

@@ -1,0 +1,85 @@
+// Every calculator's compute time inside Pyodide, without a browser: the pinned Pyodide from
+// node_modules (as tests/node/smoke.mjs boots it), the calc wheel unpacked from its bytes, then
+// calc.benchmark.run — the very function `make bench` runs in Chromium — for each case (typical:
+// the declared defaults; limit: the declared `stress` inputs; and the tracker's round).
+// Prints, per case, the least and the median of N runs of the page's call (calc.browser.evaluate_json
+// with the page's row cap) and of `evaluate`, flagging a least over the target (limit 50 ms,
+// typical 10 ms). The least is the honest figure on a shared, loaded machine: the load average is
+// printed beside it.
+// Needs `python tools/build_site.py --wheel-only` first (writes build/artifacts.json).
+// Usage: node bench/pyodide_compute.mjs [--repeat N] [--only TEXT] [--json]
+//   --only: just the cases whose "system/calculator/case" contains TEXT (e.g. action-points/damage/limit)
+import { existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const { values: args } = parseArgs({
+  options: { repeat: { type: "string", default: "15" }, only: { type: "string", default: "" }, json: { type: "boolean" } },
+});
+const repeat = Number(args.repeat);
+if (!Number.isInteger(repeat) || repeat < 1) {
+  console.error("--repeat must be a whole number of at least 1");
+  process.exit(2);
+}
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const manifestPath = process.env.CALC_ARTIFACTS || join(root, "build/artifacts.json");
+if (!existsSync(manifestPath)) {
+  console.error("build/artifacts.json is missing: run `python tools/build_site.py --wheel-only` first");
+  process.exit(2);
+}
+const artifacts = JSON.parse(readFileSync(manifestPath, "utf8"));
+const pyodideDir = join(root, "node_modules/pyodide");
+const installed = JSON.parse(readFileSync(join(pyodideDir, "package.json"), "utf8")).version;
+if (installed !== artifacts.pyodide) {
+  console.error(`node_modules/pyodide is ${installed}, the artifacts were built with ${artifacts.pyodide}`);
+  process.exit(2);
+}
+
+// The benchmark itself imports modules the calculators do not (argparse, statistics), which the
+// site's trimmed stdlib leaves out: run under the whole precompiled stdlib (same bytecode).
+const stdLibURL = artifacts.full_pyc_stdlib || artifacts.pyc_stdlib;
+const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
+const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", stdLibURL, stdout: () => {} });
+pyodide.unpackArchive(new Uint8Array(readFileSync(artifacts.wheel)), "wheel");
+const version = pyodide.runPython("import sys; sys.version.split()[0]");
+
+const loadBefore = loadavg();
+const started = performance.now();
+pyodide.globals.set("bench_repeat", repeat);
+pyodide.globals.set("bench_only", args.only);
+const rows = JSON.parse(
+  pyodide.runPython("import calc.benchmark, json; json.dumps(calc.benchmark.run(bench_repeat, bench_only))"),
+);
+const seconds = (performance.now() - started) / 1000;
+const loadAfter = loadavg();
+const load = (l) => l.map((x) => x.toFixed(2)).join(" ");
+
+if (args.json) {
+  console.log(JSON.stringify({ python: version, repeat, load_before: loadBefore, load_after: loadAfter, rows }, null, 1));
+  process.exit(0);
+}
+const TARGET = { typical: 10, limit: 50 };
+const num = (x) => x.toFixed(2).padStart(8);
+console.log(`Pyodide ${installed} (Python ${version}) in Node ${process.versions.node}; ${repeat} runs per case after a warm-up`);
+console.log(`load average before: ${load(loadBefore)}`);
+console.log(
+  `${"system/calculator".padEnd(28)}${"case".padEnd(8)}${"page least".padStart(11)}${"median".padStart(8)}` +
+    `${"eval least".padStart(11)}${"median".padStart(8)}  target`,
+);
+const slow = [];
+for (const r of rows) {
+  const target = TARGET[r.case];
+  const least = Math.max(r.page_min_ms, r.min_ms);
+  const median = Math.max(r.page_median_ms, r.median_ms);
+  const verdict = least >= target ? "OVER" : median >= target ? "ok (median over)" : "ok";
+  if (least >= target) slow.push(`${r.system}/${r.calculator}/${r.case}`);
+  console.log(
+    `${`${r.system}/${r.calculator}`.padEnd(28)}${r.case.padEnd(8)}   ${num(r.page_min_ms)}${num(r.page_median_ms)}` +
+      `   ${num(r.min_ms)}${num(r.median_ms)}  < ${target} ms ${verdict}`,
+  );
+}
+console.log(`load average after: ${load(loadAfter)} (${seconds.toFixed(1)} s)`);
+console.log(slow.length ? `over target (least of ${repeat}): ${slow.join(", ")}` : `every case under target (least of ${repeat})`);
