@@ -52,14 +52,16 @@ js: node_modules/.installed data ## Unit tests of the pure browser modules (node
 unit: install data ## Engines, data and site-build tests (no browser)
 	$(PY) -m pytest -q tests --ignore=tests/e2e
 
-e2e: install data ## Node smoke test of the wheel under Pyodide, then the browser tests
+e2e: install data ## Node smoke and snapshot tests of the wheel under Pyodide, then the browser tests
 	$(PY) tools/build_site.py --wheel-only
 	node tests/node/smoke.mjs
+	node tests/node/snapshot.mjs
 	$(PY) -m pytest -q tests/e2e
 
 test: install lint data js ## Everything CI runs: lint, JS unit, unit, data, site, Node smoke and browser tests
 	$(PY) tools/build_site.py --wheel-only
 	node tests/node/smoke.mjs
+	node tests/node/snapshot.mjs
 	$(PY) -m pytest -q tests
 
 calc-bench: install data ## Time every calculator in CPython (typical and limit inputs)

@@ -9,11 +9,11 @@
 // Needs `python tools/build_site.py --wheel-only` first (writes build/artifacts.json).
 // Usage: node bench/pyodide_compute.mjs [--repeat N] [--only TEXT] [--json]
 //   --only: just the cases whose "system/calculator/case" contains TEXT (e.g. action-points/damage/limit)
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { buildArtifacts } from "../tools/build_artifacts.mjs";
 
 const { values: args } = parseArgs({
   options: { repeat: { type: "string", default: "15" }, only: { type: "string", default: "" }, json: { type: "boolean" } },
@@ -24,19 +24,7 @@ if (!Number.isInteger(repeat) || repeat < 1) {
   process.exit(2);
 }
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const manifestPath = process.env.CALC_ARTIFACTS || join(root, "build/artifacts.json");
-if (!existsSync(manifestPath)) {
-  console.error("build/artifacts.json is missing: run `python tools/build_site.py --wheel-only` first");
-  process.exit(2);
-}
-const artifacts = JSON.parse(readFileSync(manifestPath, "utf8"));
-const pyodideDir = join(root, "node_modules/pyodide");
-const installed = JSON.parse(readFileSync(join(pyodideDir, "package.json"), "utf8")).version;
-if (installed !== artifacts.pyodide) {
-  console.error(`node_modules/pyodide is ${installed}, the artifacts were built with ${artifacts.pyodide}`);
-  process.exit(2);
-}
+const { artifacts, pyodideDir } = buildArtifacts();
 
 // The benchmark itself imports modules the calculators do not (argparse, statistics), which the
 // site's trimmed stdlib leaves out: run under the whole precompiled stdlib (same bytecode).
@@ -63,7 +51,7 @@ if (args.json) {
 }
 const TARGET = { typical: 10, limit: 50 };
 const num = (x) => x.toFixed(2).padStart(8);
-console.log(`Pyodide ${installed} (Python ${version}) in Node ${process.versions.node}; ${repeat} runs per case after a warm-up`);
+console.log(`Pyodide ${artifacts.pyodide} (Python ${version}) in Node ${process.versions.node}; ${repeat} runs per case after a warm-up`);
 console.log(`load average before: ${load(loadBefore)}`);
 console.log(
   `${"system/calculator".padEnd(28)}${"case".padEnd(8)}${"page least".padStart(11)}${"median".padStart(8)}` +

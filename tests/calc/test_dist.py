@@ -138,11 +138,13 @@ def test_scale_equals_map(sides, modifier, factor):
 
 
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=3), st.integers(-4, 4), st.integers(-10, 25))
-def test_clamp_below_equals_map(sides, modifier, floor):
+def test_clamps_equal_map(sides, modifier, bound):
+    """clamp_below and clamp_above against the plain map of max/min."""
     dist = Dist.constant(modifier)
     for s in sides:
         dist = dist + Dist.die(s)
-    assert dist.clamp_below(floor) == dist.map(lambda x: max(floor, x))
+    assert dist.clamp_below(bound) == dist.map(lambda x: max(bound, x))
+    assert dist.clamp_above(bound) == dist.map(lambda x: min(bound, x))
 
 
 @given(
@@ -157,14 +159,6 @@ def test_kronecker_product_equals_schoolbook(a, b):
         for j, y in enumerate(b):
             plain[i + j] += x * y
     assert _convolve(tuple(a), tuple(b)) == plain
-
-
-@given(st.lists(st.integers(1, 6), min_size=1, max_size=3), st.integers(-4, 4), st.integers(-10, 25))
-def test_clamp_above_equals_map(sides, modifier, ceiling):
-    dist = Dist.constant(modifier)
-    for s in sides:
-        dist = dist + Dist.die(s)
-    assert dist.clamp_above(ceiling) == dist.map(lambda x: min(ceiling, x))
 
 
 @given(st.lists(st.tuples(st.integers(1, 5), st.integers(1, 8), st.integers(-6, 6)), min_size=1, max_size=4))

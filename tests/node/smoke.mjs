@@ -4,26 +4,15 @@
 // Needs `python tools/build_site.py --wheel-only` first (writes build/artifacts.json).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildArtifacts, ROOT } from "../../tools/build_artifacts.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const manifestPath = process.env.CALC_ARTIFACTS || join(root, "build/artifacts.json");
-if (!existsSync(manifestPath)) {
-  console.error("build/artifacts.json is missing: run `python tools/build_site.py --wheel-only` first");
-  process.exit(2);
-}
-const artifacts = JSON.parse(readFileSync(manifestPath, "utf8"));
-const python = existsSync(join(root, ".venv/bin/python")) ? join(root, ".venv/bin/python") : "python3";
+const { artifacts, pyodideDir, python } = buildArtifacts();
 const cases = JSON.parse(
-  execFileSync(python, [join(root, "tests/node/cpython_answers.py"), artifacts.source_wheel], { maxBuffer: 1 << 28, encoding: "utf8" }),
+  execFileSync(python, [join(ROOT, "tests/node/cpython_answers.py"), artifacts.source_wheel], { maxBuffer: 1 << 28, encoding: "utf8" }),
 );
 assert.ok(cases.length > 0, "CPython produced no requests: does calc/rules.json declare any calculator?");
-
-const pyodideDir = join(root, "node_modules/pyodide");
-const installed = JSON.parse(readFileSync(join(pyodideDir, "package.json"), "utf8")).version;
-assert.equal(installed, artifacts.pyodide, "node_modules/pyodide is not the version the artifacts were built with");
 
 // The site ships the stdlib cut to what calc imports (tools/make_pyc_stdlib.mjs --trim): this
 // whole test runs under that cut, so a module it lacks fails here, not in a reader's browser.

@@ -8,28 +8,20 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { bootFromSnapshot } from "../../docs/assets/js/snapshot-loader.mjs";
+import { buildArtifacts, ROOT } from "../../tools/build_artifacts.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const manifestPath = process.env.CALC_ARTIFACTS || join(root, "build/artifacts.json");
-if (!existsSync(manifestPath)) {
-  console.error("build/artifacts.json is missing: run `python tools/build_site.py --wheel-only` first");
-  process.exit(2);
-}
-const artifacts = JSON.parse(readFileSync(manifestPath, "utf8"));
-const pyodideDir = join(root, "node_modules/pyodide");
-const python = existsSync(join(root, ".venv/bin/python")) ? join(root, ".venv/bin/python") : "python3";
+const { artifacts, pyodideDir, python } = buildArtifacts();
 const cases = JSON.parse(
-  execFileSync(python, [join(root, "tests/node/cpython_answers.py"), artifacts.source_wheel], { maxBuffer: 1 << 28, encoding: "utf8" }),
+  execFileSync(python, [join(ROOT, "tests/node/cpython_answers.py"), artifacts.source_wheel], { maxBuffer: 1 << 28, encoding: "utf8" }),
 );
 
 // 1. Make the snapshot (the build step itself).
 const dir = mkdtempSync(join(tmpdir(), "calc-snapshot-"));
 const snapshotFile = join(dir, "calc-snapshot.bin"); // gzip inside, as the site serves it
-const made = execFileSync("node", [join(root, "tools/make_snapshot.mjs"), pyodideDir, artifacts.pyc_stdlib, artifacts.wheel, snapshotFile], {
+const made = execFileSync("node", [join(ROOT, "tools/make_snapshot.mjs"), pyodideDir, artifacts.pyc_stdlib, artifacts.wheel, snapshotFile], {
   encoding: "utf8",
 });
 console.log(made.trim().split("\n").pop());
