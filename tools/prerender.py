@@ -7,9 +7,10 @@ request in CPython, tools/prerender.mjs renders it with the browser's own render
 
 * the rendered HTML, in `<div class="cc-result cc-prerendered" data-cc-answer-for="defaults">`,
   for first paint (and readers without JavaScript);
-* the result as JSON in `data-cc-answer`, which docs/assets/js/calculators.mjs renders again
-  live (same renderer) and keeps while the inputs are the defaults; Pyodide then starts only when
-  the reader edits or the page is idle. A shared link with inputs is computed in the browser.
+* the result as JSON in `data-cc-answer` (single-quoted: macros/render/calculator.py), which
+  docs/assets/js/calculators.mjs renders again live (same renderer) and keeps while the inputs
+  are the defaults; Pyodide then starts only when the reader edits or the page is idle. A
+  shared link with inputs is computed in the browser.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import json
 import re
 import subprocess
 import sys
-from html import escape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +61,9 @@ def render(results: dict[str, dict]) -> dict[str, str]:
 
 def inject(page: Path, site: Path, results: dict[str, dict], html: dict[str, str]) -> int:
     """Write the answers into every calculator block of one built page; returns how many."""
+    sys.path.insert(0, str(ROOT))
+    from macros.render.calculator import json_attribute  # the same attribute form as the block's
+
     text = page.read_text(encoding="utf-8")
     depth = len(page.relative_to(site).parts) - 1
     to_root = "../" * depth or "./"
@@ -72,10 +75,10 @@ def inject(page: Path, site: Path, results: dict[str, dict], html: dict[str, str
         if key not in results:
             return match[0]
         count += 1
-        answer = json.dumps(results[key], ensure_ascii=False, separators=(",", ":"))
+        answer = json_attribute("data-cc-answer", results[key], sort_keys=False)
         rendered = html[key].replace(PLACEHOLDER_ROOT, to_root)
         return (
-            f'{match["open"]} data-cc-answer="{escape(answer, quote=True)}">{match["body"]}\n'
+            f"{match['open']} {answer}>{match['body']}\n"
             f'<div class="cc-result cc-prerendered" data-cc-answer-for="defaults">{rendered}</div>'
         )
 

@@ -17,10 +17,18 @@ from html import escape
 from typing import Any
 
 
-def declaration_json(declaration: dict[str, Any]) -> str:
-    """The declaration as compact JSON without `<`, `>` or `&` (safe in any HTML context)."""
-    text = json.dumps(declaration, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+def declaration_json(declaration: Any, sort_keys: bool = True) -> str:
+    """Compact JSON without `<`, `>` or `&` (JSON escapes instead): safe in any HTML context."""
+    text = json.dumps(declaration, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def json_attribute(name: str, data: Any, sort_keys: bool = True) -> str:
+    """`name='…'`: JSON in a single-quoted attribute, where its many double quotes need no
+    escaping (as `&quot;` they were a sixth of a calculator page's bytes); `'` is the one
+    character escaped, and `<`, `>`, `&` never occur (declaration_json)."""
+    value = declaration_json(data, sort_keys).replace("'", "&#39;")
+    return f"{name}='{value}'"
 
 
 def calculator_block(system_id: str, name: str, declaration: dict[str, Any], url: str) -> str:
@@ -33,9 +41,9 @@ def calculator_block(system_id: str, name: str, declaration: dict[str, Any], url
         "data-cc-system": system_id,
         "data-cc-calculator": name,
         "data-cc-url": url,
-        "data-cc-declaration": declaration_json(declaration),
     }
     attr_text = " ".join(f'{key}="{escape(str(value), quote=True)}"' for key, value in attrs.items())
+    attr_text += " " + json_attribute("data-cc-declaration", declaration)
     return (
         f"<div {attr_text}>\n"
         '<p class="cc-fallback">This calculator runs Python in your browser and needs JavaScript. '

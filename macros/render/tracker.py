@@ -13,7 +13,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from macros.render.calculator import declaration_json
+from macros.render.calculator import json_attribute
 from macros.render.prose import Prose, md_text, system_heading
 
 LINKED = ("hit", "round")
@@ -116,9 +116,9 @@ def tracker_page(prose: Prose, exported: dict[str, Any]) -> str:
         "role": "region",
         "aria-label": "Encounter tracker",
         "data-cc-system": system.id,
-        "data-cc-tracker": declaration_json(declaration),
     }
     attr_text = " ".join(f'{key}="{escape(str(value), quote=True)}"' for key, value in attrs.items())
+    attr_text += " " + json_attribute("data-cc-tracker", declaration)
     parts += [
         f"<div {attr_text}>",
         '<p class="cc-fallback">The tracker runs in your browser and needs JavaScript; the '

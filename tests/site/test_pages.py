@@ -4,7 +4,10 @@ site's origin."""
 
 from __future__ import annotations
 
+import json
 import re
+import sys
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -12,6 +15,10 @@ import pytest
 from site_html import page_html
 
 from macros import catalog, loader
+from macros.render.calculator import calculator_block, json_attribute
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import prerender  # noqa: E402
 
 CATALOG = loader.load()
 SYSTEMS = list(CATALOG.systems.values())
@@ -79,6 +86,57 @@ def test_calculators_are_embedded_on_their_pages(site: Path) -> None:
             own_page = page_html(site, f"{system.id}/calculators/{name}/")
             marker = f'data-cc-system="{system.id}" data-cc-calculator="{name}"'
             assert marker in rule_page and marker in own_page
+
+
+def test_json_attributes_read_back_exactly() -> None:
+    """The JSON a calculator block carries in a single-quoted attribute (apostrophes, quotes,
+    `<`, `&` and non-ASCII included) is the data again for an HTML parser, as for a browser."""
+    data = {"title": 'Alice\'s <b>"bold"</b> & co — ½', "list": [1, "'", '"', "&amp;"]}
+    fragment = f"<div {json_attribute('data-x', data)}></div>"
+    found: list[dict] = []
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.append(json.loads(dict(attrs)["data-x"]))
+
+    Reader().feed(fragment)
+    assert found == [data]
+    assert "<" not in fragment[5:-7] and "&quot;" not in fragment
+
+
+class _Blocks(HTMLParser):
+    """The attributes of every calculator block of a page, as a browser reads them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[dict] = []
+
+    def handle_starttag(self, tag, attrs):
+        if "data-cc-declaration" in dict(attrs):
+            self.found.append(dict(attrs))
+
+
+def test_every_calculator_page_carries_its_declaration(site: Path) -> None:
+    for system in SYSTEMS:
+        for name in system.calculators:
+            reader = _Blocks()
+            reader.feed(page_html(site, f"{system.id}/calculators/{name}/"))
+            (block,) = reader.found
+            assert json.loads(block["data-cc-declaration"])["inputs"], f"{system.id}/{name}"
+
+
+def test_the_prerendered_answer_reads_back_exactly(tmp_path: Path) -> None:
+    """tools/prerender.py writes the default answer into a block as JSON: read back, it is the
+    answer, whatever characters it holds."""
+    answer = {"summary": 'Alice\'s "Hurt" <b>test</b> & more — ½', "steps": [{"text": "it's"}]}
+    page = tmp_path / "p" / "index.html"
+    page.parent.mkdir()
+    page.write_text(calculator_block("countup", "hit", {"inputs": [{"name": "x"}]}, "countup/calculators/hit/"))
+    assert prerender.inject(page, tmp_path, {"countup/hit": answer}, {"countup/hit": "<p>shown</p>"}) == 1
+    reader = _Blocks()
+    reader.feed(page.read_text())
+    (block,) = reader.found
+    assert json.loads(block["data-cc-answer"]) == answer
 
 
 # --- zero requests off the origin -------------------------------------------------------------

@@ -45,7 +45,7 @@ def test_tracker_page_carries_the_systems_tracker_declaration(site: Path, system
     """The tracker's fields are the `tracker:` block's inputs, defenses and status (as exported
     to calc/rules.json), its links the hit and round calculators' own pages and inputs."""
     html = page_html(site, f"{system.id}/tracker/")
-    found = re.search(r'<div class="cc-tracker"[^>]*data-cc-tracker="([^"]*)"', html)
+    found = re.search(r"<div class=\"cc-tracker\"[^>]*data-cc-tracker='([^']*)'", html)
     assert found, "no tracker block"
     decl = json.loads(unescape(found.group(1)))
     spec = json.loads((Path(__file__).parents[2] / "calc" / "rules.json").read_text())["systems"][system.id]["tracker"]
