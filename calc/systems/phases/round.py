@@ -27,6 +27,9 @@ DEAD: State = (0, 0, 0, True, True, True)
 
 MAX_DICE = 3  # monster damage dice in a round: keeps the exact chain within its time budget
 MAX_SIDES = 12
+LUMP_CRITICALS = True
+"""Merge a state carrying last round's critical Wound into the same state without it when the
+Wound cannot decide a death next round (exact; tests switch it off to compare)."""
 
 
 def attack_outcomes(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tuple[dict[Outcome, int], int]:
@@ -117,10 +120,14 @@ def _reach(
     main = rounds.StateChain(without_flag(start), main_step, total=total)
     down, dead = main.reach_all([(label, lambda s, i=i: s[i - 1]) for label, i in (("Down", 4), ("Dead", 5))])
 
-    def first_step(s: State) -> list[tuple[int, State | str]]:
-        return [(w, "wounded" if t[3] else t) for w, t in shared(s)]
+    # Until its first Wound the target has taken no Wound, carries no critical and is not down:
+    # its HP is the whole state (an int hashes faster than the tuple).
+    def first_step(left: int) -> list[tuple[int, int | str]]:
+        return [(w, "wounded" if t[3] else t[0]) for w, t in shared((left, 0, 0, False, False, False))]
 
-    first = rounds.StateChain(start, first_step, total=total)
+    if start[1:] != (0, 0, False, False, False):
+        raise ValueError("the target starts unwounded")
+    first = rounds.StateChain(start[0], first_step, total=total)
     (wounded,) = first.reach_all([("First Wound", lambda s: s == "wounded")])
     return [down, dead, wounded]  # the order of `thresholds`
 
@@ -248,6 +255,23 @@ def _target(
             ]
         return blows[left]
 
+    sums: dict[int, list[int]] = {}  # per HP left: add + extra of every blow that lands and does not kill outright
+    kept: dict[tuple[int, int, int], int] = {}
+
+    def lasting(left: int, count: int, extra: int) -> int:
+        """The critical Wound a state carries into next round, 0 when it cannot change whether
+        any blow of that round kills (it changes nothing else): the states with and without it
+        then move alike, so they are one state (the chain's answers are the same, its states fewer)."""
+        key = (left, count, extra)
+        if key not in kept:
+            if left not in sums:
+                sums[left] = [
+                    add + more for _, after, add, _, _, more in blows_at(left) if after is not None and add >= 0
+                ]
+            lo, hi = dies_at - count - extra, dies_at - count
+            kept[key] = extra if not LUMP_CRITICALS or any(lo <= v < hi for v in sums[left]) else 0
+        return kept[key]
+
     def step(state: State) -> list[tuple[int, State]]:
         left, count, last_crit, wounded, down, _ = state
         out = []
@@ -257,7 +281,8 @@ def _target(
             elif add < 0 or count + add + last_crit + extra >= dies_at:
                 out.append((w, DEAD))
             else:
-                out.append((w, (after, count + add, extra, wounded or wounds or extra > 0, down or knocks, False)))
+                carried = lasting(after, count + add, extra) if extra else 0
+                out.append((w, (after, count + add, carried, wounded or wounds or extra > 0, down or knocks, False)))
         return out
 
     steps.append(
