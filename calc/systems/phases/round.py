@@ -247,7 +247,12 @@ def _target(
         if left not in blows:
             merged: dict[tuple[int | None, bool, tuple[int, bool] | None], int] = {}
             for (x, crit), w in outcomes.items():
-                key = (max(0, left - x), crit, effect(x, left)) if x else (None, False, None)
+                if not x:
+                    key = (None, False, None)
+                elif x <= left:  # the target stays at 0 HP or above: no Wound (wound_row)
+                    key = (left - x, crit, None)
+                else:
+                    key = (0, crit, effect(x, left))
                 merged[key] = merged.get(key, 0) + w
             blows[left] = [
                 (w, after, hit[0] if hit else 0, hit is not None, bool(hit and hit[1]), crit_size if crit else 0)
@@ -281,7 +286,7 @@ def _target(
             elif add < 0 or count + add + last_crit + extra >= dies_at:
                 out.append((w, DEAD))
             else:
-                carried = lasting(after, count + add, extra) if extra else 0
+                carried = (kept.get((after, count + add, extra)) or lasting(after, count + add, extra)) if extra else 0
                 out.append((w, (after, count + add, carried, wounded or wounds or extra > 0, down or knocks, False)))
         return out
 
