@@ -77,7 +77,9 @@ def old_track(
 
 # --- random cases ------------------------------------------------------------------------------------------
 weights = st.dictionaries(st.integers(0, 30), st.integers(1, 50), min_size=1, max_size=8)
-needs = st.lists(st.integers(-3, 60), min_size=1, max_size=3)
+# Some need ≥ 0: with every threshold below 0 the old form capped the total below 0 and lost it
+# (P(within 2) = 0 after P(within 1) = 1); `test_thresholds_already_reached` covers that case.
+needs = st.lists(st.integers(-3, 60), min_size=1, max_size=3).filter(lambda v: max(v) >= 0)
 
 
 def as_thresholds(values: list[int]) -> list[rounds.Threshold]:
@@ -126,3 +128,11 @@ def test_limit_sized_round_equals_old_implementation() -> None:
     per_round = rounds.round_total([one] * 4)
     thresholds = as_thresholds([200, 210])
     assert rounds.track(per_round, thresholds) == old_track(per_round, thresholds)
+
+
+@given(weights, st.lists(st.integers(-5, 0), min_size=1, max_size=3), st.integers(1, 10))
+def test_thresholds_already_reached(w: dict[int, int], values: list[int], k: int) -> None:
+    """A threshold at or below 0 damage is reached before any round: within k for every k, mean 0."""
+    for reached in rounds.track(Dist.from_weights(w), as_thresholds(values), k):
+        assert reached.within == (1,) * k
+        assert reached.mean == 0
