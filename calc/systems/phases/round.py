@@ -240,24 +240,27 @@ def _target(
     blows: dict[int, list[Blow]] = {}
     dies_at = limit + 1 if monster else limit  # a monster dies past its limit, a character at it
 
+    misses = sum(w for (x, _), w in outcomes.items() if not x)  # a miss's critical changes nothing
+    landing = [(x, crit_size if crit else 0, crit, w) for (x, crit), w in outcomes.items() if x]
+
     def blows_at(left: int) -> list[Blow]:
         """The round's outcomes at `left` HP, outcomes that act alike merged (same HP after,
-        critical or not, same effect; a miss's critical changes nothing): fewer moves to follow
-        from every state with that HP, each with its effect worked out once."""
+        critical or not, same effect): fewer moves to follow from every state with that HP, each
+        with its effect worked out once. A blow below `left` leaves HP above 0 and gives no Wound
+        (`wound_row`), and no two of them leave the same HP: those need no merging."""
         if left not in blows:
-            merged: dict[tuple[int | None, bool, tuple[int, bool] | None], int] = {}
-            for (x, crit), w in outcomes.items():
-                if not x:
-                    key = (None, False, None)
-                elif x <= left:  # the target stays at 0 HP or above: no Wound (wound_row)
-                    key = (left - x, crit, None)
-                else:
-                    key = (0, crit, effect(x, left))
-                merged[key] = merged.get(key, 0) + w
-            blows[left] = [
-                (w, after, hit[0] if hit else 0, hit is not None, bool(hit and hit[1]), crit_size if crit else 0)
-                for (after, crit, hit), w in merged.items()
+            out: list[Blow] = [(misses, None, 0, False, False, 0)] if misses else []
+            out += [(w, left - x, 0, False, False, extra) for x, extra, _, w in landing if x < left]
+            merged: dict[tuple[bool, tuple[int, bool] | None], int] = {}
+            for x, _, crit, w in landing:
+                if x >= left:
+                    key = (crit, effect(x, left))
+                    merged[key] = merged.get(key, 0) + w
+            out += [
+                (w, 0, hit[0] if hit else 0, hit is not None, bool(hit and hit[1]), crit_size if crit else 0)
+                for (crit, hit), w in merged.items()
             ]
+            blows[left] = out
         return blows[left]
 
     sums: dict[int, list[int]] = {}  # per HP left: add + extra of every blow that lands and does not kill outright
@@ -286,7 +289,12 @@ def _target(
             elif add < 0 or count + add + last_crit + extra >= dies_at:
                 out.append((w, DEAD))
             else:
-                carried = (kept.get((after, count + add, extra)) or lasting(after, count + add, extra)) if extra else 0
+                if extra:
+                    carried = kept.get((after, count + add, extra), -1)
+                    if carried < 0:
+                        carried = lasting(after, count + add, extra)
+                else:
+                    carried = 0
                 out.append((w, (after, count + add, carried, wounded or wounds or extra > 0, down or knocks, False)))
         return out
 
