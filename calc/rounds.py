@@ -269,9 +269,19 @@ class StateChain:
         """The state's transitions as integer weights over `self._scale`, merged by next state."""
         if state in self._cache:
             return self._cache[state]
+        moves = self._step(state)
+        nexts = list(map(itemgetter(1), moves))
+        if self._total is not None and len(set(nexts)) == len(nexts):
+            # integer weights to distinct states (the usual case): nothing to merge, checked in C
+            weights = list(map(itemgetter(0), moves))
+            if sum(weights) != self._total:
+                raise ValueError(f"weights from {state!r} do not sum to {self._total}")
+            self._cache[state] = list(compress(zip(weights, nexts, strict=True), weights))
+            self._scales[state] = self._total
+            return self._cache[state]
         merged: dict[State, Any] = {}
         get = merged.get
-        for p, nxt in self._step(state):
+        for p, nxt in moves:
             if p:
                 merged[nxt] = get(nxt, 0) + p
         if self._total is not None:
@@ -302,10 +312,9 @@ class StateChain:
             state = todo.pop()
             if stop(state):
                 continue
-            for _, nxt in self._weights(state):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
+            new = set(map(itemgetter(1), self._weights(state))) - seen  # in C: no Python step per move
+            seen |= new
+            todo += new
         scale = math.lcm(*self._scales.values()) if self._scales else 1
         for state, own in self._scales.items():
             if own != scale:
