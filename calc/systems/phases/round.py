@@ -126,7 +126,7 @@ def _reach(
         return [(w, "wounded" if t[3] else t[0]) for w, t in shared((left, 0, 0, False, False, False))]
 
     if start[1:] != (0, 0, False, False, False):
-        raise ValueError("the target starts unwounded")
+        raise ValueError("the First Wound chain needs a target with no Wound, critical or knock-out yet")
     first = rounds.StateChain(start[0], first_step, total=total)
     (wounded,) = first.reach_all([("First Wound", lambda s: s == "wounded")])
     return [down, dead, wounded]  # the order of `thresholds`
