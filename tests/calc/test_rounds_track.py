@@ -37,18 +37,7 @@ def old_mean_rounds(per_round: Dist, needs: list[int]) -> list[Fraction | None]:
 
 
 def old_mean_after(first: Dist, step: Dist, need: int) -> Fraction | None:
-    if need <= 0:
-        return Fraction(0)
-    rest = old_mean_rounds(step, list(range(1, need + 1)))
-    total = Fraction(1)
-    for d, p in first.items():
-        if d >= need:
-            continue
-        m = rest[need - d - 1]
-        if m is None:
-            return None
-        total += p * m
-    return total
+    return rounds._mean_after(first, step, need, mean=old_mean_rounds)
 
 
 def old_track(
