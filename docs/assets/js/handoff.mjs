@@ -3,8 +3,9 @@
 // worker and once for the precache). On a first visit no service worker controls the page yet
 // when the worker fetches; the copies wait in the `cc-handoff` cache, and the service worker's
 // install takes a copy only if its sha256 is the one its build lists (tools/sw_template.js),
-// then deletes the cache on activate. Files some cache already holds (later visits) are not
-// copied again.
+// then deletes the cache on activate. Files some cache already holds are not copied again, and
+// a worker started on a page a service worker controls does not hand anything over at all
+// (pyodide-worker.mjs: its settings say `controlled`).
 export const HANDOFF_CACHE = "cc-handoff";
 
 /** `fetch` that also puts successful same-origin GET responses into the handoff cache. */

@@ -86,8 +86,11 @@ const downloadFailure = new Promise((_, reject) => {
   downloadFailed = reject;
 });
 downloadFailure.catch(() => {});
-// What is fetched is also kept for the service worker's precache (no second download).
-const nativeFetch = keepForServiceWorker(self.fetch.bind(self));
+// What is fetched is also kept for the service worker's precache (no second download), on a
+// page no service worker controls yet (a first visit). A controlled page's fetches come from its
+// service worker; a copy would only outlive that build (a page of the old build still open
+// after a new one activated would hand over the old build's files).
+const nativeFetch = CONFIG.controlled ? self.fetch.bind(self) : keepForServiceWorker(self.fetch.bind(self));
 self.fetch = async (input, init = {}) => {
   if (evaluateJson) return nativeFetch(input, init); // started: nothing more to watch
   const url = String(input instanceof Request ? input.url : input);
