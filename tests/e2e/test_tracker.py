@@ -75,6 +75,19 @@ def play_round(page, system: str, round_no: int) -> None:
     assert whens == [t["when"] for t in want["turns"]]
 
 
+def phone_page(browser):
+    """A fresh context at phone size and its page, waiting as long as a first Python start."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    return context, page
+
+
+def open_tracker(page, site, system: str) -> None:
+    page.goto(urljoin(site.base, f"{system}/tracker/"))
+    page.wait_for_selector(".cc-tracker[data-cc-bound]")
+
+
 def current_id(page) -> str:
     return tracker(page).get_attribute("data-cc-turn")
 
@@ -85,14 +98,11 @@ def bar_text(page) -> str:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_three_round_fight_survives_reload_and_offline(browser, site, system):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(FIRST_READY_MS)
+    context, page = phone_page(browser)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        page.goto(urljoin(site.base, f"{system}/tracker/"))
-        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        open_tracker(page, site, system)
         add_people(page)
         ids = {c["name"]: c["id"] for c in stored(page, system)["present"]["combatants"]}
         orc = ids["Orc"]
@@ -154,14 +164,11 @@ def test_three_round_fight_survives_reload_and_offline(browser, site, system):
 
 def test_bad_import_changes_nothing_and_undo_restores(browser, site, tmp_path):
     system = "countup"
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(FIRST_READY_MS)
+    context, page = phone_page(browser)
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
-        page.goto(urljoin(site.base, f"{system}/tracker/"))
-        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        open_tracker(page, site, system)
         add_people(page)
         before = page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}")
         status = page.locator(".cc-tk-status")
@@ -223,12 +230,9 @@ def test_a_ruling_chosen_in_the_tracker_reaches_the_engine(browser, site, tmp_pa
         ("Ann", "pc", {"Dexterity modifier": 6, "Agility score": 8}),
         ("Orc", "foe", {"Dexterity modifier": 1, "Agility score": 14}),
     ]
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(FIRST_READY_MS)
+    context, page = phone_page(browser)
     try:
-        page.goto(urljoin(site.base, f"{system}/tracker/"))
-        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        open_tracker(page, site, system)
         for name, side, values in people:
             page.get_by_label("Name", exact=True).fill(name)
             page.get_by_label("Side", exact=True).select_option(side)
@@ -274,12 +278,9 @@ def test_health_states_from_the_rules_show_on_the_card(browser, site):
     """countup's Hurt (0 to -9) and death (-10; most NPCs at 0) show on the card from the rules'
     facts; hit points go below 0 and stop at the lowest state."""
     system = "countup"
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(FIRST_READY_MS)
+    context, page = phone_page(browser)
     try:
-        page.goto(urljoin(site.base, f"{system}/tracker/"))
-        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        open_tracker(page, site, system)
         add_people(page)
         ann = tracker(page).locator(".cc-tk-card:has(h3:has-text('Ann'))")
         orc = tracker(page).locator(".cc-tk-card:has(h3:has-text('Orc'))")
@@ -309,12 +310,9 @@ def test_a_saved_preset_fills_the_add_form(browser, site):
     """A foe saved in this system's calculators (presets.mjs's storage) is offered in the
     add-combatant form; picking it fills name, side, defenses and hit points; Add adds it."""
     system = "countup"
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(FIRST_READY_MS)
+    context, page = phone_page(browser)
     try:
-        page.goto(urljoin(site.base, f"{system}/tracker/"))
-        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        open_tracker(page, site, system)
         saved = {"attacker": [], "target": [{"name": "Ogre", "values": {"ac": "16", "target_hp": "30", "target": "7"}}]}
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"cc-presets:{system}", json.dumps(saved)])
         page.reload()
