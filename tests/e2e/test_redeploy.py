@@ -232,15 +232,27 @@ def reported_build(page) -> str | None:
     )
 
 
-def installs_settled(page) -> None:
-    """Until the page's registration has no worker installing or waiting (an install ended)."""
-    wait_until(
-        page,
-        """async () => {
-            const reg = await navigator.serviceWorker.getRegistration();
-            return Boolean(reg) && !reg.installing && !reg.waiting;
-        }""",
-    )
+REGISTRATION = """async () => {
+    const reg = await navigator.serviceWorker.getRegistration();
+    const say = (w) => w && `${w.state} ${w.scriptURL}`;
+    return reg && { installing: say(reg.installing), waiting: say(reg.waiting), active: say(reg.active) };
+}"""
+
+
+def installs_settled(page, deploys=None) -> None:
+    """Until the page's registration has no worker installing or waiting (an install ended).
+    If it never settles, say what the registration holds and what the server sent last."""
+    try:
+        wait_until(
+            page,
+            """async () => {
+                const reg = await navigator.serviceWorker.getRegistration();
+                return Boolean(reg) && !reg.installing && !reg.waiting;
+            }""",
+        )
+    except TimeoutError as err:
+        tail = deploys.log[-15:] if deploys else "?"
+        raise TimeoutError(f"{err}\nregistration: {page.evaluate(REGISTRATION)}\nserver, last: {tail}") from err
 
 
 @contextlib.contextmanager
@@ -321,19 +333,19 @@ def test_an_interrupted_install_leaves_v1_and_a_later_visit_completes_v2(browser
         deploys.deploy("v2")
         cdp = ctx.new_cdp_session(page)
         assert visit(page, deploys, case, clear_http_cache=cdp)
-        installs_settled(page)  # the install of v2 failed on the cut wheel: nothing left waiting
+        installs_settled(page, deploys)  # the install of v2 failed on the cut wheel: nothing left waiting
         assert any(status == "cut" for _, status, _ in deploys.log)
         assert page.evaluate("document.documentElement.dataset.ccUpdate") is None
         assert reported_build(page) == deploys.build_id("v1")
         assert visit(page, deploys, case, clear_http_cache=cdp)  # v1 still whole
         assert shown_build(page) == deploys.build_id("v1")
-        installs_settled(page)  # the check this visit made may still be failing on the cut
+        installs_settled(page, deploys)  # the check this visit made may still be failing on the cut
 
         deploys.aborts = set()  # the network recovers: a later visit completes v2
         builds = []
         for _ in range(4):
             assert visit(page, deploys, case, clear_http_cache=cdp)
-            installs_settled(page)
+            installs_settled(page, deploys)
             builds.append(reported_build(page))
             if builds[-1] == deploys.build_id("v2"):
                 break
