@@ -63,6 +63,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.flaky(reruns=RETRIES))
 
 
+def pytest_terminal_summary(terminalreporter) -> None:
+    """What each retried browser test failed on first (pytest-rerunfailures lists only names):
+    the end of its error, so a flake seen in CI can be chased without reproducing it."""
+    reruns = terminalreporter.stats.get("rerun", [])
+    if not reruns:
+        return
+    terminalreporter.section("why browser tests were retried")
+    for report in reruns:
+        lines = str(report.longrepr).strip().splitlines()
+        terminalreporter.write_line(f"{report.nodeid}:")
+        for line in lines[-20:]:
+            terminalreporter.write_line(f"    {line}")
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     root = tmp_path_factory.mktemp("e2e-site")
