@@ -22,6 +22,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script from tools/: the project's packages, once
+    sys.path.insert(0, str(ROOT))
+
+from macros.render.calculator import json_attribute  # noqa: E402  (the same attribute form as the block's)
+
 RENDERER = ROOT / "docs" / "assets" / "js" / "calc-results.mjs"
 PLACEHOLDER_ROOT = "https://prerender.invalid/site/"
 """Site root the renderer sees; its links are rewritten relative to each page."""
@@ -35,8 +40,7 @@ BLOCK = re.compile(
 
 def default_answers() -> dict[str, dict]:
     """{"system/calculator": result} for every calculator's default request, in CPython."""
-    sys.path.insert(0, str(ROOT))
-    from calc import data, evaluate
+    from calc import data, evaluate  # here: calc/rules.json is exported by the build first
 
     return {
         f"{s}/{name}": evaluate({"system": s, "calculator": name, "inputs": {}})
@@ -61,9 +65,6 @@ def render(results: dict[str, dict]) -> dict[str, str]:
 
 def inject(page: Path, site: Path, results: dict[str, dict], html: dict[str, str]) -> int:
     """Write the answers into every calculator block of one built page; returns how many."""
-    sys.path.insert(0, str(ROOT))
-    from macros.render.calculator import json_attribute  # the same attribute form as the block's
-
     text = page.read_text(encoding="utf-8")
     depth = len(page.relative_to(site).parts) - 1
     to_root = "../" * depth or "./"

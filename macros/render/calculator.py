@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 
-def declaration_json(declaration: Any, sort_keys: bool = True) -> str:
+def html_safe_json(declaration: Any, sort_keys: bool = True) -> str:
     """Compact JSON without `<`, `>` or `&` (JSON escapes instead): safe in any HTML context."""
     text = json.dumps(declaration, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
@@ -26,8 +26,8 @@ def declaration_json(declaration: Any, sort_keys: bool = True) -> str:
 def json_attribute(name: str, data: Any, sort_keys: bool = True) -> str:
     """`name='…'`: JSON in a single-quoted attribute, where its many double quotes need no
     escaping (as `&quot;` they were a sixth of a calculator page's bytes); `'` is the one
-    character escaped, and `<`, `>`, `&` never occur (declaration_json)."""
-    value = declaration_json(data, sort_keys).replace("'", "&#39;")
+    character escaped, and `<`, `>`, `&` never occur (html_safe_json)."""
+    value = html_safe_json(data, sort_keys).replace("'", "&#39;")
     return f"{name}='{value}'"
 
 

@@ -239,7 +239,7 @@ REGISTRATION = """async () => {
 }"""
 
 
-def installs_settled(page, deploys=None) -> None:
+def installs_settled(page, deploys) -> None:
     """Until the page's registration has no worker installing or waiting (an install ended).
     If it never settles, say what the registration holds and what the server sent last."""
     try:
@@ -251,7 +251,7 @@ def installs_settled(page, deploys=None) -> None:
             }""",
         )
     except TimeoutError as err:
-        tail = deploys.log[-15:] if deploys else "?"
+        tail = deploys.log[-15:]
         raise TimeoutError(f"{err}\nregistration: {page.evaluate(REGISTRATION)}\nserver, last: {tail}") from err
 
 

@@ -96,6 +96,8 @@ EDIT_TEN_TIMES = """async (name) => {
   }
 }"""
 
+HOLD_PATH = "__hold-worker"  # answered by ControlledHandler once the test releases it
+
 # Run in the Python worker: block its thread on a synchronous request the test server holds, the
 # way a long calculation would (a worker may make synchronous requests; the page may not).
 BLOCK_WORKER = """(url) => {
@@ -134,9 +136,6 @@ def test_superseded_requests_are_skipped_not_computed(browser, site, controlled)
         assert 1 <= computed <= 2, f"{computed} of 10 requests were computed"
     finally:
         ctx.close()
-
-
-HOLD_PATH = "__hold-worker"
 
 
 class ControlledHandler(QuietHandler):
