@@ -24,6 +24,7 @@ Standalone on purpose (not MkDocs hooks), so a move to another MkDocs-compatible
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -45,7 +46,12 @@ PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 """What the site needs of the npm package (python_stdlib.zip and the stock lock stay for the
 benchmark's naive page; our worker uses the .pyc stdlib and our own lock)."""
-BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+WASM_GZ = "pyodide.asm.wasm.gz"
+"""The runtime's wasm as the worker downloads it: gzip-compressed by the build (9.6 → 3.5 MB), so a
+host that does not compress (or does not compress wasm) sends a third of the bytes; the worker
+gunzips it as it arrives (DecompressionStream) and compiles the stream. The plain
+pyodide.asm.wasm stays in the site only for the benchmark's naive page."""
+BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", WASM_GZ)
 PYC_STDLIB = "python_stdlib_pyc.zip"  # the trimmed .pyc stdlib (trimmed_stdlib)
 LOCK_NAME = "calc-lock.json"
 SW_TEMPLATE = ROOT / "tools" / "sw_template.js"
@@ -142,6 +148,14 @@ def trimmed_stdlib(full: Path, wheel: Path) -> Path:
     return cached
 
 
+def write_gzip(source: Path, dest: Path) -> None:
+    """`dest`: `source` gzip-compressed at the best level, with no name or time in its header, so
+    the same input gives the same bytes (its sha256 is in sw.js and names a cache)."""
+    with source.open("rb") as raw, dest.open("wb") as out:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=out, compresslevel=9, mtime=0) as gz:
+            shutil.copyfileobj(raw, gz, 1 << 20)
+
+
 def write_lock(wheel: Path, dest: Path) -> None:
     """A Pyodide lock file holding one package, `calc`, with the wheel's sha256."""
     stock = json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())
@@ -181,6 +195,7 @@ def write_runtime_module(site: Path, version: str, wheel_name: str, snapshot: di
         "version": version,
         "pyodideDir": pyodide_dir,
         "stdlib": pyodide_dir + PYC_STDLIB,
+        "wasm": pyodide_dir + WASM_GZ,
         "lock": f"../wheels/{LOCK_NAME}",
         "wheel": f"../wheels/{wheel_name}",
         "downloadText": f"{download / 1e6:.1f} MB, once",
@@ -292,6 +307,7 @@ def install_runtime(site: Path, wheel: Path, version: str, stdlib: Path) -> None
     runtime_dir.mkdir(parents=True, exist_ok=True)
     for name in RUNTIME_FILES:
         shutil.copy2(PYODIDE_NPM / name, runtime_dir / name)
+    write_gzip(runtime_dir / "pyodide.asm.wasm", runtime_dir / WASM_GZ)
     shutil.copy2(stdlib, runtime_dir / PYC_STDLIB)
 
     wheels = site / "assets" / "wheels"
@@ -308,7 +324,8 @@ def install_runtime(site: Path, wheel: Path, version: str, stdlib: Path) -> None
 
 def memory_snapshot(site: Path, stdlib: Path, wheel: Path) -> dict | None:
     """Optional: a build-time memory snapshot with calc imported (tools/make_snapshot.mjs). The
-    worker restores it only once the service worker has cached it, and falls back to the normal
+    worker restores it from the service worker's cache, or downloads it on a first visit over a
+    fast link (pyodide-worker.mjs `link`), and falls back to the normal
     start on any problem (docs/assets/js/snapshot-loader.mjs). CC_SNAPSHOT=0 leaves it out; a
     failure to make one is a warning, never a broken site."""
     out_dir = site / "assets" / "snapshot"

@@ -14,7 +14,8 @@
 // snapshot, the other pages, search) are filled, with the same checks, only when a page this
 // worker already controlled when it loaded asks for it (`cc-fill`, sent by site-update.mjs once
 // the page is idle): a later visit, never the first. Until then those files come from the
-// network, and the worker restores no snapshot (it is used only from this cache).
+// network; what the first visit itself brought is stored at install without a second download
+// (the page it landed on, and the memory snapshot when a fast link let the worker download it).
 //
 // Serving: everything this build lists, pages included, comes from this build's caches, so a
 // page and the engine it runs always come from the same build; a new deploy reaches the reader

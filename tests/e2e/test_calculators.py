@@ -7,7 +7,7 @@ from __future__ import annotations
 from urllib.parse import urlencode, urljoin
 
 import pytest
-from pages import FIRST_READY_MS, answers, calculator_url, expected, instant_go, settle, wait_until
+from pages import FIRST_READY_MS, SLOW_LINK, WASM, answers, calculator_url, expected, instant_go, settle, wait_until
 
 from calc import evaluate
 
@@ -39,7 +39,7 @@ def test_parity_with_cpython_on_every_calculator(watched, site):
     assert not mismatches, "\n\n".join(f"{r}\nexpected {w}\nshown    {s}" for r, w, s in mismatches[:3])
     assert record["external"] == []
     assert record["errors"] == []
-    assert sum(u.endswith("pyodide.asm.wasm") for u in record["requests"]) == 1
+    assert sum(u.endswith(WASM) for u in record["requests"]) == 1
 
 
 def test_requests_stay_on_origin_and_console_is_clean(watched, site):
@@ -65,7 +65,7 @@ def test_instant_navigation_reuses_python(context_args_no_sw, site):
     page = context_args_no_sw.new_page()
     page.set_default_timeout(FIRST_READY_MS)
     wasm = []
-    page.on("request", lambda r: wasm.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
+    page.on("request", lambda r: wasm.append(r.url) if r.url.endswith(WASM) else None)
     pages = list(site.calculator_pages().values())
     assert len(pages) >= 2, "needs two calculators"
     page.goto(urljoin(site.base, pages[0]["url"]))
@@ -90,7 +90,7 @@ def test_the_head_starts_the_download_and_python_waits_for_the_page(context_args
     page = context_args_no_sw.new_page()
     page.set_default_timeout(FIRST_READY_MS)
     page.route("**/assets/js/calculators.mjs", lambda route: route.abort())
-    with context_args_no_sw.expect_event("requestfinished", lambda r: r.url.endswith("pyodide.asm.wasm")):
+    with context_args_no_sw.expect_event("requestfinished", lambda r: r.url.endswith(WASM)):
         page.goto(urljoin(site.base, next(iter(site.calculator_pages().values()))["url"]))
     # The whole runtime arrived without the page asking; the worker holds before Python starts.
     wait_until(page, f"() => ({EARLY_EVENTS})().includes('held')")
@@ -108,7 +108,7 @@ def test_a_page_adopts_the_worker_its_head_started(context_args_no_sw, site):
     page.set_default_timeout(FIRST_READY_MS)
     workers, wasm = [], []
     page.on("worker", lambda w: workers.append(w.url))
-    page.on("request", lambda r: wasm.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
+    page.on("request", lambda r: wasm.append(r.url) if r.url.endswith(WASM) else None)
     page.goto(urljoin(site.base, next(iter(site.calculator_pages().values()))["url"]))
     settle(page)
     page.wait_for_selector("html[data-cc-python]", state="attached")
@@ -118,6 +118,12 @@ def test_a_page_adopts_the_worker_its_head_started(context_args_no_sw, site):
 
 
 def test_offline_reload_still_computes(context, page, site):
+    """A first visit over a slow link (the knob: no link is fast) starts Python the normal way,
+    never asks for the memory snapshot, precaches what the calculators need and works offline;
+    a later visit stores the rest, and the one after restores the snapshot, offline."""
+    context.add_init_script(SLOW_LINK)
+    snapshots = []
+    page.on("request", lambda r: snapshots.append(r.url) if "/assets/snapshot/" in r.url else None)
     page.set_default_timeout(FIRST_READY_MS)
     case = site.cases[0]
     second = next(  # inputs in the link, so Python computes it (a short answer: no row limit)
@@ -140,6 +146,7 @@ def test_offline_reload_still_computes(context, page, site):
             async (n) => [n, (await (await caches.open(n)).keys()).map((r) => r.url)])))"""
     )
     assert not any(urls for name, urls in stored.items() if name.startswith("cc-snapshot-")), stored.keys()
+    assert snapshots == []
     assert site.base not in {u for name, urls in stored.items() for u in urls}  # the home page: later
     context.set_offline(True)
     try:
@@ -288,7 +295,7 @@ def test_phone_width_and_keyboard_only(browser, site):
 @pytest.mark.parametrize(
     ("blocked", "named"),
     [
-        (["**/pyodide.asm.wasm"], "the Python runtime (pyodide.asm.wasm)"),
+        ([f"**/{WASM}"], f"the Python runtime ({WASM})"),
         (["**/python_stdlib_pyc.zip"], "the Python standard library (python_stdlib_pyc.zip)"),
         # The wheel is only fetched when the memory snapshot is not used.
         (["**/assets/wheels/calc-*.whl", "**/assets/snapshot/*"], "the calculators package (calc-"),
@@ -320,7 +327,7 @@ def test_cancel_terminates_and_a_new_worker_answers(browser, site):
         page = ctx.new_page()
         page.set_default_timeout(FIRST_READY_MS)
         wasm = []
-        page.on("request", lambda r: wasm.append(r.url) if r.url.endswith("pyodide.asm.wasm") else None)
+        page.on("request", lambda r: wasm.append(r.url) if r.url.endswith(WASM) else None)
         case = site.cases[0]
         first = case["declaration"]["inputs"][0]
         shared = {first["name"]: first["default"]}  # a shared link: computed at once, not prerendered
@@ -368,7 +375,7 @@ def test_page_with_several_calculators_keeps_their_inputs_apart(watched, site):
     page.wait_for_selector(f".cc-calc[data-cc-calculator={names[0]}][data-cc-state=error]")
     for name in names[1:]:
         page.wait_for_selector(f".cc-calc[data-cc-calculator={name}][data-cc-state=done]")
-    assert sum(u.endswith("pyodide.asm.wasm") for u in record["requests"]) == 2  # one per page load
+    assert sum(u.endswith(WASM) for u in record["requests"]) == 2  # one per page load
     assert record["errors"] == [] and record["external"] == []
 
 
@@ -382,7 +389,7 @@ def test_bad_snapshot_falls_back_to_a_normal_start(context, page, site):
     page.goto(calculator_url(site.base, case))
     settle(page)
     page.wait_for_selector("html[data-cc-offline=ready]", state="attached")
-    page.reload()  # a later visit stores the snapshot (the first visit leaves it out)
+    page.reload()  # the snapshot is stored by now (a fast first visit brought it, else this one)
     settle(page)
     page.wait_for_selector("html[data-cc-offline=complete]", state="attached")
     page.evaluate(

@@ -14,7 +14,7 @@ from urllib.parse import urlencode, urljoin
 
 import pytest
 from conftest import SUBPATH, QuietHandler
-from pages import FIRST_READY_MS, answers, instant_go, settle
+from pages import FIRST_READY_MS, WASM, answers, instant_go, settle
 
 HEAVY = {"use_preset": "false", "dice": "30d20", "attack": "power", "multiplier": "10"}
 ROW_LIMIT = 60  # docs/assets/js/calc-results.mjs
@@ -139,9 +139,10 @@ def test_superseded_requests_are_skipped_not_computed(browser, site, controlled)
 
 
 class ControlledHandler(QuietHandler):
-    """Serves the site; `mode` decides how pyodide.asm.wasm goes: "normal", "stall" (headers and
+    """Serves the site; `mode` decides how the wasm (pages.WASM) goes: "normal", "stall" (headers and
     half the file, then nothing until `release` is set) or "slow" (small chunks with pauses).
-    A request for HOLD_PATH is answered (empty) once `release` is set; `holding` says it came."""
+    A request for HOLD_PATH is answered (empty) once `release` is set; `holding` says it came.
+    `requests` lists every path asked for, in order."""
 
     mode = "normal"
     release = threading.Event()
@@ -149,6 +150,7 @@ class ControlledHandler(QuietHandler):
     holding = threading.Event()
 
     def do_GET(self) -> None:  # noqa: D102 (http.server's hook)
+        type(self).requests.append(self.path)
         if self.path.split("?")[0].endswith(HOLD_PATH):
             type(self).holding.set()
             type(self).release.wait(120)
@@ -158,7 +160,7 @@ class ControlledHandler(QuietHandler):
         super().do_GET()
 
     def copyfile(self, source, outputfile) -> None:  # noqa: D102 (http.server's hook)
-        if not self.path.split("?")[0].endswith("pyodide.asm.wasm") or self.mode == "normal":
+        if not self.path.split("?")[0].endswith(WASM) or self.mode == "normal":
             return super().copyfile(source, outputfile)
         data = source.read()
         if self.mode == "stall":
@@ -178,7 +180,13 @@ class ControlledHandler(QuietHandler):
 @pytest.fixture
 def controlled(site):
     """The built site on a second server whose wasm download the test controls."""
-    fresh = {"mode": "normal", "release": threading.Event(), "stalled": threading.Event(), "holding": threading.Event()}
+    fresh = {
+        "mode": "normal",
+        "release": threading.Event(),
+        "stalled": threading.Event(),
+        "holding": threading.Event(),
+        "requests": [],
+    }
     handler = type("Handler", (ControlledHandler,), fresh)
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site.dir.parent)))
     server.daemon_threads = True
@@ -196,7 +204,7 @@ STALL_MS = 4000
 
 
 def test_a_stalled_download_is_named_and_retry_answers(browser, site, controlled):
-    """The server sends half of pyodide.asm.wasm and hangs: within the stall time-out the page
+    """The server sends half of the wasm and hangs: within the stall time-out the page
     names that file; once the server works again, Retry answers."""
     handler, base = controlled
     handler.mode = "stall"
@@ -210,7 +218,7 @@ def test_a_stalled_download_is_named_and_retry_answers(browser, site, controlled
         # No bytes for STALL_MS → failure; generous slack for a loaded machine, far below a hang.
         page.wait_for_selector(".cc-calc[data-cc-state=failed]", timeout=STALL_MS + 20_000)
         status = page.locator(".cc-calc .cc-status").inner_text()
-        assert "pyodide.asm.wasm" in status and "stalled" in status, status
+        assert WASM in status and "stalled" in status, status
         retry = page.locator(".cc-calc .cc-retry")
         assert retry.is_visible()
         handler.mode = "normal"
@@ -310,5 +318,38 @@ def test_an_edit_made_just_before_a_link_stays_on_its_page(browser, site):
             assert page.url.split("?")[0] == target
             instant_go(page, urljoin(site.base, here["url"]))
             settle(page, "damage")
+    finally:
+        ctx.close()
+
+
+def test_a_fast_first_visit_restores_the_snapshot_downloaded_once(browser, site, controlled):
+    """Over a fast link (the knob: every link is), a first visit restores the memory snapshot
+    instead of booting Python, the server sends it once (the service worker keeps the page's
+    download), and the next visit restores it offline."""
+    if not any((site.dir / "assets" / "snapshot").glob("*.bin")):
+        pytest.skip("the build made no memory snapshot")
+    handler, base = controlled
+    ctx = browser.new_context()
+    ctx.add_init_script("localStorage.setItem('cc-fast-link-mbps', '0.001')")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        page.goto(urljoin(base, damage_page(site)["url"]))
+        settle(page)
+        page.wait_for_selector("html[data-cc-python]", state="attached")
+        assert page.evaluate("document.documentElement.dataset.ccPython") == "snapshot"
+        page.wait_for_selector("html[data-cc-offline=ready]", state="attached")
+        stored = page.evaluate(
+            """async () => (await Promise.all((await caches.keys()).filter((n) => n.startsWith("cc-snapshot-"))
+                .map(async (n) => (await (await caches.open(n)).keys()).map((r) => r.url)))).flat()"""
+        )
+        sent = [p for p in handler.requests if "/assets/snapshot/" in p]
+        assert len(sent) == 1 and len(stored) == 1 and stored[0].endswith(sent[0]), (sent, stored)
+        ctx.set_offline(True)
+        page.reload()
+        settle(page)
+        page.wait_for_selector("html[data-cc-python]", state="attached")
+        assert page.evaluate("document.documentElement.dataset.ccPython") == "snapshot"
+        assert [p for p in handler.requests if "/assets/snapshot/" in p] == sent
     finally:
         ctx.close()

@@ -53,7 +53,7 @@ export class CalcWorker {
       // For the benchmark's breakdown: when the worker was created, when its module began to run
       // (the milestones count from there) and what its start spent.
       const bootStart = msg.startedAt ? msg.startedAt - performance.timeOrigin : this.startedAt;
-      const detail = { ms: msg.ms, source: msg.source, milestones: msg.milestones || {}, workerStart: this.startedAt, bootStart };
+      const detail = { ms: msg.ms, source: msg.source, milestones: msg.milestones || {}, linkRate: msg.linkRate, workerStart: this.startedAt, bootStart };
       performance.mark("cc:python-ready", { detail });
       document.documentElement.dataset.ccPython = msg.source; // "snapshot" | "normal": for tests, bench
       this.setStatus({ stage: "ready", text: "Ready" });

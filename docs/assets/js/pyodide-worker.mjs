@@ -10,6 +10,8 @@
 import { RUNTIME } from "./runtime.mjs";
 import { bootFromSnapshot } from "./snapshot-loader.mjs";
 import { keepForServiceWorker } from "./handoff.mjs";
+import { gunzipped } from "./gunzip.mjs";
+import { LinkProbe } from "./link-probe.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const started = performance.now();
@@ -50,7 +52,8 @@ function onStderr(line) {
   if (!evaluateJson) bootLog.push(line);
 }
 
-// Settings the page passes in the worker's name (calc-worker-client.mjs): {stallMs}.
+// Settings the page passes in the worker's name (worker-spec.mjs): {stallMs, hold, controlled,
+// fastLinkMbps}.
 const CONFIG = (() => {
   try {
     return JSON.parse(self.name || "{}") || {};
@@ -91,7 +94,22 @@ downloadFailure.catch(() => {});
 // service worker; a copy would only outlive that build (a page of the old build still open
 // after a new one activated would hand over the old build's files).
 const nativeFetch = CONFIG.controlled ? self.fetch.bind(self) : keepForServiceWorker(self.fetch.bind(self));
+/** What Pyodide asks for by its plain name and the build ships gzip-compressed (build_site.py
+ * WASM_GZ): the compressed file is fetched (and watched, and handed over) in its place. */
+const COMPRESSED = new Map([[here(RUNTIME.pyodideDir + "pyodide.asm.wasm"), { url: here(RUNTIME.wasm), type: "application/wasm" }]]);
 self.fetch = async (input, init = {}) => {
+  const url = String(input instanceof Request ? input.url : input);
+  const requested = early.get(url);
+  if (requested) {
+    early.delete(url); // each early request answers once: Pyodide's own
+    return requested;
+  }
+  const packed = COMPRESSED.get(url);
+  if (!packed) return watchedFetch(input, init);
+  const response = await watchedFetch(packed.url, init);
+  return response.ok ? gunzipped(response, { "Content-Type": packed.type }) : response;
+};
+async function watchedFetch(input, init) {
   if (evaluateJson) return nativeFetch(input, init); // started: nothing more to watch
   const url = String(input instanceof Request ? input.url : input);
   const name = url.split("/").pop().split("?")[0];
@@ -115,11 +133,13 @@ self.fetch = async (input, init = {}) => {
     stall.stop();
     return response;
   }
-  // Pyodide gets the response itself (its URL keeps the browser's compiled-wasm cache working);
-  // a clone's body, read here as the bytes arrive, measures progress and stalls.
+  // Pyodide gets the response itself; a clone's body, read here as the bytes arrive, measures
+  // progress, stalls and the link. (The wasm reaches Pyodide gunzipped, in a Response without a
+  // URL, so Chromium keeps no compiled code for it: measured, a later visit's start took as long
+  // as with the plain file, 410–480 ms.)
   watchBody(name, response.clone().body, stall);
   return response;
-};
+}
 
 /** Fails the start if the download of `name` goes STALL_MS without news. It counts ticks too:
  * while Python boots, this thread can be busy for seconds (longer on a slow phone), and bytes
@@ -172,8 +192,9 @@ let received = 0;
 let lastReport = 0;
 let reporting = false;
 function countBytes(n) {
+  link.arrived(n);
   if (!reporting) return;
-  if (received === 0) received = RUNTIME.moduleBytes || 0;
+  if (received === 0) received = (RUNTIME.moduleBytes || 0) + link.total - n;
   received += n;
   const now = performance.now();
   if (now - lastReport < 100) return;
@@ -181,21 +202,41 @@ function countBytes(n) {
   self.postMessage({ type: "progress", stage: "download", text: downloadText, loaded: Math.min(received, RUNTIME.downloadBytes), total: RUNTIME.downloadBytes });
 }
 
-// The snapshot (~5 MB gzipped) saves about a second of start-up when it arrives quickly, but a
-// first visit over a slow link loses more downloading it than it saves (measured: a gain at
-// loopback speed, even at 50 Mbit/s, a loss at 20 Mbit/s). So it must be fully downloaded within
-// this budget from the worker's start (or come from the service worker's cache, which is
-// instant); otherwise the download is aborted and Python starts normally, and the service
-// worker's precache brings the snapshot for the next visit.
-const SNAPSHOT_BUDGET_MS = 1200;
+// A first visit restores the memory snapshot (made by the build: Python booted, calc imported)
+// only over a link fast enough that its download (5.3 MB, gzip) costs less than the start it
+// saves. Measured here at loopback (python -m bench): the snapshot start answered ~0.37 s sooner
+// than the normal start; its extra bytes (less the wheel, not needed) take 0.39 s at 100 Mbit/s,
+// and a phone's slower CPU gains more. So the early downloads below must bring 1 MB at 100 Mbit/s
+// or better within 0.4 s of this module's start (a knob can move the bar, for tests); otherwise
+// the normal start, and the service worker's precache brings the snapshot for the next visit
+// (restored from there on any link). On a 20 Mbit/s gzip link, trying the snapshot on every first
+// visit put 11.2 MB on the wire before the first answer instead of 6.1 MB.
+const link = new LinkProbe({ bytesPerMs: (CONFIG.fastLinkMbps || 100) * 125, probeBytes: 1e6, timeoutMs: 400 });
+/** Once a snapshot download has started, a slower body than this aborts it (normal start). */
+const SNAPSHOT_BUDGET_MS = 1500;
 
-/** `fetch` whose whole response (body included) must arrive within `budgetMs` of the worker's
- * start, or it is aborted. Uses the unwatched fetch: a missing snapshot only means a normal start. */
+// The runtime files every start needs, requested as soon as this module runs, one round trip
+// before Pyodide's own module has been imported and asks for them (self.fetch above then hands
+// it these responses): the wasm and the standard library, which also measure the link (`link`).
+const early = new Map(); // URL → Promise<Response>
+for (const url of [here(RUNTIME.stdlib), here(RUNTIME.pyodideDir + "pyodide.asm.wasm")]) {
+  const response = self.fetch(url);
+  response.catch(() => {}); // a failure is reported when Pyodide asks (downloadFailure)
+  early.set(url, response);
+}
+// Pyodide's two modules too: one URL is one module, so Pyodide's own import of pyodide.asm.mjs
+// later finds it loaded. A failure is reported by the import that needs it.
+const runtimeUrl = here(RUNTIME.pyodideDir + "pyodide.mjs");
+const runtimeModule = import(runtimeUrl);
+runtimeModule.catch(() => {});
+import(here(RUNTIME.pyodideDir + "pyodide.asm.mjs")).catch(() => {});
+
+/** `fetch` whose whole response (body included) must arrive within `budgetMs` of the call, or it
+ * is aborted. Uses the unwatched fetch: a missing snapshot only means a normal start. */
 function fetchWithinBudget(budgetMs) {
   return (input, init = {}) => {
     const control = new AbortController();
-    const left = Math.max(0, started + budgetMs - performance.now());
-    setTimeout(() => control.abort(new Error(`not downloaded within ${budgetMs} ms`)), left);
+    setTimeout(() => control.abort(new Error(`not downloaded within ${budgetMs} ms`)), budgetMs);
     return nativeFetch(input, { ...init, signal: control.signal });
   };
 }
@@ -213,7 +254,7 @@ let downloadText = "Preparing the calculator…";
 /** True when the service worker's cache already holds the runtime: then nothing downloads and
  * the page must not announce a download size. */
 function runtimeCached() {
-  return inCache(here(RUNTIME.pyodideDir + "pyodide.asm.wasm"));
+  return inCache(here(RUNTIME.wasm));
 }
 
 async function inCache(url) {
@@ -232,8 +273,7 @@ async function boot() {
     downloadText = `Downloading the Python runtime (${RUNTIME.downloadText})…`;
     progress("download", downloadText);
   }
-  const runtimeUrl = here(RUNTIME.pyodideDir + "pyodide.mjs");
-  const { loadPyodide } = await step(`the Python runtime (${runtimeUrl})`, () => import(runtimeUrl));
+  const { loadPyodide } = await step(`the Python runtime (${runtimeUrl})`, () => runtimeModule);
   milestone("module");
   const urls = { indexURL: here(RUNTIME.pyodideDir), stdLibURL: here(RUNTIME.stdlib), lockFileURL: here(RUNTIME.lock) };
   const quiet = { stdout: () => {}, stderr: onStderr };
@@ -269,26 +309,28 @@ async function boot() {
   bootSource = "normal";
   if (RUNTIME.snapshot) {
     // Restore a build-time memory snapshot (calc already imported): from the service worker's
-    // cache when it holds it, else downloaded only if the link proves fast enough (see
-    // fetchWithinBudget). Any problem → normal start.
+    // cache when it holds it, else downloaded only over a fast link (see `link`). Any problem →
+    // normal start.
     const s = RUNTIME.snapshot;
-    // A restore is all CPU, its bytes already here: it waits for "go". Without the snapshot (a
-    // first visit) the normal start downloads meanwhile and waits at its fsInit instead.
-    if (await inCache(here(s.url))) await goSignal();
+    const cached = await inCache(here(s.url));
+    const download = !cached && (await link.verdict);
+    // A restore is all CPU: it waits for "go" (a downloaded snapshot once its bytes are here,
+    // in loadPyodide below). The normal start downloads meanwhile and waits at its fsInit.
+    if (cached) await goSignal();
     const booted = await bootFromSnapshot({
       // Pyodide waits forever on a runtime file it cannot fetch: fail fast here too (the normal
       // start then reports the file by name).
-      loadPyodide: (options) => Promise.race([downloadFailure, loadPyodide(options)]),
+      loadPyodide: async (options) => {
+        if (download) await goSignal();
+        return Promise.race([downloadFailure, loadPyodide(options)]);
+      },
       ...urls,
       snapshotURL: here(s.url),
       sha256: s.sha256,
       rawSha256: s.rawSha256,
       probe: s.probe,
       fetch: fetchWithinBudget(SNAPSHOT_BUDGET_MS),
-      // Only from the service worker's cache: measured on a 20 Mbit/s gzip link, trying it on a
-      // first visit put 11.2 MB on the wire before the first answer instead of 6.1 MB (python -m
-      // bench); the precache brings it after Python is up, for the next visit.
-      onlyIfCached: true,
+      onlyIfCached: !download,
       options: quiet,
       fallback: normalStart,
       onFallback: (err) => console.warn(`Memory snapshot not used (${err.message}); normal start-up instead.`),
@@ -333,7 +375,7 @@ let bootError = null;
 const ready = boot().then(
   // startedAt: when this module began to run (epoch ms), so the page can place the milestones on
   // its own clock (the worker's clock starts earlier, before its modules were fetched).
-  (ms) => self.postMessage({ type: "ready", ms, source: bootSource, build: RUNTIME.build, milestones, startedAt: performance.timeOrigin + started }),
+  (ms) => self.postMessage({ type: "ready", ms, source: bootSource, build: RUNTIME.build, milestones, linkRate: link.rate && Math.round(link.rate), startedAt: performance.timeOrigin + started }),
   (err) => {
     bootError = err;
     self.postMessage({ type: "failed", what: err.what || "Python start-up", message: err.message });

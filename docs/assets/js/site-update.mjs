@@ -7,7 +7,8 @@
 // - The service worker registers after a first answer and precaches what the calculators need
 //   offline (`data-cc-offline="ready"`). The rest (other pages, search, the memory snapshot) is
 //   asked for on a LATER visit, once the page is idle (`cc-fill`; `data-cc-offline="complete"`
-//   when stored): a first visit never downloads it.
+//   when stored): a first visit never downloads it for the cache (the snapshot the worker itself
+//   downloaded over a fast link is stored from that download).
 // - When a new build's worker activates
 //   (tools/sw_template.js posts `cc-activated`), a small notice offers a reload, never while the
 //   reader is editing.

@@ -6,11 +6,18 @@ import { knob } from "./knobs.mjs";
 export const WORKER_URL = new URL("./pyodide-worker.mjs", import.meta.url);
 
 /** Settings for the worker, passed in its name (the URL stays the one the service worker
- * caches): `stallMs` only when a test sets the `cc-stall-ms` knob; `hold` when the worker must
- * download the runtime but wait for the page's "go" before starting Python; `controlled` when a
+ * caches): `stallMs` only when a test sets the `cc-stall-ms` knob, `fastLinkMbps` the
+ * `cc-fast-link-mbps` one (from what link speed a first visit downloads the memory snapshot);
+ * `hold` when the worker must download the runtime but wait for the page's "go" before starting
+ * Python; `controlled` when a
  * service worker controls the page (then its fetches come from that worker's caches and there is
  * nothing to hand over to a precache: see handoff.mjs). */
 export function workerName(hold = false) {
   const controlled = Boolean(globalThis.navigator?.serviceWorker?.controller);
-  return JSON.stringify({ stallMs: knob("stall-ms", 0) || undefined, hold: hold || undefined, controlled: controlled || undefined });
+  return JSON.stringify({
+    stallMs: knob("stall-ms", 0) || undefined,
+    fastLinkMbps: knob("fast-link-mbps", 0) || undefined,
+    hold: hold || undefined,
+    controlled: controlled || undefined,
+  });
 }
