@@ -142,8 +142,9 @@ PYTHON_READY = """() => {
 
 def breakdown(page: Page, requests: list[Any], answered: float) -> dict[str, Any]:
     """What the reader waited on (ms from navigation start): when each runtime file finished
-    arriving (and its bytes on the wire), when the worker started, and its milestones (runtime
-    module imported, wasm instantiated, Python booted with calc loaded, calc imported)."""
+    arriving (and its bytes on the wire), when the worker started, how it started Python (normal
+    or snapshot, and the link speed it measured to choose) and its milestones (runtime module
+    imported, wasm instantiated, Python booted with calc loaded, calc imported)."""
     origin = page.evaluate("performance.timeOrigin")
     files: dict[str, dict[str, float]] = {}
     for request in requests:
@@ -168,6 +169,9 @@ def breakdown(page: Page, requests: list[Any], answered: float) -> dict[str, Any
         "worker_start_ms": None if start is None else round(start),
         "worker_module_ms": None if boot is None else round(boot),
         "python": ready.get("source"),
+        # The link speed the worker measured (bytes per ms), which decided whether this first
+        # visit downloaded the memory snapshot.
+        "link_bytes_per_ms": ready.get("linkRate"),
         "stages_ms": stages,
         "answer_ms": round(answered),
     }
@@ -474,7 +478,8 @@ def print_table(r: dict[str, Any]) -> None:
             print(f"    waited on (ms from navigation): {files}")
             print(
                 f"    worker created {b['worker_start_ms']}, its module running {b.get('worker_module_ms')},"
-                f" {b['python']} start: {stages}; answer {b['answer_ms']}"
+                f" {b['python']} start (link measured at {(b.get('link_bytes_per_ms') or 0) / 1000:.1f} MB/s):"
+                f" {stages}; answer {b['answer_ms']}"
             )
     g = r["networks"].get("20mbit-gzip")
     if g:
