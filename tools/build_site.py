@@ -50,7 +50,8 @@ WASM_GZ = "pyodide.asm.wasm.gz"
 """The runtime's wasm as the worker downloads it: gzip-compressed by the build (9.6 → 3.5 MB), so a
 host that does not compress (or does not compress wasm) sends a third of the bytes; the worker
 gunzips it as it arrives (DecompressionStream) and compiles the stream. The plain
-pyodide.asm.wasm stays in the site only for the benchmark's naive page."""
+pyodide.asm.wasm stays in the site for the benchmark's naive page and for a browser without
+DecompressionStream (not precached)."""
 BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", WASM_GZ)
 PYC_STDLIB = "python_stdlib_pyc.zip"  # the trimmed .pyc stdlib (trimmed_stdlib)
 LOCK_NAME = "calc-lock.json"

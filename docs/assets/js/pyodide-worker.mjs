@@ -95,8 +95,14 @@ downloadFailure.catch(() => {});
 // after a new one activated would hand over the old build's files).
 const nativeFetch = CONFIG.controlled ? self.fetch.bind(self) : keepForServiceWorker(self.fetch.bind(self));
 /** What Pyodide asks for by its plain name and the build ships gzip-compressed (build_site.py
- * WASM_GZ): the compressed file is fetched (and watched, and handed over) in its place. */
-const COMPRESSED = new Map([[here(RUNTIME.pyodideDir + "pyodide.asm.wasm"), { url: here(RUNTIME.wasm), type: "application/wasm" }]]);
+ * WASM_GZ): the compressed file is fetched (and watched, and handed over) in its place. A browser
+ * without DecompressionStream gets the plain file, which the site keeps (not precached: such a
+ * browser's calculators work online only). */
+const COMPRESSED = new Map(
+  typeof DecompressionStream === "function"
+    ? [[here(RUNTIME.pyodideDir + "pyodide.asm.wasm"), { url: here(RUNTIME.wasm), type: "application/wasm" }]]
+    : [],
+);
 self.fetch = async (input, init = {}) => {
   const url = String(input instanceof Request ? input.url : input);
   const requested = early.get(url);
@@ -212,7 +218,9 @@ function countBytes(n) {
 // (restored from there on any link). On a 20 Mbit/s gzip link, trying the snapshot on every first
 // visit put 11.2 MB on the wire before the first answer instead of 6.1 MB.
 const link = new LinkProbe({ bytesPerMs: (CONFIG.fastLinkMbps || 100) * 125, probeBytes: 1e6, timeoutMs: 400 });
-/** Once a snapshot download has started, a slower body than this aborts it (normal start). */
+/** Once a snapshot download has started, a slower body than this aborts it: the normal start
+ * then fetches the wasm again (the snapshot's start took the early one), a cost paid only by a
+ * link that slowed fourfold after it was measured. */
 const SNAPSHOT_BUDGET_MS = 1500;
 
 // The runtime files every start needs, requested as soon as this module runs, one round trip
@@ -254,7 +262,7 @@ let downloadText = "Preparing the calculator…";
 /** True when the service worker's cache already holds the runtime: then nothing downloads and
  * the page must not announce a download size. */
 function runtimeCached() {
-  return inCache(here(RUNTIME.wasm));
+  return inCache(COMPRESSED.size ? here(RUNTIME.wasm) : here(RUNTIME.pyodideDir + "pyodide.asm.wasm"));
 }
 
 async function inCache(url) {
