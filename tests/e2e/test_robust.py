@@ -14,7 +14,7 @@ from urllib.parse import urlencode, urljoin
 
 import pytest
 from conftest import SUBPATH, QuietHandler
-from pages import FIRST_READY_MS, WASM, answers, instant_go, settle
+from pages import FIRST_READY_MS, SLOW_LINK, WASM, answers, instant_go, settle
 
 HEAVY = {"use_preset": "false", "dice": "30d20", "attack": "power", "multiplier": "10"}
 ROW_LIMIT = 60  # docs/assets/js/calc-results.mjs
@@ -239,6 +239,7 @@ def test_first_download_shows_real_bytes_and_a_warm_visit_no_size(browser, site,
     total = runtime(site)["downloadBytes"]
     total_mb = f"{total / 1e6:.1f}"
     ctx = browser.new_context()
+    ctx.add_init_script(SLOW_LINK)  # the normal start, whatever this machine's loopback speed
     ctx.add_init_script(
         """window.__statuses = [];
         new MutationObserver(() => {
@@ -324,8 +325,9 @@ def test_an_edit_made_just_before_a_link_stays_on_its_page(browser, site):
 
 def test_a_fast_first_visit_restores_the_snapshot_downloaded_once(browser, site, controlled):
     """Over a fast link (the knob: every link is), a first visit restores the memory snapshot
-    instead of booting Python, the server sends it once (the service worker keeps the page's
-    download), and the next visit restores it offline."""
+    instead of booting Python, the server sends it once (the service worker's install stores the
+    worker's download, from the handoff or the HTTP cache, without a byte over the network), and
+    the next visit restores it offline."""
     if not any((site.dir / "assets" / "snapshot").glob("*.bin")):
         pytest.skip("the build made no memory snapshot")
     handler, base = controlled
