@@ -2,8 +2,9 @@
 // worker can start Python by copying memory instead of booting the interpreter and importing.
 //
 // Usage: node tools/make_snapshot.mjs <pyodide dir> <pyc stdlib zip> <calc wheel> <out>
-// Writes <out> (the snapshot, ALWAYS gzip-compressed whatever its name: the raw heap is ~31 MB,
-// half of it zero pages; the loader recognises gzip by its magic bytes) and <out>.json (its
+// Writes <out> (the snapshot, ALWAYS gzip-compressed whatever its name: the heap is ~31 MB,
+// half of it zero pages, which are left out (sparse-pages.mjs); the loader recognises gzip by its
+// magic bytes) and <out>.json (its
 // identity, sizes and probe request, for the build script). Name it without `.gz` if the service
 // worker should precache it (tools/build_site.py skips `.gz` files there).
 //
@@ -23,6 +24,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { stdlibFingerprint } from "../docs/assets/js/snapshot-loader.mjs";
+import { packPages } from "../docs/assets/js/sparse-pages.mjs";
 
 const [pyodideDir, stdlibZip, wheelPath, outPath] = process.argv.slice(2);
 if (!pyodideDir || !stdlibZip || !wheelPath || !outPath) {
@@ -92,7 +94,8 @@ if (!warm.answers.some((a) => a.ok)) {
 }
 
 const buildId = pyodide._api.config.BUILD_ID;
-const raw = pyodide.makeMemorySnapshot();
+const image = pyodide.makeMemorySnapshot();
+const raw = packPages(image); // without its zero pages: less to gunzip on every restore
 const gz = gzipSync(raw, { level: 6 });
 writeFileSync(outPath, gz);
 const meta = {
@@ -105,14 +108,16 @@ const meta = {
   // A request the loader sends after a restore to prove calc answers (the first that did here).
   probe: warm.answers.find((a) => a.ok).request,
   imported: warm.imported,
-  rawBytes: raw.length,
+  memoryBytes: image.length, // the memory image once unpacked
+  rawBytes: raw.length, // the gunzipped file: the image packed without its zero pages
   rawSha256: sha256(raw),
   gzipBytes: gz.length,
   sha256: sha256(gz), // of the file as written (gzip)
 };
 writeFileSync(`${outPath}.json`, JSON.stringify(meta, null, 1) + "\n");
 console.log(
-  `snapshot: ${(raw.length / 1e6).toFixed(1)} MB raw, ${(gz.length / 1e6).toFixed(2)} MB gzipped, ` +
+  `snapshot: ${(image.length / 1e6).toFixed(1)} MB of memory, ${(raw.length / 1e6).toFixed(1)} MB without its zero pages, ` +
+    `${(gz.length / 1e6).toFixed(2)} MB gzipped, ` +
     `${warm.imported.length} calc modules, ${warm.answers.length} warm-up requests, ` +
     `${((performance.now() - started) / 1000).toFixed(1)} s -> ${outPath}`,
 );

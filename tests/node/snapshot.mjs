@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { bootFromSnapshot } from "../../docs/assets/js/snapshot-loader.mjs";
+import { packPages, unpackPages } from "../../docs/assets/js/sparse-pages.mjs";
 import { buildArtifacts, ROOT } from "../../tools/build_artifacts.mjs";
 
 const { artifacts, pyodideDir, python } = buildArtifacts();
@@ -40,9 +41,10 @@ const flipped = Buffer.from(gz);
 flipped[flipped.length >> 1] ^= 0xff;
 writeFileSync(join(dir, "flipped.bin.gz"), flipped);
 writeFileSync(join(dir, "truncated.bin.gz"), gz.subarray(0, gz.length >> 1));
-const otherBuild = Buffer.from(raw);
-otherBuild.fill(0x42, 16, 48); // the BUILD_ID words of the header
-writeFileSync(join(dir, "other-build.bin.gz"), gzipSync(otherBuild, { level: 1 }));
+const otherBuild = unpackPages(new Uint8Array(raw)); // the memory image (the file leaves out zero pages)
+assert.equal(otherBuild.length, meta.memoryBytes);
+otherBuild.fill(0x42, 16, 48); // the BUILD_ID words of the snapshot's header
+writeFileSync(join(dir, "other-build.bin.gz"), gzipSync(packPages(otherBuild), { level: 1 }));
 writeFileSync(join(dir, "not-a-snapshot.bin"), Buffer.from("<html>404 page served with status 200</html>"));
 
 const server = createServer((req, res) => {
@@ -188,5 +190,8 @@ await check("an error of the fallback itself propagates", async () => {
 
 server.close();
 rmSync(dir, { recursive: true, force: true });
-console.log(`snapshot: ${meta.rawBytes} bytes raw, ${meta.gzipBytes} gzipped; ${failures ? `${failures} FAILED` : "all checks passed"}`);
+console.log(
+  `snapshot: ${meta.memoryBytes} bytes of memory, ${meta.rawBytes} without its zero pages, ${meta.gzipBytes} gzipped; ` +
+    `${failures ? `${failures} FAILED` : "all checks passed"}`,
+);
 process.exit(failures ? 1 : 0);

@@ -13,6 +13,7 @@
 // Works in a module worker and in Node (tests/node/snapshot.mjs passes its own `fetch`).
 
 import { sniffGzip } from "./gunzip.mjs";
+import { isPacked, unpackPages } from "./sparse-pages.mjs";
 
 const SNAPSHOT_MAGIC = 1886286592; // first 32-bit word of a Pyodide snapshot (makeSnapshot)
 
@@ -96,11 +97,12 @@ async function snapshotBytes(response, { sha256, rawSha256 }) {
     const got = await stage("integrity", async () => hex(await crypto.subtle.digest("SHA-256", packed)));
     if (got !== expected) throw new SnapshotError("integrity", `sha256 ${got} is not the expected ${expected}`);
   }
-  const bytes = await rawBytes;
-  if (bytes.byteLength < 64 || bytes.byteLength % 4 || new Uint32Array(bytes, 0, 1)[0] !== SNAPSHOT_MAGIC) {
+  let image = new Uint8Array(await rawBytes);
+  if (isPacked(image)) image = await stage("format", () => unpackPages(image)); // sparse-pages.mjs
+  if (image.byteLength < 64 || image.byteLength % 4 || new Uint32Array(image.buffer, 0, 1)[0] !== SNAPSHOT_MAGIC) {
     throw new SnapshotError("format", "not a Pyodide memory snapshot");
   }
-  return new Uint8Array(bytes);
+  return image;
 }
 
 /**
