@@ -2,11 +2,11 @@
 // worker can start Python by copying memory instead of booting the interpreter and importing.
 //
 // Usage: node tools/make_snapshot.mjs <pyodide dir> <pyc stdlib zip> <calc wheel> <out>
-// Writes <out> (the snapshot, ALWAYS gzip-compressed whatever its name: the heap is ~31 MB,
-// half of it zero pages, which are left out (sparse-pages.mjs); the loader recognises gzip by its
-// magic bytes) and <out>.json (its
-// identity, sizes and probe request, for the build script). Name it without `.gz` if the service
-// worker should precache it (tools/build_site.py skips `.gz` files there).
+// Writes <out> (the snapshot, ALWAYS gzip-compressed whatever its name: the heap is ~31 MB, half
+// of it zero pages, which are left out (sparse-pages.mjs); the loader recognises gzip by its
+// magic bytes) and <out>.json (its identity, sizes and probe request, for the build script). Name
+// it without `.gz` if the service worker should precache it (tools/build_site.py skips `.gz`
+// files there).
 //
 // Why these steps, in this order:
 // - the SAME .pyc stdlib zip the site serves: the snapshot holds zipimport's table of contents of

@@ -17,6 +17,8 @@ WASM = "pyodide.asm.wasm.gz"
 SLOW_LINK = "localStorage.setItem('cc-fast-link-mbps', '1000000')"
 """An init script that makes the worker take any link for slow: no memory snapshot on a first
 visit (the knob sets the speed from which one downloads it)."""
+FAST_LINK = "localStorage.setItem('cc-fast-link-mbps', '0.001')"
+"""The opposite: every link is fast, so a first visit downloads and restores the snapshot."""
 SHOWN_JS = (Path(__file__).parent / "shown.js").read_text()
 SETTLED = ".cc-calc:not([data-cc-old])[data-cc-state=done], .cc-calc:not([data-cc-old])[data-cc-state=error]"
 

@@ -14,7 +14,7 @@ from urllib.parse import urlencode, urljoin
 
 import pytest
 from conftest import SUBPATH, QuietHandler
-from pages import FIRST_READY_MS, SLOW_LINK, WASM, answers, instant_go, settle
+from pages import FAST_LINK, FIRST_READY_MS, SLOW_LINK, WASM, answers, instant_go, settle
 
 HEAVY = {"use_preset": "false", "dice": "30d20", "attack": "power", "multiplier": "10"}
 ROW_LIMIT = 60  # docs/assets/js/calc-results.mjs
@@ -332,7 +332,7 @@ def test_a_fast_first_visit_restores_the_snapshot_downloaded_once(browser, site,
         pytest.skip("the build made no memory snapshot")
     handler, base = controlled
     ctx = browser.new_context()
-    ctx.add_init_script("localStorage.setItem('cc-fast-link-mbps', '0.001')")
+    ctx.add_init_script(FAST_LINK)
     try:
         page = ctx.new_page()
         page.set_default_timeout(FIRST_READY_MS)

@@ -9,9 +9,8 @@ export const WORKER_URL = new URL("./pyodide-worker.mjs", import.meta.url);
  * caches): `stallMs` only when a test sets the `cc-stall-ms` knob, `fastLinkMbps` the
  * `cc-fast-link-mbps` one (from what link speed a first visit downloads the memory snapshot);
  * `hold` when the worker must download the runtime but wait for the page's "go" before starting
- * Python; `controlled` when a
- * service worker controls the page (then its fetches come from that worker's caches and there is
- * nothing to hand over to a precache: see handoff.mjs). */
+ * Python; `controlled` when a service worker controls the page (then its fetches come from that
+ * worker's caches and there is nothing to hand over to a precache: see handoff.mjs). */
 export function workerName(hold = false) {
   const controlled = Boolean(globalThis.navigator?.serviceWorker?.controller);
   return JSON.stringify({
