@@ -136,11 +136,25 @@ def _list(decl: dict, given: Any, where: str) -> list[dict[str, Any]]:
         unknown = sorted(set(item) - names)
         if unknown:
             raise InputError(f"{where}[{i}].{unknown[0]}", f"is not a field (fields: {', '.join(sorted(names))})")
+        item = _conditions_chosen(fields, item)
         items.append({f["name"]: value(f, item.get(f["name"]), f"{where}[{i}].{f['name']}") for f in fields})
     for f in fields:
         if f.get("unique"):
             _check_unique(decl, f["name"], items, where)
     return items
+
+
+def _conditions_chosen(fields: list[dict], item: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An entry's field declared with `when` (phases' typed attack target), given while the field
+    it names is not: giving it chooses that value, as at the top level (`calc.applies`). A form
+    row sends every field, so one given with the other value is left to it, unused."""
+    chosen = dict(item)
+    for f in fields:
+        if f.get("when") and item.get(f["name"]) is not None:
+            for other, wanted in f["when"].items():
+                if item.get(other) is None:
+                    chosen[other] = wanted
+    return chosen
 
 
 def _check_unique(decl: dict, field: str, items: list[dict[str, Any]], where: str) -> None:

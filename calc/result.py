@@ -17,7 +17,9 @@ from typing import Any
 
 from calc.dist import Dist
 
-RESULT_KEYS = ("summary", "chances", "roll_needed", "distribution", "attack", "order", "pairwise", "table", "steps")
+RESULT_KEYS = (
+    "summary", "chances", "roll_needed", "distribution", "attack", "order", "pairwise", "table", "rounds", "steps",
+)  # fmt: skip
 
 
 def prob(p: Fraction | int) -> dict[str, Any]:

@@ -102,6 +102,7 @@ def _load_system(folder: Path, root: Path, problems: list[Problem]) -> System:
                     system.calculators[name] = calc
                     system.where[("calculator", name)] = Where(source, ("calculators", name))
             _expand_inputs_from(system, source, problems)
+            _expand_fields_from(system, source, problems)
         tracker = source.data.get("tracker") if isinstance(source.data, dict) else None
         if isinstance(tracker, dict):
             system.tracker = tracker
@@ -142,6 +143,44 @@ def _expand_inputs_from(system: System, source: Source, problems: list[Problem])
         copied = [{k: v for k, v in d.items() if k != "ruling"} for d in base["inputs"] if isinstance(d, dict)]
         system.calculators[name] = {**calc, "inputs": [*copied, *calc["inputs"]]}
         system.inherited[name] = len(copied)
+
+
+FIELD_KEYS_LEFT_OUT = ("ruling", "was", "range_note")
+"""A list's `fields_from` copies keep what validates a value (type, range, options, `when`, role)
+and leave out what names the input itself: a ruling's option, an older link's name."""
+
+
+def _expand_fields_from(system: System, source: Source, problems: list[Problem]) -> None:
+    """A list input with `fields_from: [names]` takes those inputs of its own calculator as its
+    fields, under the same names (the round calculator's `attackers`: each entry is one attacker
+    with the inputs one attacker has). Every `role: attacker` input of the calculator must be
+    named, so an entry holds the whole attacker."""
+    for name, calc in system.calculators.items():
+        decls = calc.get("inputs")
+        if not isinstance(decls, list):
+            continue
+        own = [d for d in decls if isinstance(d, dict)]
+        by_name = {d.get("name"): d for d in own}
+        at = system.inherited.get(name, 0)
+        for i, decl in enumerate(own):
+            names = decl.get("fields_from")
+            if not isinstance(names, list):
+                continue
+            path = ("calculators", name, "inputs", i - at, "fields_from")
+            fields = []
+            for j, field in enumerate(names):
+                other = by_name.get(field)
+                if other is None or other is decl:
+                    hint = suggest(str(field), [n for n in by_name if n != decl.get("name")])
+                    problems.append(source.problem((*path, j), f"no input '{field}'{hint} in this calculator"))
+                    continue
+                fields.append({k: v for k, v in other.items() if k not in FIELD_KEYS_LEFT_OUT})
+            missing = [d["name"] for d in own if d.get("role") == "attacker" and d["name"] not in names]
+            if missing:
+                problems.append(
+                    source.problem(path, f"an attacker's inputs must all be fields: add {', '.join(missing)}")
+                )
+            decl["fields"] = fields
 
 
 def _index(system: System, source: Source, key: str, kind: str, into: dict[str, dict], problems: list[Problem]) -> None:

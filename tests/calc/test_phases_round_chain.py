@@ -33,11 +33,11 @@ def chain_answers(raw: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple
     values = parsed(raw)
     asked = values | {"feinted": False, "phase_roll": 0}
     outcomes, total = phases_round.attack_outcomes(asked, SYSTEM, [])
-    step, start, thresholds = phases_round._target(values, SYSTEM, [], outcomes, total)
+    step, start, thresholds = phases_round._target(values, SYSTEM, [], [(outcomes, total)])
     fast = phases_round._reach(step, start, thresholds, total)
     with monkeypatch.context() as m:
         m.setattr(phases_round, "LUMP_CRITICALS", False)
-        step, start, thresholds = phases_round._target(values, SYSTEM, [], outcomes, total)
+        step, start, thresholds = phases_round._target(values, SYSTEM, [], [(outcomes, total)])
         plain = rounds.StateChain(start, step, total=total).reach_all(thresholds)
     return fast, plain
 

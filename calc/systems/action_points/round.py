@@ -10,17 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice, rounds
+from calc import dice, party, round_answer, rounds
 from calc import inputs as declared
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.systems.action_points.attack import damage
+from calc.systems.action_points.round_wounds import AttackAt, wounded_round
 
 STYLES = {"standard": "standard-attack", "quick": "quick-attack", "power": "power-attack", "charge": "charge"}
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+def turn_plan(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[list[tuple[str, str, str, int, int]], int]:
+    """One attacker's turn: [(style, rule, action type, AP each, how many)] and the AP spent,
+    within the turn's AP (an error names the attacker's input at fault)."""
     budget = data.fact("action-points-per-turn", "ap_gained")
     plan, spent = [], 0
     for style, rule in STYLES.items():
@@ -31,39 +34,62 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     if spent > budget:
         worst = max((s for s in plan if s[4]), key=lambda s: s[3])
         shown = ", ".join(f"{n} {style} ({cost} AP)" for style, _, _, cost, n in plan if n)
-        raise InputError(worst[0], f"{shown} cost {spent} AP: a turn has only {budget} AP")
+        raise InputError(party.where(inputs, at, worst[0]), f"{shown} cost {spent} AP: a turn has only {budget} AP")
     if not spent:
-        raise InputError("standard", "choose at least one attack for the turn")
-    steps = [data.step("action-points-per-turn", f"A turn has {budget} AP; the attacks chosen spend {spent}.")]
-    own = {d["name"] for d in data.calculator("damage")["inputs"]} & set(inputs)
-    attacks = []
-    for style, rule, kind, cost, n in plan:
-        if not n:
-            continue
-        asked = {k: inputs[k] for k in own} | {"attack": style, "outcome": "attack"}
-        answer = rounds.uncut(damage, declared.validate(data.calculator("damage")["inputs"], asked), data)
-        one = rounds.dist_of(answer)
-        attacks += [one] * n
-        steps.append(data.step("action-types", f"{n} × {style} attack: a {kind} action, {cost} AP each."))
-        steps.append(data.step(rule, f"{style.capitalize()} attack: {answer['summary']}."))
-    per_round = rounds.round_total(attacks)
+        raise InputError(party.where(inputs, at, "standard"), "choose at least one attack for the turn")
+    return plan, spent
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    budget = data.fact("action-points-per-turn", "ap_gained")
+    decl = data.calculator("damage")["inputs"]
+    own = {d["name"] for d in decl}
+    attacks: list[AttackAt] = []  # every attack of the round, in order: its damage against the target's wounds
+    steps = []
+    for at, attacker in enumerate(party.each(inputs), start=1):
+        plan, spent = turn_plan(attacker, data, at)
+        who = party.who(inputs, at)
+        steps.append(
+            data.step("action-points-per-turn", f"{who}A turn has {budget} AP; the attacks chosen spend {spent}.")
+        )
+        for style, rule, kind, cost, n in plan:
+            if not n:
+                continue
+            asked = {k: attacker[k] for k in own & set(attacker)} | {"attack": style, "outcome": "attack"}
+            typed = declared.validate(decl, asked)
+            answer = rounds.uncut(damage, typed, data)
+            attacks += [AttackAt(typed, rounds.dist_of(answer), data)] * n
+            steps.append(data.step("action-types", f"{who}{n} × {style} attack: a {kind} action, {cost} AP each."))
+            steps.append(data.step(rule, f"{who}{style.capitalize()} attack: {answer['summary']}."))
+    label = "Damage per round" if inputs["attackers"] else "Damage per turn"
     hp = inputs["target_hp"]
     below = data.fact("dying", "dying_below")
     dead = data.fact("dead", "dead_at")
     out_at, dead_at = hp - below + 1, hp - dead  # damage taken to fall below 0, to reach the dead threshold
     steps.append(data.step("dying", f"Below {below} hit points the target is unconscious and dying."))
-    if inputs["dying_checks"] == "counted":
-        reached = _with_checks(per_round, out_at, dead_at, inputs, data, steps)
-    else:
+    counted = inputs["dying_checks"] == "counted"
+    if not counted:
         steps.append(
             data.step(
                 "ruling:round-dying-checks",
                 f"Other reading: dead at {dead} counting only these attacks, not the target's failed dying checks.",
             )
         )
-        thresholds = [rounds.Threshold("Unconscious", out_at), rounds.Threshold("Dead", dead_at)]
-        reached = rounds.track(per_round, thresholds)
-    return rounds.answer(per_round, reached, f"a {hp}-HP foe", steps, "Damage per turn", "knocks out")
+    if inputs["wounds_rule"]:
+        per_round, reached = wounded_round(attacks, out_at, dead_at, inputs, data, steps)
+    else:
+        party.bounded(sum(a.base.max for a in attacks), MAX_ROUND_DAMAGE, "points of damage a round", inputs, "dice")
+        per_round = rounds.round_total(a.base for a in attacks)
+        if counted:
+            reached = _with_checks(per_round, out_at, dead_at, inputs, data, steps)
+        else:
+            thresholds = [rounds.Threshold("Unconscious", out_at), rounds.Threshold("Dead", dead_at)]
+            reached = rounds.track(per_round, thresholds)
+    return round_answer.answer(per_round, reached, f"a {hp}-HP foe", steps, label, "knocks out")
+
+
+MAX_ROUND_DAMAGE = 4_000
+"""The most damage one round of all the attackers may deal: it sizes the round's distribution."""
 
 
 def _with_checks(

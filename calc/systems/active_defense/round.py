@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from calc import inputs as declared
-from calc import rounds
+from calc import party, round_answer, rounds
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.systems.active_defense.damage import damage
@@ -33,28 +33,50 @@ def _attack(
     return beats, lands, rounds.dist_of(defended), defended["summary"]
 
 
+MAX_ROUND_DAMAGE = 4_000
+"""The most damage one round of all the attackers may deal: it sizes the round's distribution."""
+
+
 def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     per_round_actions = data.fact("complex-actions", "per_round")
-    hands = (
-        [("primary", "damage_dice"), ("off-hand", "off_hand_dice")] if inputs["off_hand"] else [("none", "damage_dice")]
-    )
-    steps = [
-        data.step(
-            "complex-actions",
-            f"{per_round_actions} complex action a round attacks"
-            + (", and two weapons give a bonus complex action for the off hand." if inputs["off_hand"] else "."),
+    everyone = party.each(inputs)
+    steps = []
+    for i, attacker in enumerate(everyone, start=1):
+        two = attacker["off_hand"]
+        steps.append(
+            data.step(
+                "complex-actions",
+                party.who(inputs, i)
+                + f"{per_round_actions} complex action a round attacks"
+                + (", and two weapons give a bonus complex action for the off hand." if two else "."),
+            )
+        )
+        if two:
+            steps.append(data.step("two-weapon-fighting", "Both hands attack, each with its two-weapon penalty."))
+    attacks = [
+        (i, attacker, hand, dice_input)
+        for i, attacker in enumerate(everyone, start=1)
+        for hand, dice_input in (
+            [("primary", "damage_dice"), ("off-hand", "off_hand_dice")]
+            if attacker["off_hand"]
+            else [("none", "damage_dice")]
         )
     ]
-    if inputs["off_hand"]:
-        steps.append(data.step("two-weapon-fighting", "Both hands attack, each with its two-weapon penalty."))
+    most = sum(
+        attacker[dice_input].dist().max + attacker["damage_strength"] + attacker["critical_bonus"]
+        for _, attacker, _, dice_input in attacks
+    )
+    party.bounded(most, MAX_ROUND_DAMAGE, "points of damage a round", inputs, "damage_dice")
     defended = inputs["defense"] != "none"
     reserves = inputs["reserves"] if defended else 0
     when_hit = inputs["spend_reserve"] == "when-hit"
     if defended:
+        shared = " against all the attackers, in the order they attack" if len(everyone) > 1 else ""
         steps.append(
             data.step(
                 "reserve-actions",
-                f"The defender holds {reserves} reserve action(s) this round to {inputs['defense']}; none carry over.",
+                f"The defender holds {reserves} reserve action(s) this round to {inputs['defense']}{shared}; "
+                "none carry over.",
             )
         )
         steps.append(
@@ -65,27 +87,33 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
                 else "Other reading: reserves go to the first attacks, hit or not.",
             )
         )
-    # the round as a mixture over how many reserves are left: {reserves left: [(probability, damage so far)]}
-    states: dict[int, list[tuple[Fraction, Dist]]] = {reserves: [(Fraction(1), Dist.constant(0))]}
-    for hand, dice_input in hands:
-        beats, lands, dealt, summary = _attack(inputs, data, hand, dice_input)
-        steps.append(data.step("attack-roll", f"{'Off-hand' if hand == 'off-hand' else 'Attack'}: {summary}."))
+    # the round so far, by how many reserves are left: {reserves left: (its chance, the damage so far given it)}
+    states: dict[int, tuple[Fraction, Dist]] = {reserves: (Fraction(1), Dist.constant(0))}
+    for i, attacker, hand, dice_input in attacks:
+        beats, lands, dealt, summary = _attack(attacker, data, hand, dice_input)
+        what = "Off-hand" if hand == "off-hand" else "Attack"
+        steps.append(data.step("attack-roll", f"{party.who(inputs, i)}{what}: {summary}."))
         nxt: dict[int, list[tuple[Fraction, Dist]]] = {}
-        for left, parts in states.items():
+        for left, (p, so_far) in states.items():
             if left and defended:
                 used = beats if when_hit else Fraction(1)  # chance this attack takes a reserve
                 outcomes = [(left - 1, used, lands / used if used else Fraction(0)), (left, 1 - used, Fraction(0))]
             else:
                 outcomes = [(left, Fraction(1), beats)]
             for after, q, p_land in outcomes:
-                if not q:
-                    continue
-                one = rounds.attack_damage(p_land, dealt)
-                nxt.setdefault(after, []).extend((p * q, so_far + one) for p, so_far in parts)
-        states = nxt
-    per_round = Dist.mixture([pq for parts in states.values() for pq in parts])
+                if q:
+                    nxt.setdefault(after, []).append((p * q, so_far + rounds.attack_damage(p_land, dealt)))
+        states = {left: _merged(parts) for left, parts in nxt.items()}
+    per_round = Dist.mixture(list(states.values()))
     hp = inputs["target_hp"]
     drops = data.fact("death-and-dying", "drops_at")
     steps.append(data.step("ruling:round-target-drops", f"The target drops at {drops} hit points (ruling)."))
     reached = rounds.track(per_round, [rounds.Threshold("Drops", hp - drops)])
-    return rounds.answer(per_round, reached, f"a {hp}-HP foe", steps)
+    return round_answer.answer(per_round, reached, f"a {hp}-HP foe", steps)
+
+
+def _merged(parts: list[tuple[Fraction, Dist]]) -> tuple[Fraction, Dist]:
+    """Paths that leave the same reserves: one chance and one damage distribution (their mixture),
+    so the paths never multiply with the attacks."""
+    mass = sum((p for p, _ in parts), Fraction(0))
+    return mass, Dist.mixture([(p / mass, d) for p, d in parts]) if len(parts) > 1 else parts[0][1]

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import rounds
+from calc import party, round_answer, rounds
 from calc.data import SystemData
+from calc.dist import Dist
 from calc.errors import InputError
 from calc.systems.countup.damage import hit_damage
 from calc.systems.countup.hit import hit
@@ -75,14 +76,20 @@ def attacks_per_round(inputs: dict[str, Any], data: SystemData, steps: list[dict
     return 0, n
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dist, Dist, list[dict[str, str]]]:
+    """(one attacker's damage in the first round, in each later round, its why-steps); `at` is its
+    place in `attackers` (1-based), for errors and steps."""
     steps: list[dict[str, str]] = []
     first_n, n = attacks_per_round(inputs, data, steps)
     to_hit = {k: inputs[k] for k in HIT_INPUTS} | {"attack": "melee" if inputs["attack"] == "melee" else "ranged"}
     hit_answer = hit(to_hit, data)
     p = rounds.chance_of(hit_answer, "Hit")
     steps += hit_answer["steps"]
-    on_hit, damage_steps, _ = hit_damage({k: inputs[k] for k in DAMAGE_INPUTS}, data)
+    own = {k: inputs[k] for k in DAMAGE_INPUTS}
+    if inputs["attack"] == "melee":  # the Strength bonus that goes to hit goes to damage: entered once
+        own |= {"strength_from": inputs["ability_from"], "strength_score": inputs["ability_score"]}
+        own |= {"strength_bonus": inputs["ability_bonus"]}
+    on_hit, damage_steps, _ = hit_damage(own, data)
     if on_hit.min < 0:
         raise InputError(
             "damage_floor",
@@ -91,21 +98,52 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         )
     steps += damage_steps
     one = rounds.attack_damage(p, on_hit)
-    per_round = rounds.round_total([one] * n)
-    first = rounds.round_total([one] * first_n) if first_n != n else None
+    party.bounded(on_hit.max * max(n, 1), MAX_ROUND_DAMAGE, "points of damage a round", inputs, "dice")
+    return rounds.round_total([one] * first_n), rounds.round_total([one] * n), party.named(steps, party.who(inputs, at))
+
+
+MAX_ROUND_DAMAGE = 4_000
+"""The most damage one round of all the attackers may deal: it sizes the round's distribution
+(every total from 0 up), so it is checked before any is built."""
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    steps: list[dict[str, str]] = []
+    firsts, laters, same = [], [], True
+    for i, attacker in enumerate(party.each(inputs), start=1):
+        first_one, later_one, attacker_steps = one_attacker(attacker, data, i)
+        firsts.append(first_one)
+        laters.append(later_one)
+        same = same and first_one.max == later_one.max and first_one.min == later_one.min
+        steps += attacker_steps
+    party.bounded(sum(d.max for d in laters), MAX_ROUND_DAMAGE, "points of damage a round", inputs, "dice")
+    per_round = rounds.round_total(laters)
+    first = None if same else rounds.round_total(firsts)  # fewer attacks fit in the first round
     hp = inputs["target_hp"]
     uses_hurt = inputs["target"] == "character" or inputs["npc_hurt"]
     if uses_hurt:
-        hurt_top = data.fact("hurt", "hurt_hp")["max"]
+        hurt = data.fact("hurt", "hurt_hp")
         dead_at = data.fact("death", "death_hp")
-        thresholds = [rounds.Threshold("Hurt", hp - hurt_top), rounds.Threshold("Dead", hp - dead_at)]
+        thresholds = [rounds.Threshold(HURT, hp - hurt["max"]), rounds.Threshold("Dead", hp - dead_at)]
         rule = "death" if inputs["target"] == "character" else "ruling:npc-death-at-zero"
-        steps.append(data.step(rule, f"At {hurt_top} hit points or fewer the target is Hurt; dead at {dead_at}."))
-        verb = "makes Hurt"
+        steps.append(
+            data.step(
+                "hurt",
+                f"Hurt is {hurt['min']} to {hurt['max']} hit points; a blow that takes the target from "
+                f"above {hurt['max']} to {dead_at} or fewer kills it without it ever being Hurt, so the "
+                f'table counts "{HURT}": at {hurt["max"]} hit points or fewer, dead included.',
+            )
+        )
+        steps.append(data.step(rule, f"Dead at {dead_at} hit points or fewer."))
+        target = f"a {hp}-HP {inputs['target'] if inputs['target'] == 'character' else 'NPC'} to {HURT}"
+        verb = "drops"
     else:
         dead_at = data.fact("npc-death", "npc_death_hp")
         thresholds = [rounds.Threshold("Dead", hp - dead_at)]
         steps.append(data.step("npc-death", f"An ordinary NPC or monster dies at {dead_at} hit points or fewer."))
-        verb = "kills"
+        target, verb = f"a {hp}-HP foe", "kills"
     reached = rounds.track(per_round, thresholds, first=first)
-    return rounds.answer(per_round, reached, f"a {hp}-HP foe", steps, verb=verb)
+    return round_answer.answer(per_round, reached, target, steps, verb=verb)
+
+
+HURT = "Hurt or worse"

@@ -11,10 +11,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from calc import rounds
+from calc import party, round_answer, rounds
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
+from calc.systems.phases import round_morale, round_party
 from calc.systems.phases.attack_roll import HIT, face_outcome, row_by, target_number, used_roll
 from calc.systems.phases.damage import _damage_steps, _hit_damage, margin_damage
 from calc.systems.phases.hit import natural_rolls_step
@@ -73,23 +74,44 @@ def _phase_step(inputs: dict[str, Any], data: SystemData) -> Step:
 
 
 def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    if inputs["mode"] == "monster":
-        expr = inputs["damage_dice"]
-        if sum(t.count for t in expr.terms) > MAX_DICE or any(t.sides > MAX_SIDES for t in expr.terms):
-            limit = f"at most {MAX_DICE} dice of up to {MAX_SIDES} sides in the round calculator"
-            raise InputError("damage_dice", limit)
-    asked = inputs | {"feinted": False, "phase_roll": 0}
-    steps = [_phase_step(inputs, data)]
-    outcomes, total = attack_outcomes(asked, data, steps)
-    by_damage: dict[int, int] = {}
-    for (x, _), w in outcomes.items():
-        by_damage[x] = by_damage.get(x, 0) + w
-    per_round = Dist.from_weights(by_damage)
-    step, start, thresholds = _target(inputs, data, steps, outcomes, total)
-    reached = _reach(step, start, thresholds, total)
+    steps: list[Step] = []
+    attackers: list[tuple[dict[Outcome, int], int]] = []
+    per_round = Dist.constant(0)
+    for at, attacker in enumerate(party.each(inputs), start=1):
+        if attacker["mode"] == "monster":
+            expr = attacker["damage_dice"]
+            if sum(t.count for t in expr.terms) > MAX_DICE or any(t.sides > MAX_SIDES for t in expr.terms):
+                limit = f"at most {MAX_DICE} dice of up to {MAX_SIDES} sides in the round calculator"
+                raise InputError(party.where(inputs, at, "damage_dice"), limit)
+        asked = attacker | {"feinted": False, "phase_roll": 0}
+        own = [_phase_step(attacker, data)]
+        outcomes, total = attack_outcomes(asked, data, own)
+        steps += party.named(own, party.who(inputs, at))
+        attackers.append((outcomes, total))
+        by_damage: dict[int, int] = {}
+        for (x, _), w in outcomes.items():
+            by_damage[x] = by_damage.get(x, 0) + w
+        per_round = per_round + Dist.from_weights(by_damage)
     hp = inputs["target_hp"]
+    if len(attackers) > 1:
+        outcomes_most = max(len(o) for o, _ in attackers)
+        dies_at = inputs["hd"] + 2 if inputs["target_kind"] == "monster" else inputs["free_slots"]
+        crit = 3 if inputs["critical_wound"] == "counts" and inputs["natural_rolls"] else 0
+        work = round_party.work(hp, dies_at, crit, len(attackers), outcomes_most)
+        party.bounded(work * (2 if inputs["morale"] else 1), MAX_WORK, "states and blows", inputs, "target_hp")
+    step, start, thresholds = _target(inputs, data, steps, attackers)
+    total = math.prod(t for _, t in attackers)
+    reached = _reach(step, start, thresholds, total)
     kind = "monster" if inputs["target_kind"] == "monster" else "character"
-    return rounds.answer(per_round, reached, f"a {hp}-HP {kind}", steps, verb="downs")
+    if inputs["morale"]:
+        out = round_morale.out_of_fight(step, start, total, inputs, data, steps)
+        target = f"a {hp}-HP {kind} out of the fight"
+        return round_answer.answer(per_round, [out, *reached], target, steps, verb="puts")
+    return round_answer.answer(per_round, reached, f"a {hp}-HP {kind}", steps, verb="downs")
+
+
+MAX_WORK = 20_000_000
+"""The most steps (an upper estimate: `round_party.work`) a round of several attackers may take."""
 
 
 def _reach(
@@ -136,11 +158,11 @@ def _target(
     inputs: dict[str, Any],
     data: SystemData,
     steps: list[Step],
-    outcomes: dict[Outcome, int],
-    total: int,
+    attackers: list[tuple[dict[Outcome, int], int]],
 ) -> tuple[Callable[[State], list[tuple[int, State]]], State, list[tuple[str, Callable[[State], bool]]]]:
-    """The target's chain: its one-round step (integer weights over `total`), its start and the
-    thresholds, every rule on the way cited."""
+    """The target's chain: its one-round step (integer weights over the product of the attackers'
+    totals), its start and the thresholds, every rule on the way cited. `attackers`: each one's
+    (outcomes, total), in the order they meet the target."""
     hp = inputs["target_hp"]
     max_hp = inputs["max_hp"]
     armour = row_by(data, "armour-wound-protection", "id", inputs["armour"])
@@ -237,31 +259,38 @@ def _target(
     # (weight, HP after or None for a miss, Wounds or slots added or -1 for instant death, gives
     # a Wound, knocks out, this critical's Wound that lasts a round)
     Blow = tuple[int, int | None, int, bool, bool, int]
-    blows: dict[int, list[Blow]] = {}
     dies_at = limit + 1 if monster else limit  # a monster dies past its limit, a character at it
 
-    misses = sum(w for (x, _), w in outcomes.items() if not x)  # a miss's critical changes nothing
-    landing = [(x, crit_size if crit else 0, crit, w) for (x, crit), w in outcomes.items() if x]
+    def blows_from(outcomes: dict[Outcome, int]) -> Callable[[int], list[Blow]]:
+        """One attacker's blows at each HP left (cached)."""
+        misses = sum(w for (x, _), w in outcomes.items() if not x)  # a miss's critical changes nothing
+        landing = [(x, crit_size if crit else 0, crit, w) for (x, crit), w in outcomes.items() if x]
+        blows: dict[int, list[Blow]] = {}
 
-    def blows_at(left: int) -> list[Blow]:
-        """The round's outcomes at `left` HP, outcomes that act alike merged (same HP after,
-        critical or not, same effect): fewer moves to follow from every state with that HP, each
-        with its effect worked out once. A blow below `left` leaves HP above 0 and gives no Wound
-        (`wound_row`), and no two of them leave the same HP: those need no merging."""
-        if left not in blows:
-            out: list[Blow] = [(misses, None, 0, False, False, 0)] if misses else []
-            out += [(w, left - x, 0, False, False, extra) for x, extra, _, w in landing if x < left]
-            merged: dict[tuple[bool, tuple[int, bool] | None], int] = {}
-            for x, _, crit, w in landing:
-                if x >= left:
-                    key = (crit, effect(x, left))
-                    merged[key] = merged.get(key, 0) + w
-            out += [
-                (w, 0, hit[0] if hit else 0, hit is not None, bool(hit and hit[1]), crit_size if crit else 0)
-                for (crit, hit), w in merged.items()
-            ]
-            blows[left] = out
-        return blows[left]
+        def blows_at(left: int) -> list[Blow]:
+            """The round's outcomes at `left` HP, outcomes that act alike merged (same HP after,
+            critical or not, same effect): fewer moves to follow from every state with that HP, each
+            with its effect worked out once. A blow below `left` leaves HP above 0 and gives no Wound
+            (`wound_row`), and no two of them leave the same HP: those need no merging."""
+            if left not in blows:
+                out: list[Blow] = [(misses, None, 0, False, False, 0)] if misses else []
+                out += [(w, left - x, 0, False, False, extra) for x, extra, _, w in landing if x < left]
+                merged: dict[tuple[bool, tuple[int, bool] | None], int] = {}
+                for x, _, crit, w in landing:
+                    if x >= left:
+                        key = (crit, effect(x, left))
+                        merged[key] = merged.get(key, 0) + w
+                out += [
+                    (w, 0, hit[0] if hit else 0, hit is not None, bool(hit and hit[1]), crit_size if crit else 0)
+                    for (crit, hit), w in merged.items()
+                ]
+                blows[left] = out
+            return blows[left]
+
+        return blows_at
+
+    every = [blows_from(outcomes) for outcomes, _ in attackers]
+    blows_at = every[0]
 
     sums: dict[int, list[int]] = {}  # per HP left: add + extra of every blow that lands and does not kill outright
     kept: dict[tuple[int, int, int], int] = {}
@@ -309,4 +338,6 @@ def _target(
         ("Dead", lambda s: s[5]),
         ("First Wound", lambda s: s[3]),
     ]
+    if len(every) > 1:
+        step = round_party.composed(every, [t for _, t in attackers], dies_at)
     return step, (hp, 0, 0, False, False, False), thresholds

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import rounds
+from calc import party, round_answer, rounds
 from calc.data import SystemData
+from calc.dist import Dist
 from calc.systems.segments.damage import hit_damage
 from calc.systems.segments.hit import hit
 
@@ -16,7 +17,9 @@ HIT_INPUTS = (
 )  # fmt: skip
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dist, Dist, list[dict[str, str]]]:
+    """(one attacker's damage in a round with its multipliers, without them, its why-steps); `at`
+    is its place in `attackers` (1-based), for errors and steps."""
     steps = []
     normal = data.fact("attack-routine", "routines_per_round")
     n = inputs["routines"]
@@ -32,22 +35,59 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         steps.append(
             data.step("action-order", "Multi-attackers make their first routine early and the rest after LOW.")
         )
-    steps.append(data.step("weapon-speed", "Weapon speed only orders tied attacks; it does not change the damage."))
-    attacks = []
+    plain, multiplied = [], []
     for i, attack in enumerate(inputs["routine"], start=1):
-        expr = rounds.attack_dice(attack["dice"], f"routine[{i}].dice")
+        expr = rounds.attack_dice(attack["dice"], party.where(inputs, at, f"routine[{i}].dice"))
         shown = str(expr.plus(attack["modifier"]))
         hit_inputs = {k: inputs[k] for k in HIT_INPUTS} | {"bonus": inputs["bonus"] + attack["to_hit"]}
         on_hit = hit(hit_inputs, data)
         p = rounds.chance_of(on_hit, "Hit")
-        dmg, _, _ = hit_damage({"dice": expr, "modifier": attack["modifier"], "multipliers": []}, data)
-        attacks.append(rounds.attack_damage(p, dmg))
+        base = {"dice": expr, "modifier": attack["modifier"]}
+        dmg, _, _ = hit_damage(base | {"multipliers": []}, data)
+        plain.append(rounds.attack_damage(p, dmg))
         steps.append(
             data.step(
                 "attack-roll", f"{attack['name']}: {on_hit['summary'].lower()}; a hit deals {shown} (mean {_m(dmg)})."
             )
         )
-    per_round = rounds.round_total(attacks * n)
+        if inputs["multipliers"]:
+            strong, label, multiplier_steps = hit_damage(base | {"multipliers": inputs["multipliers"]}, data)
+            multiplied.append(rounds.attack_damage(p, strong))
+            steps += multiplier_steps[1:]
+    party.bounded(
+        sum(d.max for d in multiplied or plain) * n, MAX_ROUND_DAMAGE, "points of damage a round", inputs, "routine"
+    )
+    later = rounds.round_total(plain * n)
+    first = rounds.round_total(multiplied * n) if multiplied else later
+    return first, later, party.named(steps, party.who(inputs, at))
+
+
+MAX_ROUND_DAMAGE = 4_000
+"""The most damage one round of all the attackers may deal: it sizes the round's distribution."""
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    steps: list[dict[str, str]] = []
+    firsts, laters, multiplied = [], [], False
+    for i, attacker in enumerate(party.each(inputs), start=1):
+        first_one, later_one, attacker_steps = one_attacker(attacker, data, i)
+        firsts.append(first_one)
+        laters.append(later_one)
+        multiplied = multiplied or bool(attacker["multipliers"])
+        steps += attacker_steps
+    party.bounded(sum(d.max for d in firsts), MAX_ROUND_DAMAGE, "points of damage a round", inputs, "routine")
+    every = inputs["multiplier_rounds"] == "every"
+    per_round = rounds.round_total(firsts if every else laters)
+    first = rounds.round_total(firsts) if multiplied and not every else None
+    if multiplied:
+        steps.append(
+            data.step(
+                "ruling:round-multiplier-rounds",
+                "Other reading: the multipliers hold in every round."
+                if every
+                else "The multipliers count in the first round only (ruling); later rounds deal plain damage.",
+            )
+        )
     steps.append(
         data.step("damage-multipliers", f"A round deals {_m(per_round)} on average ({per_round.min}–{per_round.max}).")
     )
@@ -65,8 +105,8 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
                 f"Other reading: out of the fight at {drops} hit points, dead at {dead}.",
             )
         )
-    reached = rounds.track(per_round, thresholds)
-    return rounds.answer(per_round, reached, f"a {hp}-HP foe", steps)
+    reached = rounds.track(per_round, thresholds, first=first)
+    return round_answer.answer(per_round, reached, f"a {hp}-HP foe", steps)
 
 
 def _m(dist) -> str:
