@@ -672,7 +672,7 @@ def test_phases_chain_mean_equals_dense_solve() -> None:
     parsed = declared.validate(system.calculator("round")["inputs"], answer["inputs"])
     parsed |= {"feinted": False, "phase_roll": 0}
     outcomes, total = ph_round.attack_outcomes(parsed, system, [])
-    step, start, thresholds = ph_round._target(parsed, system, [], outcomes, total)
+    step, start, thresholds = ph_round._target(parsed, system, [], [(outcomes, total)])
     chain = rounds.StateChain(start, lambda s: [(Fraction(w, total), t) for w, t in step(s)])
     for label, done in thresholds:
         mean = chain.mean(done)

@@ -270,8 +270,10 @@ def wound_needed(inputs: dict[str, Any], data: SystemData) -> tuple[int, str]:
     return max(needed, 1), f"min(base HP {base}, max HP {top} ÷ {divisor}) = {shown}"
 
 
-def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    """The full damage distribution of one attack (misses as 0) or of a hit or critical hit."""
+def damage_parts(inputs: dict[str, Any], data: SystemData) -> tuple[Attack, Dist, Dist, list[str], list[dict]]:
+    """The attack's outcomes and the damage of a regular and of a critical hit (weakness and
+    resistance applied), their labels and steps: the damage calculator's pieces (the round
+    calculator reads them again at each AC the target's wounds leave)."""
     attack = resolve_attack(inputs, data)
     regular, critical, labels, steps = hit_damage(inputs, data, attack.weapon)
     floor = data.fact("attack-damage", "minimum_damage")
@@ -281,6 +283,12 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         steps.append(
             data.step("attack-damage", f"Weakness {signed(w)}, then resistance {signed(-r)}, never below {floor}.")
         )
+    return attack, regular, critical, labels, steps
+
+
+def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The full damage distribution of one attack (misses as 0) or of a hit or critical hit."""
+    attack, regular, critical, labels, steps = damage_parts(inputs, data)
     o = attack.outcomes
     outcome = inputs["outcome"]
     if outcome == "attack":

@@ -78,7 +78,8 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     if inputs["wounds_rule"]:
         per_round, reached = wounded_round(attacks, out_at, dead_at, inputs, data, steps)
     else:
-        party.bounded(sum(a.base.max for a in attacks), MAX_ROUND_DAMAGE, "points of damage a round", inputs, "dice")
+        most = sum(a.base.max for a in attacks)
+        party.track_bounded(len(attacks), most, dead_at, party.whole(inputs, "target_hp"))
         per_round = rounds.round_total(a.base for a in attacks)
         if counted:
             reached = _with_checks(per_round, out_at, dead_at, inputs, data, steps)
@@ -86,10 +87,6 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             thresholds = [rounds.Threshold("Unconscious", out_at), rounds.Threshold("Dead", dead_at)]
             reached = rounds.track(per_round, thresholds)
     return round_answer.answer(per_round, reached, f"a {hp}-HP foe", steps, label, "knocks out")
-
-
-MAX_ROUND_DAMAGE = 4_000
-"""The most damage one round of all the attackers may deal: it sizes the round's distribution."""
 
 
 def _with_checks(

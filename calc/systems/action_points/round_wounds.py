@@ -12,39 +12,58 @@ check follows the attacks, as in the round without wounds (ruling).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 from calc import dice, party, rounds
 from calc.data import SystemData
 from calc.dist import Dist
-from calc.systems.action_points.attack import damage, wound_needed
+from calc.systems.action_points.attack import damage_parts, resolve_attack, wound_needed
 
-MAX_WORK = 3_000_000
+MAX_WORK = 800_000
 """The most (state × outcome) steps the wounds chain may take: checked before computing."""
 
 
 class AttackAt:
-    """One attack of the round: its validated damage inputs, its damage at the target's starting
-    AC (`base`), and `at(wounds)`: its damage against the AC those wounds leave (cached)."""
+    """One attack of the round: its validated damage inputs and its damage against the target's AC
+    as typed (`base`: no wounds). `weights(wounds)`: its damage against the AC those wounds leave, as
+    integer weights over `scale` (one scale for every wound count, so a round's weights share one
+    total); only the attack roll's outcomes change with the AC, never a hit's damage."""
 
     def __init__(self, typed: dict[str, Any], base: Dist, data: SystemData) -> None:
         self.typed = typed
         self.base = base
         self.data = data
-        self._by_wounds: dict[int, list[tuple[int, Fraction]]] = {}
+        self.scale = 0
+        self._by_wounds: dict[int, list[tuple[int, int]]] = {}
 
-    def at(self, wounds: int, start: int) -> list[tuple[int, Fraction]]:
-        """[(damage, chance)] against a target with `wounds` (`start` of them already in `base`)."""
-        if wounds not in self._by_wounds:
-            if wounds == start:
-                dist = self.base
-            else:
-                per = self.data.fact("wounds", "penalty_per_wound")
-                lowered = self.typed | {"defense": self.typed["defense"] + per * (wounds - start)}
-                dist = rounds.dist_of(rounds.uncut(damage, lowered, self.data))
-            self._by_wounds[wounds] = list(dist.items())
+    def prepare(self, levels: range) -> None:
+        """Work out the attack at every wound count in `levels`, and their common scale."""
+        if self._by_wounds:
+            return
+        per = self.data.fact("wounds", "penalty_per_wound")
+        _, regular, critical, _, _ = damage_parts(self.typed, self.data)
+        odds = {}
+        for w in levels:
+            o = resolve_attack(self.typed | {"defense": self.typed["defense"] + per * w}, self.data).outcomes
+            odds[w] = (o.miss, o.regular, o.critical)
+        den = math.lcm(*(p.denominator for trio in odds.values() for p in trio))
+        self.scale = den * regular.total * critical.total
+        for w, (miss, reg, crit) in odds.items():
+            out: dict[int, int] = {0: int(miss * self.scale)} if miss else {}
+            for part, dist in ((reg, regular), (crit, critical)):
+                if part:
+                    k = int(part * (self.scale // dist.total))
+                    for x, wx in dist.weights():
+                        out[x] = out.get(x, 0) + k * wx
+            self._by_wounds[w] = list(out.items())
+        g = math.gcd(self.scale, *(x for pairs in self._by_wounds.values() for _, x in pairs))
+        if g > 1:  # the smallest common scale: the chain's integers (and its means) stay short
+            self.scale //= g
+            self._by_wounds = {w: [(x, k // g) for x, k in pairs] for w, pairs in self._by_wounds.items()}
+
+    def weights(self, wounds: int) -> list[tuple[int, int]]:
         return self._by_wounds[wounds]
 
 
@@ -65,81 +84,88 @@ def wounded_round(
         data.step(
             "wounds",
             f"Wound threshold {how}: each attack of {need} or more damage gives the target 1 wound, "
-            f"{per} to its AC and SR for every attack after it; from {start} wound(s), a wound past {most} kills.",
+            f"{per} to its AC and SR for every attack after it; from {start} wound(s) ({per * start} to its "
+            f"AC or SR already), a wound past {most} kills.",
         )
     )
     reading = "exact, damage must reach it (ruling)" if inputs["wound_rounding"] == "up" else "rounded down"
     steps.append(data.step("ruling:wound-threshold-rounding", f"A fractional tenth is {reading}."))
-    levels = min(most - start + 1, dead_at // need + 1)  # wound counts a living target can reach
+    top = min(most, start + dead_at // need + len(attacks))  # the most wounds a living target can have
+    levels = top - start + 1
     outcomes = max(len(a.base.support()[0]) for a in attacks)
     size = (dead_at + 1) * (len(attacks) + 1)
     work = levels * len(attacks) * size * outcomes + (dead_at + 1) * levels * size
-    party.bounded(work, MAX_WORK, "states and outcomes of the wounds chain", inputs, "wounds_rule")
-    check = _dying_check(inputs, data, out_at, dead_at) if inputs["dying_checks"] == "counted" else None
+    party.bounded(work, MAX_WORK, "states and outcomes of the wounds chain", party.whole(inputs, "target_hp"))
+    for attack in attacks:
+        attack.prepare(range(start, top + 1))
+    check = _dying_check(inputs, data) if inputs["dying_checks"] == "counted" else None
+    faces = check[0] if check else 1
     dead: tuple[int, int] = (dead_at, most + 1)
-    joint: dict[int, dict[tuple[int, int], Fraction]] = {}
+    joint: dict[int, list[tuple[int, int, int]]] = {}
 
-    def round_from(wounds: int) -> dict[tuple[int, int], Fraction]:
+    def round_from(wounds: int) -> list[tuple[int, int, int]]:
         if wounds not in joint:
-            joint[wounds] = _joint(attacks, wounds, start, need, most, dead_at)
+            joint[wounds] = [(w, d, g) for (d, g), w in _joint(attacks, wounds, need, most, dead_at).items()]
         return joint[wounds]
 
-    def step(state: tuple[int, int]) -> list[tuple[Fraction, tuple[int, int]]]:
+    fails: dict[int, int] = {}
+
+    def step(state: tuple[int, int]) -> list[tuple[int, tuple[int, int]]]:
+        """One round from (damage taken, wounds), merged by next state (the chain's fast path)."""
         taken, wounds = state
-        out: list[tuple[Fraction, tuple[int, int]]] = []
-        for (d, gained), p in round_from(wounds).items():
-            now, w = min(dead_at, taken + d), wounds + gained
+        out: dict[tuple[int, int], int] = {}
+        get = out.get
+        for p, d, gained in round_from(wounds):
+            now, w = taken + d, wounds + gained
             if w > most or now >= dead_at:
-                out.append((p, dead))
+                out[dead] = get(dead, 0) + p * faces
             elif check is not None and now >= out_at:
-                fail, loss = check(now)
-                out.append((p * fail, (min(dead_at, now + loss), w) if now + loss < dead_at else dead))
-                out.append((p * (1 - fail), (now, w)))
+                if now not in fails:
+                    fails[now] = check[1](now)
+                fail = fails[now]
+                after = (now + check[2], w) if now + check[2] < dead_at else dead
+                out[after] = get(after, 0) + p * fail
+                out[(now, w)] = get((now, w), 0) + p * (faces - fail)
             else:
-                out.append((p, (now, w)))
-        return out
+                out[(now, w)] = get((now, w), 0) + p * faces
+        return [(p, s) for s, p in out.items()]
 
-    chain = rounds.StateChain((0, start), step)
+    total = math.prod(a.scale for a in attacks) * faces
+    chain = rounds.StateChain((0, start), step, total=total)
     reached = chain.reach_all([("Unconscious", lambda s: s[0] >= out_at or s == dead), ("Dead", lambda s: s == dead)])
-    first = _joint(attacks, start, start, need, most, None)
-    shown: dict[int, Fraction] = {}
-    for (d, _), p in first.items():
-        shown[d] = shown.get(d, Fraction(0)) + p
-    return Dist.from_probs(shown), reached
+    shown: dict[int, int] = {}
+    for (d, _), w in _joint(attacks, start, need, most, None).items():
+        shown[d] = shown.get(d, 0) + w
+    return Dist.from_weights(shown), reached
 
 
-def _joint(
-    attacks: list[AttackAt], wounds: int, start: int, need: int, most: int, cap: int | None
-) -> dict[tuple[int, int], Fraction]:
-    """The round's attacks in order from a target with `wounds`: {(damage, wounds gained): chance},
-    damage capped at `cap` (None: not capped); wounds past `most` stop counting (the target is dead)."""
-    now: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+def _joint(attacks: list[AttackAt], wounds: int, need: int, most: int, cap: int | None) -> dict[tuple[int, int], int]:
+    """The round's attacks in order from a target with `wounds`: {(damage, wounds gained): weight}
+    over the product of the attacks' scales, damage capped at `cap` (None: not capped); a target
+    dead of its wounds (past `most`) takes no more."""
+    now: dict[tuple[int, int], int] = {(0, 0): 1}
     for attack in attacks:
-        nxt: dict[tuple[int, int], Fraction] = {}
+        nxt: dict[tuple[int, int], int] = {}
         for (d, g), p in now.items():
             if wounds + g > most:  # dead of its wounds: later blows change nothing
-                nxt[(d, g)] = nxt.get((d, g), Fraction(0)) + p
+                nxt[(d, g)] = nxt.get((d, g), 0) + p * attack.scale
                 continue
-            for x, q in attack.at(wounds + g, start):
+            for x, q in attack.weights(wounds + g):
                 key = (d + x if cap is None else min(cap, d + x), g + (x >= need))
-                nxt[key] = nxt.get(key, Fraction(0)) + p * q
+                nxt[key] = nxt.get(key, 0) + p * q
         now = nxt
     return now
 
 
-def _dying_check(
-    inputs: dict[str, Any], data: SystemData, out_at: int, dead_at: int
-) -> Callable[[int], tuple[Fraction, int]]:
-    """At damage taken `now` (below 0 HP): (the chance its Constitution check fails, the loss)."""
-
+def _dying_check(inputs: dict[str, Any], data: SystemData) -> tuple[int, Callable[[int], int], int]:
+    """(the check die's faces, the faces that fail at damage taken `now` (below 0 HP), the loss)."""
     die = dice.parse(data.fact("dying", "check_die")).dist()
     base = data.fact("dying", "check_dc_base")
-    loss = data.fact("dying", "failed_check_damage")
     below = data.fact("dying", "dying_below")
     con, hp = inputs["target_con"], inputs["target_hp"]
 
-    def check(now: int) -> tuple[Fraction, int]:
+    def failing(now: int) -> int:
         dc = base + (below - (hp - now))
-        return die.p_where(lambda face: face + con < dc), loss
+        return sum(w for face, w in die.weights() if face + con < dc)
 
-    return check
+    return die.total, failing, data.fact("dying", "failed_check_damage")

@@ -33,10 +33,6 @@ def _attack(
     return beats, lands, rounds.dist_of(defended), defended["summary"]
 
 
-MAX_ROUND_DAMAGE = 4_000
-"""The most damage one round of all the attackers may deal: it sizes the round's distribution."""
-
-
 def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     per_round_actions = data.fact("complex-actions", "per_round")
     everyone = party.each(inputs)
@@ -66,7 +62,8 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         attacker[dice_input].dist().max + attacker["damage_strength"] + attacker["critical_bonus"]
         for _, attacker, _, dice_input in attacks
     )
-    party.bounded(most, MAX_ROUND_DAMAGE, "points of damage a round", inputs, "damage_dice")
+    deepest = inputs["target_hp"] - data.fact("death-and-dying", "drops_at")
+    party.track_bounded(len(attacks), most, deepest, party.whole(inputs, "target_hp"))
     defended = inputs["defense"] != "none"
     reserves = inputs["reserves"] if defended else 0
     when_hit = inputs["spend_reserve"] == "when-hit"

@@ -98,13 +98,8 @@ def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dis
         )
     steps += damage_steps
     one = rounds.attack_damage(p, on_hit)
-    party.bounded(on_hit.max * max(n, 1), MAX_ROUND_DAMAGE, "points of damage a round", inputs, "dice")
+    party.bounded(on_hit.max * n, party.MAX_ROUND_DAMAGE, "points of damage a round", party.where(inputs, at, "dice"))
     return rounds.round_total([one] * first_n), rounds.round_total([one] * n), party.named(steps, party.who(inputs, at))
-
-
-MAX_ROUND_DAMAGE = 4_000
-"""The most damage one round of all the attackers may deal: it sizes the round's distribution
-(every total from 0 up), so it is checked before any is built."""
 
 
 def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
@@ -116,9 +111,6 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         laters.append(later_one)
         same = same and first_one.max == later_one.max and first_one.min == later_one.min
         steps += attacker_steps
-    party.bounded(sum(d.max for d in laters), MAX_ROUND_DAMAGE, "points of damage a round", inputs, "dice")
-    per_round = rounds.round_total(laters)
-    first = None if same else rounds.round_total(firsts)  # fewer attacks fit in the first round
     hp = inputs["target_hp"]
     uses_hurt = inputs["target"] == "character" or inputs["npc_hurt"]
     if uses_hurt:
@@ -142,6 +134,11 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         thresholds = [rounds.Threshold("Dead", hp - dead_at)]
         steps.append(data.step("npc-death", f"An ordinary NPC or monster dies at {dead_at} hit points or fewer."))
         target, verb = f"a {hp}-HP foe", "kills"
+    attacks = sum(a["attacks"] for a in party.each(inputs))
+    most = sum(d.max for d in laters)
+    party.track_bounded(attacks, most, max(t.damage for t in thresholds), party.whole(inputs, "target_hp"))
+    per_round = rounds.round_total(laters)
+    first = None if same else rounds.round_total(firsts)  # fewer attacks fit in the first round
     reached = rounds.track(per_round, thresholds, first=first)
     return round_answer.answer(per_round, reached, target, steps, verb=verb)
 

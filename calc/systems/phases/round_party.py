@@ -49,10 +49,15 @@ def composed(
     return step
 
 
-def work(hp: int, dies_at: int, crit_size: int, attackers: int, outcomes: int) -> int:
-    """An upper estimate of the chain's steps, checked before computing: its states (HP left,
-    Wounds, critical Wounds carried, the two flags) times, for each, the part-way states each
-    attacker's blows fold (no more than the states themselves) times the blows."""
-    states = (hp + 1) * (dies_at + 1) * (crit_size * attackers + 1) * 4
-    part_way = min(states, outcomes ** max(attackers - 1, 1))
-    return states * attackers * part_way * outcomes // max(hp, 1)
+def work(hp: int, dies_at: int, crit: int, blows: list[int]) -> int:
+    """An estimate of the blows the chain folds, checked before computing: its states (about HP
+    left × Wounds or slots, a critical Wound carried doubling them) times, for each, the part-way
+    states after each attacker (the blows so far multiplied, no more than the states themselves)
+    times the next attacker's blows (`blows`: each attack's outcomes). Measured on a quiet machine,
+    600,000 of them take about 0.12 s in CPython."""
+    states = (hp + 1) * (dies_at + 1) * (2 if crit else 1)
+    part_way, steps = 1, 0
+    for b in blows:
+        steps += min(part_way, states) * b
+        part_way *= b
+    return states * steps

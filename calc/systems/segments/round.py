@@ -55,15 +55,14 @@ def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dis
             multiplied.append(rounds.attack_damage(p, strong))
             steps += multiplier_steps[1:]
     party.bounded(
-        sum(d.max for d in multiplied or plain) * n, MAX_ROUND_DAMAGE, "points of damage a round", inputs, "routine"
+        sum(d.max for d in multiplied or plain) * n,
+        party.MAX_ROUND_DAMAGE,
+        "points of damage a round",
+        party.where(inputs, at, "routine"),
     )
     later = rounds.round_total(plain * n)
     first = rounds.round_total(multiplied * n) if multiplied else later
     return first, later, party.named(steps, party.who(inputs, at))
-
-
-MAX_ROUND_DAMAGE = 4_000
-"""The most damage one round of all the attackers may deal: it sizes the round's distribution."""
 
 
 def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
@@ -75,7 +74,10 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         laters.append(later_one)
         multiplied = multiplied or bool(attacker["multipliers"])
         steps += attacker_steps
-    party.bounded(sum(d.max for d in firsts), MAX_ROUND_DAMAGE, "points of damage a round", inputs, "routine")
+    hp = inputs["target_hp"]
+    deepest = hp - data.fact("death-and-dying", "drops_at" if inputs["drop_at"] == "zero" else "dead_at")
+    attacks = sum(len(a["routine"]) * a["routines"] for a in party.each(inputs))
+    party.track_bounded(attacks, sum(d.max for d in firsts), deepest, party.whole(inputs, "target_hp"))
     every = inputs["multiplier_rounds"] == "every"
     per_round = rounds.round_total(firsts if every else laters)
     first = rounds.round_total(firsts) if multiplied and not every else None
@@ -91,7 +93,6 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     steps.append(
         data.step("damage-multipliers", f"A round deals {_m(per_round)} on average ({per_round.min}–{per_round.max}).")
     )
-    hp = inputs["target_hp"]
     drops = data.fact("death-and-dying", "drops_at")
     thresholds = [rounds.Threshold("Drops", hp - drops)]
     if inputs["drop_at"] == "zero":
