@@ -49,7 +49,7 @@ if (args.json) {
   console.log(JSON.stringify({ python: version, repeat, load_before: loadBefore, load_after: loadAfter, rows }, null, 1));
   process.exit(0);
 }
-const TARGET = { typical: 10, limit: 50 };
+const TARGET = { typical: 10, limit: 50, party: 50, "party-limit": 300 }; // party: the round calculators' several attackers
 const num = (x) => x.toFixed(2).padStart(8);
 console.log(`Pyodide ${artifacts.pyodide} (Python ${version}) in Node ${process.versions.node}; ${repeat} runs per case after a warm-up`);
 console.log(`load average before: ${load(loadBefore)}`);

@@ -106,6 +106,10 @@ def render(answer: dict[str, Any]) -> str:
     lines = [answer["summary"]] if answer["summary"] else []
     for c in answer["chances"]:
         lines.append(f"  {c['label']}: {c['p']['float'] * 100:.2f}% ({c['p']['fraction']})")
+    for r in answer.get("rounds") or []:
+        mean = r["mean"]
+        exact = f"{mean['float']:.3f} ({mean['fraction']})" if mean else "never"
+        lines.append(f"  Mean rounds, {r['label']}: {exact}")
     if answer["roll_needed"]:
         r = answer["roll_needed"]
         lines.append(f"  Roll needed on the {r['die']}: {r['text']}")

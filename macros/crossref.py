@@ -317,14 +317,15 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem], com
                                 "ruling",
                             )
                         )
-        for key, value in (calc.get("stress") or {}).items():
-            decl = next((d for d in calc["inputs"] if d["name"] == key), None)
-            if decl is None:
-                out.append(where.problem(f"no input '{key}'{suggest(key, names)}", "stress", key))
-            else:
-                why = _input_value_problem(system, decl, value)
-                if why:
-                    out.append(where.problem(why, "stress", key))
+        for block in ("stress", "stress_party"):
+            for key, value in (calc.get(block) or {}).items():
+                decl = next((d for d in calc["inputs"] if d["name"] == key), None)
+                if decl is None:
+                    out.append(where.problem(f"no input '{key}'{suggest(key, names)}", block, key))
+                else:
+                    why = _input_value_problem(system, decl, value)
+                    if why:
+                        out.append(where.problem(why, block, key))
 
 
 def tracker_fields(system: System) -> tuple[dict | None, dict[str, dict]]:

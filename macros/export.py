@@ -76,6 +76,7 @@ def export_system(system: System) -> dict[str, Any]:
             "inputs": [_input(system, d) for d in calc["inputs"]],
             **({"inputs_from": calc["inputs_from"]} if "inputs_from" in calc else {}),
             "stress": calc.get("stress") or {},
+            **({"stress_party": calc["stress_party"]} if "stress_party" in calc else {}),
         }
     examples = [
         {

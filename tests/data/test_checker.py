@@ -388,3 +388,27 @@ def test_inputs_from_is_one_level(root: Path) -> None:
         "rules_data/countup/calculators.yaml:26: calculators.initiative.inputs_from: "
         "calculator 'damage' takes its inputs from another: name that one"
     ]
+
+
+def test_fields_from_copies_the_calculators_own_inputs_as_a_lists_fields(root: Path) -> None:
+    """The round calculators' `attackers`: `fields_from` copies the named inputs (without `was`)
+    as the entries' fields, under the same names; every `role: attacker` input must be named, and
+    a name that is not an input of the calculator is reported at its line."""
+    edit(
+        root,
+        "calculators.yaml",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n",
+        "      - {name: extra, type: dice, label: Extra dice, role: attacker, default: d6}\n"
+        "      - {name: bonus, type: integer, label: Bonus, role: attacker, was: plus, min: 0, max: 5, default: 0}\n"
+        "      - {name: attackers, type: list, label: Attackers, max_items: 4, fields_from: [extra, bonus],"
+        " default: []}\n",
+    )
+    cat = loader.load(root)
+    assert [str(p) for p in cat.problems] == []
+    (listed,) = [d for d in cat.systems["countup"].calculators["damage"]["inputs"] if d["name"] == "attackers"]
+    assert [f["name"] for f in listed["fields"]] == ["extra", "bonus"]
+    assert listed["fields"][0]["type"] == "dice" and "was" not in listed["fields"][1]
+    edit(root, "calculators.yaml", "fields_from: [extra, bonus]", "fields_from: [extra, bonnus]")
+    found = problems(root)
+    assert any("fields_from[1]: no input 'bonnus'" in p for p in found), found
+    assert any("an attacker's inputs must all be fields: add bonus" in p for p in found), found

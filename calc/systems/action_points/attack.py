@@ -286,6 +286,17 @@ def damage_parts(inputs: dict[str, Any], data: SystemData) -> tuple[Attack, Dist
     return attack, regular, critical, labels, steps
 
 
+def attack_dist(attack: Attack, regular: Dist, critical: Dist) -> Dist:
+    """One whole attack's damage, a miss as 0 (the damage calculator's "per attack")."""
+    o = attack.outcomes
+    return Dist.mixture([(o.miss, Dist.constant(0)), (o.regular, regular), (o.critical, critical)])
+
+
+def attack_summary(total: Dist, hit: Fraction) -> str:
+    """The damage calculator's summary of a whole attack."""
+    return f"{_mean(total)} damage on average per attack ({total.min} to {total.max}); hits {result.percent(hit)}"
+
+
 def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     """The full damage distribution of one attack (misses as 0) or of a hit or critical hit."""
     attack, regular, critical, labels, steps = damage_parts(inputs, data)
@@ -321,12 +332,11 @@ def damage(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         ["Regular hit", result.percent(p_reg), labels[0], _mean(regular)],
         ["Critical hit", result.percent(p_crit), labels[1], _mean(critical)],
     ]
-    what = {"attack": "per attack", "hit": "on a regular hit", "critical": "on a critical hit"}[outcome]
-    summary = f"{_mean(total)} damage on average {what} ({total.min} to {total.max})"
     if outcome == "attack":
-        summary += f"; hits {result.percent(whole.hit)}"
+        summary = attack_summary(total, whole.hit)
     else:
-        summary = f"{per_attack.summary(whole)}; {summary}"
+        what = {"hit": "on a regular hit", "critical": "on a critical hit"}[outcome]
+        summary = f"{per_attack.summary(whole)}; {_mean(total)} damage on average {what} ({total.min} to {total.max})"
     shown = result.dist_json(total, "Damage")
     return {
         "summary": summary,

@@ -15,7 +15,7 @@ from calc import inputs as declared
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.systems.action_points.attack import damage
+from calc.systems.action_points.attack import attack_dist, attack_summary, damage_parts
 from calc.systems.action_points.round_wounds import AttackAt, wounded_round
 
 STYLES = {"standard": "standard-attack", "quick": "quick-attack", "power": "power-attack", "charge": "charge"}
@@ -57,10 +57,12 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
                 continue
             asked = {k: attacker[k] for k in own & set(attacker)} | {"attack": style, "outcome": "attack"}
             typed = declared.validate(decl, asked)
-            answer = rounds.uncut(damage, typed, data)
-            attacks += [AttackAt(typed, rounds.dist_of(answer), data)] * n
+            attack, regular, critical, _, _ = damage_parts(typed, data)  # the damage calculator's pieces
+            one = attack_dist(attack, regular, critical)
+            attacks += [AttackAt(typed, one, data, (regular, critical))] * n
             steps.append(data.step("action-types", f"{who}{n} × {style} attack: a {kind} action, {cost} AP each."))
-            steps.append(data.step(rule, f"{who}{style.capitalize()} attack: {answer['summary']}."))
+            summary = attack_summary(one, attack.outcomes.hit)
+            steps.append(data.step(rule, f"{who}{style.capitalize()} attack: {summary}."))
     label = "Damage per round" if inputs["attackers"] else "Damage per turn"
     hp = inputs["target_hp"]
     below = data.fact("dying", "dying_below")
@@ -111,23 +113,25 @@ def _with_checks(
     )
     attack = list(per_round.weights())
     faces = die.total
-
-    def failing(taken: int) -> int:
-        """The check die's faces that fail at this damage taken (integer weights over `faces`)."""
-        dc = base + (below - (hp - taken))  # negative hit points: how far below 0
-        return sum(w for face, w in die.weights() if face + con < dc)
+    check = list(die.weights())
+    # the check die's faces that fail at each damage taken below 0 (integer weights over `faces`)
+    failing = {
+        taken: sum(w for face, w in check if face + con < base + (below - (hp - taken)))  # DC: 15 + negative HP
+        for taken in range(out_at, dead_at)
+    }
 
     def step(taken: int) -> list[tuple[int, int]]:
-        out = []
+        out: dict[int, int] = {}  # merged by next state: the chain's fast path
         for x, w in attack:
             now = min(dead_at, taken + x)
             if out_at <= now < dead_at:
-                f = failing(now)
-                out.append((w * f, min(dead_at, now + loss)))
-                out.append((w * (faces - f), now))
+                f = failing[now]
+                after = min(dead_at, now + loss)
+                out[after] = out.get(after, 0) + w * f
+                out[now] = out.get(now, 0) + w * (faces - f)
             else:
-                out.append((w * faces, now))
-        return out
+                out[now] = out.get(now, 0) + w * faces
+        return [(w, t) for t, w in out.items()]
 
     chain = rounds.StateChain(0, step, total=per_round.total * faces)
     return chain.reach_all([("Unconscious", lambda t: t >= out_at), ("Dead", lambda t: t >= dead_at)])

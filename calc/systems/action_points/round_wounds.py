@@ -19,9 +19,9 @@ from typing import Any
 from calc import dice, party, rounds
 from calc.data import SystemData
 from calc.dist import Dist
-from calc.systems.action_points.attack import damage_parts, resolve_attack, wound_needed
+from calc.systems.action_points.attack import resolve_attack, wound_needed
 
-MAX_WORK = 800_000
+MAX_WORK = 500_000
 """The most (state × outcome) steps the wounds chain may take: checked before computing."""
 
 
@@ -31,10 +31,11 @@ class AttackAt:
     integer weights over `scale` (one scale for every wound count, so a round's weights share one
     total); only the attack roll's outcomes change with the AC, never a hit's damage."""
 
-    def __init__(self, typed: dict[str, Any], base: Dist, data: SystemData) -> None:
+    def __init__(self, typed: dict[str, Any], base: Dist, data: SystemData, hits: tuple[Dist, Dist]) -> None:
         self.typed = typed
         self.base = base
         self.data = data
+        self.hits = hits  # the damage of a regular and of a critical hit: the AC changes neither
         self.scale = 0
         self._by_wounds: dict[int, list[tuple[int, int]]] = {}
 
@@ -43,7 +44,7 @@ class AttackAt:
         if self._by_wounds:
             return
         per = self.data.fact("wounds", "penalty_per_wound")
-        _, regular, critical, _, _ = damage_parts(self.typed, self.data)
+        regular, critical = self.hits
         odds = {}
         for w in levels:
             o = resolve_attack(self.typed | {"defense": self.typed["defense"] + per * w}, self.data).outcomes

@@ -162,7 +162,7 @@ class ScalarField {
         autocomplete: "off",
         spellcheck: "false",
         autocapitalize: "off",
-        maxlength: decl.type === "text" ? decl.max_length || 40 : decl.type === "dice" ? 200 : 14,
+        maxlength: decl.type === "text" ? decl.max_length || 40 : decl.type === "dice" ? 200 : decl.type === "list" ? 2000 : 14,
       });
       control.addEventListener("input", () => this.edited());
       if (numeric) control.addEventListener("keydown", (event) => this.step(event));
@@ -226,7 +226,7 @@ class ScalarField {
 
   setText(value) {
     if (this.decl.type === "boolean") this.control.checked = value === true || value === "true";
-    else this.control.value = value === undefined || value === null ? "" : String(value);
+    else this.control.value = value === undefined || value === null ? "" : asText(value);
   }
 
   /** The value to send: whole numbers as numbers, anything else as typed (Python judges it). */
@@ -434,10 +434,16 @@ class ListField {
     this.rows = [];
     for (const item of items) {
       const values = {};
-      for (const f of this.decl.fields) values[f.name] = Object.hasOwn(item, f.name) ? String(item[f.name]) : f.default;
+      for (const f of this.decl.fields) values[f.name] = Object.hasOwn(item, f.name) ? asText(item[f.name]) : f.default;
       this.addRow(values);
     }
   }
+}
+
+/** A value as a field's text: a list inside a list's row (segments' attack routine in an attacker
+ * of the round calculator's `attackers`) as its JSON, which Python reads back. */
+function asText(value) {
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
 /** Whether an integer input takes negative values (no minimum, or one below zero). */
