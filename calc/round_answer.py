@@ -17,16 +17,16 @@ HEADLINE_ROUNDS = 3  # "the chance within 3 rounds": the issue's figure, a displ
 def answer(
     per_round: Dist,
     reached: list[rounds.Reached],
-    target: str,
+    aim: str,
     steps: list[dict[str, str]],
     label: str = "Damage per round",
-    verb: str = "drops",
     lead: int = 0,
 ) -> dict[str, Any]:
-    """`rounds.answer` with the summary led by `reached[lead]` (the threshold the GM asks about:
-    the target drops, or is out of the fight) and the exact `rounds` block."""
-    out = rounds.answer(per_round, reached, target, steps, label, verb)
-    out["summary"] = summary(per_round, reached[lead], target, verb)
+    """`rounds.answer` with the summary led by `reached[lead]` (the threshold the GM asks about;
+    `aim` says it: "kill a 22-HP foe", "take a 6-HP monster out of the fight") and the exact
+    `rounds` block."""
+    out = rounds.answer(per_round, reached, aim, steps, label)
+    out["summary"] = summary(per_round, reached[lead], aim)
     out["rounds"] = [
         {
             "label": r.label,
@@ -38,16 +38,15 @@ def answer(
     return out
 
 
-def summary(per_round: Dist, first: rounds.Reached, target: str, verb: str) -> str:
-    """E.g. "Drops a 22-HP foe in 3.4 rounds on average, 61% within 3 rounds; deals 7.5 per round"."""
+def summary(per_round: Dist, first: rounds.Reached, aim: str) -> str:
+    """E.g. "3.4 rounds · 61% within 3 · to drop a 22-HP foe; deals 7.5 per round on average": the
+    two figures first, short enough for the two folded lines of a phone's answer bar (about 20
+    characters each)."""
     deals = f"deals {_num(per_round.mean)} per round on average"
     if first.mean is None:
-        return f"Never {verb} {target}: {deals}"
-    within = first.within[HEADLINE_ROUNDS - 1]
-    return (
-        f"{verb[0].upper()}{verb[1:]} {target} in {_num(first.mean)} rounds on average, "
-        f"{result.percent(within, 0)} within {HEADLINE_ROUNDS} rounds; {deals}"
-    )
+        return f"Cannot {aim}; {deals}"
+    within = result.percent(first.within[HEADLINE_ROUNDS - 1], 0)
+    return f"{_num(first.mean)} rounds · {within} within {HEADLINE_ROUNDS} · to {aim}; {deals}"
 
 
 def _num(x: Any) -> str:

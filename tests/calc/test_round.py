@@ -328,7 +328,9 @@ def test_countup_issue_example() -> None:
     assert brute[1] == Fraction(121, 400) / 64
     assert chance(answer, "Dead within 3 rounds") == brute[2]
     mean = dp_mean_rounds(outcomes, 22)
-    assert answer["summary"].startswith(f"Kills a 22-HP foe in {float(mean):.2f}".rstrip("0"))
+    assert answer["summary"].startswith(
+        f"{float(mean):.2f}".rstrip("0") + " rounds · 11% within 3 · to kill a 22-HP foe"
+    )
     assert answer["summary"].endswith("; deals 4.12 per round on average")
     assert Fraction(answer["rounds"][0]["mean"]["fraction"]) == mean
     assert f"(mean rounds: Dead: {float(mean):.2f}".rstrip("0") in answer["table"]["title"]

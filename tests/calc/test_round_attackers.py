@@ -89,7 +89,7 @@ def test_countup_hurt_counts_the_killed_as_worse() -> None:
     worse", which these deaths are."""
     answer = cu("round", attacks=3, dice="1d4", damage_misc=11, target="character", target_hp=3)
     assert chance(answer, "Hurt or worse in 1 round") == chance(answer, "Dead in 1 round") == 1 - Fraction(1, 4) ** 3
-    assert answer["summary"].startswith("Drops a 3-HP character to Hurt or worse in ")
+    assert answer["summary"].startswith("1.02 rounds · >99% within 3 · to take a 3-HP character to 0 HP or below (Hurt")
     assert not [c for c in answer["chances"] if c["label"].startswith("Hurt in")]
 
 
@@ -358,7 +358,9 @@ def test_phases_morale_out_of_the_fight_brute_force(when: str) -> None:
         brute[0],
         brute[2],
     ]
-    assert answer["summary"].startswith("Puts a 3-HP monster out of the fight in ")
+    mean = Fraction(answer["rounds"][0]["mean"]["fraction"])
+    assert answer["summary"].startswith(f"{float(mean):.2f}".rstrip("0").rstrip(".") + " rounds · ")
+    assert "within 3 · to take a 3-HP monster out of the fight" in answer["summary"]
     fight_on = ph("round", defense=2, hd=2, target_hp=3, attackers=PH_PARTY)
     assert chance(answer, "Out of the fight within 3 rounds") > chance(fight_on, "Down within 3 rounds")
 

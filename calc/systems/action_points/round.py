@@ -88,7 +88,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         else:
             thresholds = [rounds.Threshold("Unconscious", out_at), rounds.Threshold("Dead", dead_at)]
             reached = rounds.track(per_round, thresholds)
-    return round_answer.answer(per_round, reached, f"a {hp}-HP foe", steps, label, "knocks out")
+    return round_answer.answer(per_round, reached, f"knock out a {hp}-HP foe", steps, label)
 
 
 def _with_checks(

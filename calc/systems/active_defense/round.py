@@ -106,7 +106,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     drops = data.fact("death-and-dying", "drops_at")
     steps.append(data.step("ruling:round-target-drops", f"The target drops at {drops} hit points (ruling)."))
     reached = rounds.track(per_round, [rounds.Threshold("Drops", hp - drops)])
-    return round_answer.answer(per_round, reached, f"a {hp}-HP foe", steps)
+    return round_answer.answer(per_round, reached, f"drop a {hp}-HP foe", steps)
 
 
 def _merged(parts: list[tuple[Fraction, Dist]]) -> tuple[Fraction, Dist]:

@@ -127,20 +127,20 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             )
         )
         steps.append(data.step(rule, f"Dead at {dead_at} hit points or fewer."))
-        target = f"a {hp}-HP {inputs['target'] if inputs['target'] == 'character' else 'NPC'} to {HURT}"
-        verb = "drops"
+        who = inputs["target"] if inputs["target"] == "character" else "NPC"
+        aim = f"take a {hp}-HP {who} to 0 HP or below ({HURT})"
     else:
         dead_at = data.fact("npc-death", "npc_death_hp")
         thresholds = [rounds.Threshold("Dead", hp - dead_at)]
         steps.append(data.step("npc-death", f"An ordinary NPC or monster dies at {dead_at} hit points or fewer."))
-        target, verb = f"a {hp}-HP foe", "kills"
+        aim = f"kill a {hp}-HP foe"
     attacks = sum(a["attacks"] for a in party.each(inputs))
     most = sum(d.max for d in laters)
     party.track_bounded(attacks, most, max(t.damage for t in thresholds), party.whole(inputs, "target_hp"))
     per_round = rounds.round_total(laters)
     first = None if same else rounds.round_total(firsts)  # fewer attacks fit in the first round
     reached = rounds.track(per_round, thresholds, first=first)
-    return round_answer.answer(per_round, reached, target, steps, verb=verb)
+    return round_answer.answer(per_round, reached, aim, steps)
 
 
 HURT = "Hurt or worse"

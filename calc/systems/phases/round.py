@@ -104,9 +104,9 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     kind = "monster" if inputs["target_kind"] == "monster" else "character"
     if inputs["morale"]:
         out = round_morale.out_of_fight(step, start, total, inputs, data, steps)
-        target = f"a {hp}-HP {kind} out of the fight"
-        return round_answer.answer(per_round, [out, *reached], target, steps, verb="puts")
-    return round_answer.answer(per_round, reached, f"a {hp}-HP {kind}", steps, verb="downs")
+        aim = f"take a {hp}-HP {kind} out of the fight (down, dead or fled)"
+        return round_answer.answer(per_round, [out, *reached], aim, steps)
+    return round_answer.answer(per_round, reached, f"down a {hp}-HP {kind}", steps)
 
 
 MAX_WORK = 600_000

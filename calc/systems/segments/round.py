@@ -107,7 +107,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             )
         )
     reached = rounds.track(per_round, thresholds, first=first)
-    return round_answer.answer(per_round, reached, f"a {hp}-HP foe", steps)
+    return round_answer.answer(per_round, reached, f"drop a {hp}-HP foe", steps)
 
 
 def _m(dist) -> str:
