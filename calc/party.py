@@ -9,8 +9,10 @@ target, one reading of the rules, for the whole party.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from calc.dist import Dist
 from calc.errors import InputError
 
 LIST = "attackers"
@@ -29,6 +31,20 @@ def each(inputs: dict[str, Any]) -> list[dict[str, Any]]:
     if not listed:
         return [inputs]
     return [inputs | entry for entry in listed]
+
+
+def rounds_of(
+    inputs: dict[str, Any], data: Any, one: Callable[[dict[str, Any], Any, int], tuple[Dist, Dist, list]]
+) -> tuple[list[Dist], list[Dist], list[dict[str, str]]]:
+    """Every attacker's damage in the first round and in each later one, and their why-steps, by
+    `one(attacker's inputs, data, place)`: for rounds whose attacks simply add up."""
+    firsts, laters, steps = [], [], []
+    for i, attacker in enumerate(each(inputs), start=1):
+        first, later, own = one(attacker, data, i)
+        firsts.append(first)
+        laters.append(later)
+        steps += own
+    return firsts, laters, steps
 
 
 def where(inputs: dict[str, Any], i: int, name: str) -> str:

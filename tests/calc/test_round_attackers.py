@@ -410,3 +410,13 @@ def test_cost_bounded_before_computing(system: str) -> None:
         calc.evaluate({"system": system, "calculator": "round", "inputs": LIMITS[system]})
     assert err.value.input == "attackers"
     assert "more than the" in err.value.reason
+
+
+def test_an_entrys_conditional_input_chooses_its_condition() -> None:
+    """phases' typed attack target applies when the target is entered directly: in an entry, as at
+    the top level, giving it chooses that (a form row, which sends every field, keeps its own)."""
+    typed = ph("round", attackers=[{"attack_target": 8}])
+    assert typed["inputs"]["attackers"][0]["target_source"] == "direct"
+    assert typed["chances"] == ph("round", attackers=[{"target_source": "direct", "attack_target": 8}])["chances"]
+    row = ph("round", attackers=[{"target_source": "ability", "attack_target": 8}])
+    assert row["chances"] == ph("round", attackers=[{}])["chances"]

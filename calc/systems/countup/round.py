@@ -103,14 +103,8 @@ def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dis
 
 
 def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    steps: list[dict[str, str]] = []
-    firsts, laters, same = [], [], True
-    for i, attacker in enumerate(party.each(inputs), start=1):
-        first_one, later_one, attacker_steps = one_attacker(attacker, data, i)
-        firsts.append(first_one)
-        laters.append(later_one)
-        same = same and first_one.max == later_one.max and first_one.min == later_one.min
-        steps += attacker_steps
+    firsts, laters, steps = party.rounds_of(inputs, data, one_attacker)
+    same = all(f.min == g.min and f.max == g.max for f, g in zip(firsts, laters, strict=True))
     hp = inputs["target_hp"]
     uses_hurt = inputs["target"] == "character" or inputs["npc_hurt"]
     if uses_hurt:

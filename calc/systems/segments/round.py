@@ -66,14 +66,8 @@ def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dis
 
 
 def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    steps: list[dict[str, str]] = []
-    firsts, laters, multiplied = [], [], False
-    for i, attacker in enumerate(party.each(inputs), start=1):
-        first_one, later_one, attacker_steps = one_attacker(attacker, data, i)
-        firsts.append(first_one)
-        laters.append(later_one)
-        multiplied = multiplied or bool(attacker["multipliers"])
-        steps += attacker_steps
+    firsts, laters, steps = party.rounds_of(inputs, data, one_attacker)
+    multiplied = any(attacker["multipliers"] for attacker in party.each(inputs))
     hp = inputs["target_hp"]
     deepest = hp - data.fact("death-and-dying", "drops_at" if inputs["drop_at"] == "zero" else "dead_at")
     attacks = sum(len(a["routine"]) * a["routines"] for a in party.each(inputs))
