@@ -302,10 +302,15 @@ def ph_round_apply(state: tuple, hits: Sequence[tuple[int, bool]], limit: int) -
     return (hp, count, crits, wounded, down, False)
 
 
-def ph_party_brute(hp: int, k: int, morale: int = 0, when: str = "next-phase") -> dict[str, list]:
+PH_PAIR = [(ph_attack((a,), x, 12, True), ph_attack((b,), y, 14, True)) for a, x, b, y in faces(20, 4, 20, 3)]
+
+
+def ph_party_brute(
+    hp: int, k: int, morale: int = 0, when: str = "next-phase", per: list = PH_PAIR, limit: int = 1
+) -> dict[str, list]:
     """First Wound / Down / Dead, and Out of the fight with a morale roll (2d6 above the score flees)
-    on the first Wound, at once or at the next round's start; every face of every attack."""
-    per = [(ph_attack((a,), x, 12, True), ph_attack((b,), y, 14, True)) for a, x, b, y in faces(20, 4, 20, 3)]
+    on the first Wound, at once or at the next round's start; every face of every attack (`per`:
+    each round's blows, one tuple per face combination) against a monster carrying `limit` Wounds."""
     counts = Counter(per)
     flee = Fraction(sum(1 for a, b in faces(6, 6) if a + b > morale), 36) if morale else Fraction(0)
     states: dict = {((hp, 0, 0, False, False, False), "not-yet"): Fraction(1)}
@@ -324,7 +329,7 @@ def ph_party_brute(hp: int, k: int, morale: int = 0, when: str = "next-phase") -
                     nxt[(s, "out")] += q
                     continue
                 for hits, c in counts.items():
-                    t = ph_round_apply(s, hits, limit=1)
+                    t = ph_round_apply(s, hits, limit=limit)
                     r = q * Fraction(c, len(per))
                     if morale and mm == "not-yet" and t[3] and not t[4]:
                         if when == "at-once":
@@ -365,13 +370,20 @@ def test_phases_morale_out_of_the_fight_brute_force(when: str) -> None:
     assert chance(answer, "Out of the fight within 3 rounds") > chance(fight_on, "Down within 3 rounds")
 
 
-def test_phases_one_attacker_single_morale_brute_force() -> None:
-    """One attacker, no critical Wound counted: every face, with the ruling's next-phase roll."""
-    kw = {"mode": "monster", "damage_dice": "1d6", "critical_wound": "ignored", "target_hp": 2, "hd": 4}
-    answer = ph("round", morale=5, **PH_BASE, **kw)
+@pytest.mark.parametrize("when", ["next-phase", "at-once"])
+def test_phases_one_attacker_morale_brute_force(when: str) -> None:
+    """One attacker (its own chain, critical Wounds merged when they cannot matter): a 1d6 monster
+    hitting on 12+ against a 4-HD monster (2 Wounds) at 2 HP with Morale 5, every face, 3 rounds."""
+    kw = {"mode": "monster", "damage_dice": "1d6", "target_hp": 2, "hd": 4}
+    answer = ph("round", morale=5, morale_when=when, **PH_BASE, **kw)
+    per = [(ph_attack((a,), x, 12, True),) for a, x in faces(20, 6)]
+    brute = ph_party_brute(2, 3, morale=5, when=when, per=per, limit=2)["Out of the fight"]
+    assert [chance(answer, "Out of the fight in 1 round"), chance(answer, "Out of the fight within 3 rounds")] == [
+        brute[0],
+        brute[2],
+    ]
     fight_on = ph("round", **PH_BASE, **kw)
     assert chance(answer, "Down within 3 rounds") == chance(fight_on, "Down within 3 rounds")
-    assert chance(answer, "Out of the fight in 1 round") == chance(fight_on, "Down in 1 round")  # the roll waits
 
 
 # --- every system: the command line and the cost bound --------------------------------------------------------
