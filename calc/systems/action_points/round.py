@@ -45,6 +45,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     decl = data.calculator("damage")["inputs"]
     own = {d["name"] for d in decl}
     attacks: list[AttackAt] = []  # every attack of the round, in order: its damage against the target's wounds
+    made: dict[tuple, tuple[Any, AttackAt]] = {}
     steps = []
     for at, attacker in enumerate(party.each(inputs), start=1):
         plan, spent = turn_plan(attacker, data, at)
@@ -56,10 +57,14 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             if not n:
                 continue
             asked = {k: attacker[k] for k in own & set(attacker)} | {"attack": style, "outcome": "attack"}
-            typed = declared.validate(decl, asked)
-            attack, regular, critical, _, _ = damage_parts(typed, data)  # the damage calculator's pieces
-            one = attack_dist(attack, regular, critical)
-            attacks += [AttackAt(typed, one, data, (regular, critical))] * n
+            key = tuple(sorted(asked.items()))
+            if key not in made:  # attackers alike (four orcs) share their attacks' work
+                typed = declared.validate(decl, asked)
+                attack, regular, critical, _, _ = damage_parts(typed, data)  # the damage calculator's pieces
+                made[key] = (attack, AttackAt(typed, attack_dist(attack, regular, critical), data, (regular, critical)))
+            attack, at = made[key]
+            one = at.base
+            attacks += [at] * n
             steps.append(data.step("action-types", f"{who}{n} × {style} attack: a {kind} action, {cost} AP each."))
             summary = attack_summary(one, attack.outcomes.hit)
             steps.append(data.step(rule, f"{who}{style.capitalize()} attack: {summary}."))
