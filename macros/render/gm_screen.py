@@ -7,6 +7,7 @@ tables wrap rather than scroll."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -17,6 +18,8 @@ from macros.render.prose import Prose, md_text, system_heading
 from macros.render.tables import grid
 
 Generated = Callable[[dict], dict[str, Any]]
+_DASHED = re.compile(r"[^\s-]+(?:[-‐–—/][^\s-]+)+")
+"""A word with a hyphen, dash or slash inside, where a line could otherwise break."""
 
 
 class GmScreenError(ValueError):
@@ -84,8 +87,7 @@ def item_block(prose: Prose, item: dict[str, Any], generated: Generated) -> str:
             text += " (" + "; ".join(shown) + ")"
         return _block(text, "rule")
     if kind == "ruling":
-        text = f'<span class="cc-badge">Ruling</span> [{md_text(entry["title"])}]({prose.ruling_href(system, wanted)})'
-        return _block(text, "ruling")
+        return _block(_ruling(prose, wanted), "ruling")
     if kind == "term":
         name = md_text(entry["term"]) + (f" ({md_text(entry['expansion'])})" if entry.get("expansion") else "")
         text = f"**[{name}]({prose.term_href(system, wanted)})**: {prose.expand(entry['definition'], plain=True)}"
@@ -101,8 +103,7 @@ def table_block(prose: Prose, table: dict[str, Any], content: dict[str, Any] | N
     keep = [ids.index(c) for c in columns] if columns else list(range(len(ids)))
     title = f"**[{md_text(table['title'])}]({prose.table_href(prose.system, table['id'])})**"
     if table.get("ruling"):
-        ruling = prose.system.rulings[table["ruling"]]
-        title += f' <span class="cc-badge">Ruling</span> [{md_text(ruling["title"])}]({prose.ruling_href(prose.system, ruling["id"])})'
+        title += " " + _ruling(prose, table["ruling"])
     header = "".join(f'<th scope="col">{escape(labels[k])}</th>' for k in keep)
     body = "\n".join("<tr>" + "".join(_cell(row[k]) for k in keep) + "</tr>" for row in rows)
     return "\n".join(
@@ -122,11 +123,17 @@ def table_block(prose: Prose, table: dict[str, Any], content: dict[str, Any] | N
     )
 
 
+def _ruling(prose: Prose, ruling_id: str) -> str:
+    """A ruling, marked as one, linked to its entry on the rulings page."""
+    title = md_text(prose.system.rulings[ruling_id]["title"])
+    return f'<span class="cc-badge">Ruling</span> [{title}]({prose.ruling_href(prose.system, ruling_id)})'
+
+
 def _cell(text: str) -> str:
-    """A body cell; one word ("11–12", "glaive-guisarme") never wraps, not even at its dash."""
-    if any(ch.isspace() for ch in text):
-        return f"<td>{escape(text)}</td>"
-    return f'<td class="cc-nowrap">{escape(text)}</td>'
+    """A body cell; a word ("11–12", "D1–D4.", "glaive-guisarme") never wraps, not even at its dash."""
+    if not any(ch.isspace() for ch in text):
+        return f'<td class="cc-nowrap">{escape(text)}</td>'
+    return "<td>" + _DASHED.sub(r'<span class="cc-nowrap">\g<0></span>', escape(text)) + "</td>"
 
 
 def _block(markdown: str, kind: str) -> str:
