@@ -87,6 +87,8 @@ def _item_problems(system: System, where: Where, path: tuple, item: dict[str, An
     out = []
     if "facts" in item and kind != "rule":
         out.append(where.problem("`facts` belongs to a rule item", *path, "facts"))
+    if "text" in item and kind != "ruling":
+        out.append(where.problem("`text` belongs to a ruling item", *path, "text"))
     if "columns" in item and kind != "table":
         out.append(where.problem("`columns` belongs to a table item", *path, "columns"))
     if kind == "rule":

@@ -87,7 +87,10 @@ def item_block(prose: Prose, item: dict[str, Any], generated: Generated) -> str:
             text += " (" + "; ".join(shown) + ")"
         return _block(text, "rule")
     if kind == "ruling":
-        return _block(_ruling(prose, wanted), "ruling")
+        text = _ruling(prose, wanted)
+        if item.get("text"):
+            text += ": " + prose.expand(entry["ruling"])
+        return _block(text, "ruling")
     if kind == "term":
         name = md_text(entry["term"]) + (f" ({md_text(entry['expansion'])})" if entry.get("expansion") else "")
         text = f"**[{name}]({prose.term_href(system, wanted)})**: {prose.expand(entry['definition'], plain=True)}"

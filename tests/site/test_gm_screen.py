@@ -69,6 +69,8 @@ def test_each_item_is_pulled_from_the_data_and_linked_to_it(system: catalog.Syst
         elif kind == "ruling":
             ruling = system.rulings[item["ruling"]]
             assert f"Ruling</span> [{ruling['title']}]({prose.ruling_href(system, ruling['id'])})" in page
+            if item.get("text"):
+                assert f"({prose.ruling_href(system, ruling['id'])}): {prose.expand(ruling['ruling'])}" in page
         elif kind == "term":
             assert f"]({prose.term_href(system, item['term'])})**: " in page
         else:
@@ -169,6 +171,12 @@ BAD = {
         "      - {rule: death, ruling: damage-floor}\n",
         "{rule: death, ruling",
         "gm_screen[6].items[1]: an item names exactly one of rule, ruling, term, table (this one: rule and ruling)",
+    ),
+    "text on a rule": (
+        "      - {rule: apply-damage}\n",
+        "      - {rule: apply-damage, text: true}\n",
+        "apply-damage, text",
+        "gm_screen[4].items[2].text: `text` belongs to a ruling item",
     ),
     "facts on a table": (
         "      - {table: ability-score-bonuses}\n",
