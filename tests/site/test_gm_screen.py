@@ -86,6 +86,17 @@ def test_each_item_is_pulled_from_the_data_and_linked_to_it(system: catalog.Syst
             assert header and re.findall(r"<th[^>]*>(.*?)</th>", header.group(1)) == [labels[k] for k in keep]
 
 
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+def test_nothing_is_shown_twice_on_a_screen(system: catalog.System) -> None:
+    """An id appears once per kind, and a ruling shown in a table's title is not listed again."""
+    named = [(screen.item_kind(item), item[screen.item_kind(item)]) for _, item in _items(system)]
+    repeated = {n for n in named if named.count(n) > 1}
+    in_titles = {
+        ("ruling", system.tables[t]["ruling"]) for k, t in named if k == "table" and system.tables[t].get("ruling")
+    }
+    assert not repeated and not in_titles & set(named), (repeated, in_titles & set(named))
+
+
 def test_an_absent_section_says_the_text_has_none() -> None:
     absent = [(s, sec["section"]) for s in SYSTEMS for sec in s.meta["gm_screen"] if sec.get("absent")]
     assert absent, "no system declares an absent section"
