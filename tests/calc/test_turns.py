@@ -569,7 +569,7 @@ def test_command_line_turns(capsys):
     assert main(["countup", "turns", "--combatants", people, "--rolls", "{}"]) == 2
     assert "rolls.init:a" in capsys.readouterr().err
     assert main(["countup", "turns", "--combatants", "[", "--rolls", "{}"]) == 2
-    assert "combatants: must be JSON" in capsys.readouterr().err
+    assert "combatants: is not valid JSON" in capsys.readouterr().err
 
 
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
