@@ -53,6 +53,10 @@ MAX_JSON_TEXT = 200_000
 """Longest JSON text read for one input (characters): 50 entries of a few hundred characters are
 far less; reading is linear, so the limit only keeps a pasted megabyte from being parsed."""
 
+MAX_REQUEST_TEXT = 2_000_000
+"""Longest JSON text of a whole request through the browser's door (`calc.browser`): its inputs'
+own texts are bounded again, each by `MAX_JSON_TEXT`, where they are read."""
+
 _LOG10_2 = math.log10(2)
 
 
@@ -122,11 +126,11 @@ def depth(text: str) -> int:
     return max(accumulate(1 if c == "+" else -1 for c in brackets), default=0)
 
 
-def loads(text: str, where: str) -> Any:
-    """`json.loads`, within `MAX_JSON_TEXT` characters and `MAX_JSON_DEPTH` levels (checked
-    first); malformed JSON or a number past the integer-text limit is an `InputError` at `where`."""
-    if len(text) > MAX_JSON_TEXT:
-        raise CostError(where, f"is {len(text):,} characters of JSON; the limit is {MAX_JSON_TEXT:,}")
+def loads(text: str, where: str | None, longest: int = MAX_JSON_TEXT) -> Any:
+    """`json.loads`, within `longest` characters and `MAX_JSON_DEPTH` levels (checked first);
+    malformed JSON or a number past the integer-text limit is an `InputError` at `where`."""
+    if len(text) > longest:
+        raise CostError(where, f"is {len(text):,} characters of JSON; the limit is {longest:,}")
     deep = depth(text)
     if deep > MAX_JSON_DEPTH:
         limit = f"the limit is {MAX_JSON_DEPTH} (a list of entries is 2)"
