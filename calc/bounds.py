@@ -116,14 +116,14 @@ def check_states(count: int, advice: str = "a target with fewer hit points or sm
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_LEVEL = str.maketrans({"[": "+", "{": "+", "]": "-", "}": "-"})
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}.__getitem__
 
 
 def depth(text: str) -> int:
     """How deeply the brackets of a JSON text nest (strings skipped), without parsing it: a
     linear scan over the brackets alone, so no recursion however deep they go."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text)).translate(_LEVEL)
-    return max(accumulate(1 if c == "+" else -1 for c in brackets), default=0)
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_STEP, brackets)), default=0)  # every step in C
 
 
 def loads(text: str, where: str | None, longest: int = MAX_JSON_TEXT) -> Any:

@@ -72,7 +72,10 @@ def attack_damage(p_hit: Fraction, on_hit: Dist) -> Dist:
 
 
 def round_total(attacks: Iterable[Dist]) -> Dist:
-    """The damage of a round of independent attacks: the sum of their distributions."""
+    """The damage of a round of independent attacks: the sum of their distributions (its size,
+    the last product's, bounded before the first: `bounds.check_product`)."""
+    attacks = list(attacks)
+    bounds.check_product(sum(a.max - a.min for a in attacks) + 1, sum(a.total.bit_length() for a in attacks))
     total = Dist.constant(0)
     for attack in attacks:
         total = total + attack
