@@ -44,6 +44,12 @@ MAX_STATES = 20_000
 declared inputs allow today have a few hundred (phases' target: hit points × Wounds × flags,
 hit points at most 60); the exploration is cut off at this count, before the chain is solved."""
 
+MAX_MOVES = 400_000
+"""Most transitions the step function of a round's chain may give while it is explored: each is a
+step of Python in the engine (about a microsecond in CPython, three under Pyodide). The chains
+of the declared inputs give a few thousand; a dying target followed to 210 hit points through
+4,000 damage totals a round (power attack, 2d1000) gave 1.2 million, over a second."""
+
 MAX_JSON_DEPTH = 8
 """Deepest nesting of JSON typed as text (a list input, the tracker's combatants, rolls and
 options): a list of entries is 2 deep (`[{…}]`); the JSON reader recurses once per level, so
@@ -103,13 +109,21 @@ def check_product(outcomes: int, bits: int) -> None:
         )
 
 
-def check_states(count: int, advice: str = "a target with fewer hit points or smaller dice") -> None:
-    """Refuse (`CostError`) a chain that has reached more than `MAX_STATES` states."""
+def check_states(count: int, moves: int = 0, advice: str = "a target with fewer hit points or smaller dice") -> None:
+    """Refuse (`CostError`) a chain that has reached more than `MAX_STATES` states, or whose
+    states have given more than `MAX_MOVES` transitions."""
     if count > MAX_STATES:
         raise CostError(
             None,
-            f"following the target round by round needs more than {MAX_STATES:,} states "
+            f"following the target round by round needs more states than the limit of {MAX_STATES:,} "
             f"(reached {count:,} before stopping); use {advice}",
+            "hp",
+        )
+    if moves > MAX_MOVES:
+        raise CostError(
+            None,
+            f"following the target round by round needs more transitions than the limit of {MAX_MOVES:,} "
+            f"(reached {moves:,} from {count:,} states before stopping); use {advice}",
             "hp",
         )
 

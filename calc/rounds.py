@@ -75,7 +75,8 @@ def round_total(attacks: Iterable[Dist]) -> Dist:
     """The damage of a round of independent attacks: the sum of their distributions (its size,
     the last product's, bounded before the first: `bounds.check_product`)."""
     attacks = list(attacks)
-    bounds.check_product(sum(a.max - a.min for a in attacks) + 1, sum(a.total.bit_length() for a in attacks))
+    if len(attacks) > 1:  # one attack is no product
+        bounds.check_product(sum(a.max - a.min for a in attacks) + 1, sum(a.total.bit_length() for a in attacks))
     total = Dist.constant(0)
     for attack in attacks:
         total = total + attack
@@ -288,6 +289,7 @@ class StateChain:
         self._total = total
         self._cache: dict[State, list[tuple[int, State]]] = {}
         self._scale: int | None = None  # the common denominator of every cached transition
+        self._moves = 0  # transitions the step function has given so far
 
     # --- transitions --------------------------------------------------------------------------
     def _weights(self, state: State) -> list[tuple[int, State]]:
@@ -295,6 +297,7 @@ class StateChain:
         if state in self._cache:
             return self._cache[state]
         moves = self._step(state)
+        self._moves += len(moves)  # what the chain costs: counted against bounds.MAX_MOVES
         nexts = list(map(itemgetter(1), moves))
         if self._total is not None and len(set(nexts)) == len(nexts):
             # integer weights to distinct states (the usual case): nothing to merge, checked in C
@@ -340,8 +343,8 @@ class StateChain:
             new = set(map(itemgetter(1), self._weights(state))) - seen  # in C: no Python step per move
             seen |= new
             todo += new
-            if len(seen) > bounds.MAX_STATES:  # the bound, before the chain is solved
-                bounds.check_states(len(seen))
+            if len(seen) > bounds.MAX_STATES or self._moves > bounds.MAX_MOVES:  # before the chain is solved
+                bounds.check_states(len(seen), self._moves)
         scale = math.lcm(*self._scales.values()) if self._scales else 1
         for state, own in self._scales.items():
             if own != scale:

@@ -128,7 +128,15 @@ def test_a_chain_past_the_state_limit_names_the_count_and_the_target_hp(monkeypa
     answer, _ = timed(lambda: calc.evaluate({"system": "phases", "calculator": "round", "inputs": stress}))
     assert isinstance(answer, bounds.CostError), answer
     assert answer.input == "target_hp"
-    assert "more than 40 states" in answer.reason and "reached" in answer.reason
+    assert "more states than the limit of 40" in answer.reason and "reached" in answer.reason
+
+
+def test_a_chain_past_the_transition_limit_stops_exploring(monkeypatch) -> None:
+    monkeypatch.setattr(bounds, "MAX_MOVES", 100)
+    inputs = {"dying_checks": "counted", "target_hp": 60}
+    answer, _ = timed(lambda: calc.evaluate({"system": "action-points", "calculator": "round", "inputs": inputs}))
+    assert isinstance(answer, bounds.CostError), answer
+    assert answer.input == "target_hp" and "more transitions than the limit of 100" in answer.reason
 
 
 def test_an_exact_number_too_long_to_write_is_a_typed_refusal_not_a_value_error() -> None:
