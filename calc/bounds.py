@@ -44,11 +44,13 @@ MAX_STATES = 20_000
 declared inputs allow today have a few hundred (phases' target: hit points × Wounds × flags,
 hit points at most 60); the exploration is cut off at this count, before the chain is solved."""
 
-MAX_MOVES = 400_000
+MAX_MOVES = 150_000
 """Most transitions the step function of a round's chain may give while it is explored: each is a
-step of Python in the engine (about a microsecond in CPython, three under Pyodide). The chains
-of the declared inputs give a few thousand; a dying target followed to 210 hit points through
-4,000 damage totals a round (power attack, 2d1000) gave 1.2 million, over a second."""
+step of Python in the engine (one to two microseconds in CPython, about three times that under
+Pyodide), so a refusal comes within a fraction of a second there too. The chains of the declared
+inputs give at most a few thousand (phases: 5,700) until a dying target is followed to 210 hit
+points through hundreds of damage totals a round; a power attack of 2d1000 (4,000 totals) gave
+1.2 million, over a second in CPython."""
 
 MAX_JSON_DEPTH = 8
 """Deepest nesting of JSON typed as text (a list input, the tracker's combatants, rolls and
