@@ -10,7 +10,7 @@ PORT ?= 8000
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/\$$(PORT)/$(PORT)/g' | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
 
-install: .venv/.installed node_modules/.installed /usr/bin/chromium ## Install Python, npm and Debian (chromium) dependencies
+install: .venv/.installed node_modules/.installed /usr/bin/chromium /usr/bin/pdftotext ## Install Python, npm and Debian (chromium, poppler-utils) dependencies
 
 .venv/.installed: requirements.txt requirements-dev.txt
 	python3 -m venv .venv
@@ -25,6 +25,11 @@ node_modules/.installed: package.json package-lock.json
 /usr/bin/chromium:
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium
+
+# pdftotext measures the printed GM screens' word heights (tests/site/test_touch_and_print.py).
+/usr/bin/pdftotext:
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils
 
 data: .venv/.installed ## Validate rules_data/ and export calc/rules.json
 	$(PY) -m macros.export

@@ -71,3 +71,14 @@ for (const r of rows) {
 }
 console.log(`load average after: ${load(loadAfter)} (${seconds.toFixed(1)} s)`);
 console.log(slow.length ? `over target (least of ${repeat}): ${slow.join(", ")}` : `every case under target (least of ${repeat})`);
+
+// Issue 19: the cost limits (calc.bounds) and the time each worst case takes to be refused under
+// Pyodide, the page's call (calc.benchmark.refusals: the CPython command prints the same table).
+if (!args.only) {
+  const refused = JSON.parse(pyodide.runPython("import calc.benchmark, json; json.dumps(calc.benchmark.refusals(3))"));
+  console.log(`\n${"worst case refused (calc.benchmark.REFUSALS)".padEnd(58)}${"median".padStart(8)}${"max".padStart(9)}  target`);
+  for (const r of refused) {
+    const verdict = r.max_ms < 2000 ? "ok" : "OVER";
+    console.log(`${r.case.padEnd(58)}${num(r.median_ms)} ${num(r.max_ms)}  < 2000 ms ${verdict}`);
+  }
+}

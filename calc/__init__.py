@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import applies, data, inputs, result, systems
+from calc import applies, bounds, data, inputs, result, systems
 from calc.errors import CalcError, InputError, UnknownCalculator
 
 __all__ = ["CalcError", "InputError", "evaluate"]
@@ -43,5 +43,8 @@ def evaluate(request: Mapping[str, Any]) -> dict[str, Any]:
     declarations = system.calculator(name)["inputs"]
     values = inputs.validate(declarations, applies.resolve(declarations, raw_inputs))
     engine = systems.engine(system_id).CALCULATORS[name]
-    answer = result.complete(engine(values, system))
+    try:
+        answer = result.complete(engine(values, system))
+    except bounds.CostError as err:  # refused before the work: name the input to reduce
+        raise bounds.blame(err, declarations, values) from None
     return {"system": system_id, "calculator": name, "inputs": inputs.to_json(declarations, values), **answer}

@@ -11,8 +11,8 @@ import json
 import sys
 from typing import Any
 
-from calc import applies, data, evaluate, inputs, turns
-from calc.errors import CalcError, InputError
+from calc import applies, bounds, data, evaluate, inputs, turns
+from calc.errors import CalcError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,12 +51,7 @@ def _add_turns(calcs: Any) -> None:
 
 def _turns(args: argparse.Namespace) -> Any:
     def parsed(name: str, text: str | None) -> Any:
-        if text is None:
-            return None
-        try:
-            return json.loads(text)
-        except ValueError:
-            raise InputError(name, "must be JSON") from None
+        return None if text is None else bounds.loads(text, name)
 
     round_no = inputs.value({"type": "integer", "min": 1}, args.round, "round")
     people = parsed("combatants", args.combatants)
@@ -159,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             answer = _turns(args)
             shown = json.dumps(answer, indent=2, ensure_ascii=False) if args.json else None
-            print(shown or _render_turns(answer, json.loads(args.combatants)))
+            print(shown or _render_turns(answer, bounds.loads(args.combatants, "combatants")))
         except CalcError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2

@@ -1,6 +1,7 @@
 """Time every calculator on typical inputs (its declared defaults) and limit-sized inputs (its
 declared `stress` inputs), and the encounter tracker's round (`calc.turns`, as calculator
-"turns"): `python -m calc.benchmark [--json] [--repeat N]`.
+"turns"): `python -m calc.benchmark [--json] [--repeat N]`; then the cost limits of
+`calc.bounds` and the time each worst case (`REFUSALS`) takes to be refused.
 
 The same function runs under Pyodide for the browser benchmark, so both report the same cases.
 Each calculator case is timed twice: `evaluate` (every row of a distribution, as the command line
@@ -17,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from calc import data, evaluate, turns
+from calc import bounds, data, evaluate, turns
 from calc.browser import evaluate_json
 
 TARGET_TYPICAL_MS = 10
@@ -26,8 +27,92 @@ TARGET_PARTY_MS = 50
 TARGET_PARTY_LIMIT_MS = 300
 PARTY = 4
 """The typical party: four attackers on one foe, each with the round calculator's defaults."""
+TARGET_REFUSAL_MS = 2000
+"""Issue 19: a request past a cost limit is refused in under 2 s (here: CPython; the browser
+benchmark runs the same function under Pyodide)."""
 PAGE_MAX_ROWS = 60
 """The row cap the page sends (ROW_LIMIT in docs/assets/js/calc-results.mjs)."""
+
+
+REFUSALS: list[dict[str, Any]] = [
+    {"name": "issue 19: countup round, 4 attacks of 50d20-50d20", "system": "countup", "calculator": "round",
+     "inputs": {"attacks": 4, "dice": "50d20-50d20"}, "input": "dice"},
+    {"name": "issue 19: the same, natural rolls, a 200-HP NPC", "system": "countup", "calculator": "round",
+     "inputs": {"attacks": 4, "dice": "50d20-50d20", "natural_rolls": True, "target_hp": 200}, "input": "dice"},
+    {"name": "countup round, 4 attacks of 100d20 at a character", "system": "countup", "calculator": "round",
+     "inputs": {"attacks": 4, "dice": "100d20", "target": "character", "target_hp": 200}, "input": "dice"},
+    {"name": "segments round, 2 routines of 4 x 10d100-50", "system": "segments", "calculator": "round",
+     "inputs": {"routines": 2, "target_hp": 100, "drop_at": "minus-ten",
+                "routine": [{"name": f"A{i}", "dice": "10d100", "modifier": -50} for i in range(4)]},
+     "input": "routine[1].dice"},
+    {"name": "active-defense round, two hands of 50d20-50d20", "system": "active-defense", "calculator": "round",
+     "inputs": {"damage_dice": "50d20-50d20", "off_hand": True, "off_hand_dice": "50d20-50d20", "target_hp": 200},
+     "input": "damage_dice"},
+    {"name": "action-points round, a power attack of 2d1000, dying checks", "system": "action-points",
+     "calculator": "round", "inputs": {"use_preset": False, "dice": "2d1000", "target_hp": 200, "standard": 0,
+     "quick": 0, "power": 1, "dying_checks": "counted", "target_con": -5}, "input": "target_hp"},
+    {"name": "issue 19: tracker, combatants nested 30,000 deep", "kind": "turns", "system": "countup",
+     "text": "[" * 30_000 + "]" * 30_000, "input": None},
+    {"name": "a list typed as JSON nested 100,000 deep", "system": "countup", "calculator": "initiative",
+     "inputs": {"combatants": "[" * 100_000 + "]" * 100_000}, "input": "combatants"},
+]  # fmt: skip
+"""The worst requests found (issue 19 and the limit-seeking property of
+tests/calc/test_cost_bounds.py): each must be refused (`bounds.CostError`) naming `input`, within
+a fraction of the 2 s ceiling; `refusals()` times them. The tracker's case goes through the
+browser's door as JSON text (the page's request), where the whole text's nesting is bounded."""
+
+
+def refusal_text(case: dict[str, Any]) -> str:
+    """A `REFUSALS` case as the JSON text the page sends the worker (the tracker's nesting in the
+    text itself, a calculator's request with the page's row cap)."""
+    if case.get("kind") == "turns":
+        request = {"kind": "turns", "op": "dice", "system": case["system"], "combatants": None}
+        return json.dumps(request).replace("null", case["text"])
+    request = {"system": case["system"], "calculator": case["calculator"], "inputs": case["inputs"]}
+    return json.dumps({**request, "max_rows": PAGE_MAX_ROWS})
+
+
+def _refuse(case: dict[str, Any]) -> str:
+    """Send a `REFUSALS` case as the page does and return the error's message (raises if it was
+    answered)."""
+    reply = json.loads(evaluate_json(refusal_text(case)))
+    if "error" not in reply:
+        raise AssertionError(f"{case['name']}: answered, not refused")
+    error = reply["error"]
+    return f"{error['input']}: {error['message']}" if error["input"] else error["message"]
+
+
+def refusals(repeat: int = 3) -> list[dict[str, Any]]:
+    """Median and max milliseconds to refuse each worst case, with the message."""
+    rows = []
+    for case in REFUSALS:
+        times = _time(lambda c=case: _refuse(c), repeat)
+        rows.append(
+            {
+                "case": case["name"],
+                "median_ms": round(statistics.median(times), 3),
+                "max_ms": round(max(times), 3),
+                "message": _refuse(case),
+            }
+        )
+    return rows
+
+
+def limits() -> dict[str, int]:
+    """The cost limits of `calc.bounds` (and the dice parser's), as the benchmark prints them."""
+    from calc import dice
+
+    return {
+        "digits of an exact number": bounds.MAX_DIGITS,
+        "digits of one product of distributions": bounds.MAX_PRODUCT_DIGITS,
+        "states of a round chain": bounds.MAX_STATES,
+        "transitions of a round chain": bounds.MAX_MOVES,
+        "nesting of JSON text": bounds.MAX_JSON_DEPTH,
+        "characters of JSON text": bounds.MAX_JSON_TEXT,
+        "dice in an expression": dice.MAX_DICE,
+        "sides of a die": dice.MAX_SIDES,
+        "totals of an expression": dice.MAX_TOTALS,
+    }
 
 
 def cases() -> list[tuple[str, str, str, dict[str, Any]]]:
@@ -122,8 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help='just the cases whose "system/calculator/case" contains this')
     args = parser.parse_args(argv)
     rows = run(args.repeat, args.only)
+    refused = [] if args.only else refusals(max(1, min(args.repeat, 3)))
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps(rows if args.only else {"cases": rows, "refusals": refused, "limits": limits()}, indent=2))
         return 0
     print(f"{'system':<16}{'calculator':<12}{'case':<9}{'median ms':>10}{'min':>9}{'max':>9}{'page':>9}  target")
     for r in rows:
@@ -135,6 +221,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['system']:<16}{r['calculator']:<12}{r['case']:<9}{r['median_ms']:>10.2f}"
             f"{r['min_ms']:>9.2f}{r['max_ms']:>9.2f}{r['page_median_ms']:>9.2f}  < {target} ms {verdict}"
         )
+    if refused:
+        print(f"\nCost limits (calc.bounds, calc.dice): refused before the work, in < {TARGET_REFUSAL_MS} ms")
+        for what, limit in limits().items():
+            print(f"  {what:<42}{limit:>10,}")
+        print(f"\n{'worst case refused':<58}{'median ms':>10}{'max':>9}  target")
+        for r in refused:
+            verdict = "ok" if r["max_ms"] < TARGET_REFUSAL_MS else "SLOW"
+            print(f"{r['case']:<58}{r['median_ms']:>10.2f}{r['max_ms']:>9.2f}  < {TARGET_REFUSAL_MS} ms {verdict}")
+            print(f"    {r['message'][:150]}")
     return 0
 
 

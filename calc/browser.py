@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 
-from calc import evaluate, turns
+from calc import bounds, evaluate, turns
 from calc.errors import CalcError, InputError
 from calc.result import CHART_BARS, row_limit
 
@@ -29,7 +29,7 @@ __all__ = ["CHART_BARS", "evaluate_json", "turns_request"]
 def evaluate_json(request_text: str) -> str:
     """`{"result": evaluate(request)}` or `{"error": {...}}`, as JSON text."""
     try:
-        request = json.loads(request_text)
+        request = bounds.loads(request_text, None, bounds.MAX_REQUEST_TEXT)  # nesting bounded before it is read
         if isinstance(request, dict) and request.get("kind") == "turns":
             return json.dumps({"result": turns_request(request)})
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None

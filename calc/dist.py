@@ -15,6 +15,8 @@ from itertools import accumulate, compress, repeat
 from math import comb, gcd, lcm
 from operator import add, mul
 
+from calc import bounds
+
 
 def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
     """Coefficients of the product of two polynomials with non-negative integer coefficients."""
@@ -23,6 +25,7 @@ def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
         return [k * w for w in other]
     bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length() + 1
     width = (bits + 7) // 8
+    bounds.check_product(len(a) + len(b) - 1, width * 8)  # before the multiplication it bounds
 
     def pack(ws: tuple[int, ...]) -> int:
         return int.from_bytes(b"".join(map(int.to_bytes, ws, repeat(width), repeat("little"))), "little")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from calc import dice
+from calc import bounds, dice
 from calc.errors import InputError
 
 _TRUE = {"true", "1", "yes", "on"}
@@ -183,13 +183,7 @@ def parse_list_text(text: str, where: str, decl: dict) -> list[dict[str, Any]]:
     `;`), e.g. `name=Alice,modifier=2; name=Orc` for a list with those fields."""
     stripped = text.strip()
     if stripped.startswith("["):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise InputError(where, f"is not valid JSON: {err.msg} at character {err.pos + 1}") from None
-        except (ValueError, RecursionError):  # a number past 4,300 digits; brackets nested past the stack
-            raise InputError(where, "is not a list of entries this calculator can read") from None
-        return data
+        return bounds.loads(stripped, where)  # nesting and length bounded before it is read
     items = []
     for chunk in filter(None, (c.strip() for c in stripped.split(";"))):
         item = {}

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from calc.bounds import CostError
 from calc.dist import Dist
-from calc.errors import InputError
 
 LIST = "attackers"
 
@@ -70,11 +70,11 @@ def whole(inputs: dict[str, Any], single: str) -> str:
 
 def bounded(count: int, limit: int, what: str, name: str) -> None:
     """Refuse, before computing, a request whose chain would take more than `limit` states (or
-    outcomes): a typed InputError naming the input at fault and the count."""
+    outcomes): a typed `CostError` (an InputError) naming the input at fault and the count."""
     if count > limit:
-        raise InputError(
+        raise CostError(
             name,
-            f"would follow about {count:,} {what}, more than the {limit:,} this calculator computes exactly "
+            f"would follow about {count:,} {what}, past the limit of {limit:,} this calculator computes exactly "
             "in time: fewer attackers, fewer or smaller dice, or a target with fewer hit points",
         )
 

@@ -15,6 +15,7 @@ from itertools import accumulate, repeat
 from operator import truediv
 from typing import Any
 
+from calc import bounds
 from calc.dist import Dist
 
 RESULT_KEYS = (
@@ -25,7 +26,17 @@ RESULT_KEYS = (
 def prob(p: Fraction | int) -> dict[str, Any]:
     """A probability (or any exact number) as {"fraction": "3/4", "float": 0.75}."""
     p = Fraction(p)
+    written(p.denominator, "chances")
+    written(p.numerator, "chances")
     return {"fraction": str(p), "float": float(p)}
+
+
+def written(n: int, what: str) -> int:
+    """`n`, checked to be short enough to write as decimal text (`bounds.MAX_DIGITS`, under the
+    interpreter's own limit): past it, a typed refusal, never the ValueError `str()` raises. The
+    engines bound their work before it starts; this is the last guard, on every exact number sent."""
+    bounds.check_digits(bounds.digits(n), what, "use fewer or smaller dice, or fewer attacks")
+    return n
 
 
 def percent(p: Fraction | int, places: int = 1) -> str:
@@ -58,7 +69,7 @@ def dist_json(dist: Dist, label: str = "Damage") -> dict[str, Any]:
     rows keeps its `n` most likely (in order of total), plus `rows` (how many there are) and
     `chart` (the whole range in at most CHART_BARS bars of float chance, for drawing): only
     those rows are written out, which is most of a limit-sized request's time saved again."""
-    total = dist.total
+    total = written(dist.total, "distribution")  # every weight is at most the total
     xs, ws = dist.support()
     # P(≥ x) weights are the suffix sums; `map`/`accumulate` keep the per-row work in C.
     tails = list(accumulate(reversed(ws)))[::-1]

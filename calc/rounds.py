@@ -21,7 +21,7 @@ from itertools import accumulate, compress, repeat
 from operator import floordiv, itemgetter, mul
 from typing import Any
 
-from calc import dice, result
+from calc import bounds, dice, result
 from calc.dice import DiceExpr
 from calc.dist import Dist, _convolve
 from calc.errors import InputError
@@ -72,7 +72,11 @@ def attack_damage(p_hit: Fraction, on_hit: Dist) -> Dist:
 
 
 def round_total(attacks: Iterable[Dist]) -> Dist:
-    """The damage of a round of independent attacks: the sum of their distributions."""
+    """The damage of a round of independent attacks: the sum of their distributions (its size,
+    the last product's, bounded before the first: `bounds.check_product`)."""
+    attacks = list(attacks)
+    if len(attacks) > 1:  # one attack is no product
+        bounds.check_product(sum(a.max - a.min for a in attacks) + 1, sum(a.total.bit_length() for a in attacks))
     total = Dist.constant(0)
     for attack in attacks:
         total = total + attack
@@ -112,6 +116,7 @@ def track(
     if per_round.min < 0 or (first is not None and first.min < 0):
         raise ValueError("damage per round must not be negative")
     needs = [t.damage for t in thresholds]
+    track_cost(per_round, needs, rounds, first)
     if first is None:
         within = _within(per_round, needs, rounds)
         means = mean_rounds(per_round, needs)
@@ -125,6 +130,26 @@ def track(
         within = _within_after(first, per_round, needs, rounds)
         means = [_mean_after(first, per_round, need) for need in needs]
     return [Reached(t.label, tuple(w), m) for t, w, m in zip(thresholds, within, means, strict=True)]
+
+
+def track_cost(per_round: Dist, needs: list[int], rounds: int = ROUNDS, first: Dist | None = None) -> None:
+    """Refuse (`bounds.CostError`) a track whose exact numbers would pass `bounds.MAX_DIGITS`,
+    from the arithmetic alone, before any of it: P(within k rounds) has the denominator T^k (T
+    the round's total weight; the first round's own), and the mean the denominator q^K
+    (`mean_rounds`: q = T − the weight of no damage, K = ⌊(M − 1) / L⌋ + 1 for the largest need M
+    and the least damage L a round can deal)."""
+    per = bounds.digits(per_round.total)
+    within = per * (rounds - 1) + bounds.digits((first or per_round).total)
+    advice = "use fewer or smaller dice, or fewer attacks"
+    bounds.check_digits(within, f"chances over {rounds} rounds", advice)
+    top = max(needs, default=0)
+    xs, ws = per_round.support()
+    hurts = [x for x in xs if 0 < x < top]
+    if top > 0 and hurts:
+        q = per_round.total - (ws[0] if xs[0] == 0 else 0)
+        mean = ((top - 1) // hurts[0] + 1) * bounds.digits(q)
+        more = f"{advice}, more damage a hit, or a target with fewer hit points"
+        bounds.check_digits(mean, "mean number of rounds", more)
 
 
 def _below(d: Dist, top: int) -> list[int]:
@@ -264,6 +289,7 @@ class StateChain:
         self._total = total
         self._cache: dict[State, list[tuple[int, State]]] = {}
         self._scale: int | None = None  # the common denominator of every cached transition
+        self._moves = 0  # transitions the step function has given so far
 
     # --- transitions --------------------------------------------------------------------------
     def _weights(self, state: State) -> list[tuple[int, State]]:
@@ -271,6 +297,7 @@ class StateChain:
         if state in self._cache:
             return self._cache[state]
         moves = self._step(state)
+        self._moves += len(moves)  # what the chain costs: counted against bounds.MAX_MOVES
         nexts = list(map(itemgetter(1), moves))
         if self._total is not None and len(set(nexts)) == len(nexts):
             # integer weights to distinct states (the usual case): nothing to merge, checked in C
@@ -316,6 +343,8 @@ class StateChain:
             new = set(map(itemgetter(1), self._weights(state))) - seen  # in C: no Python step per move
             seen |= new
             todo += new
+            if len(seen) > bounds.MAX_STATES or self._moves > bounds.MAX_MOVES:  # before the chain is solved
+                bounds.check_states(len(seen), self._moves)
         scale = math.lcm(*self._scales.values()) if self._scales else 1
         for state, own in self._scales.items():
             if own != scale:

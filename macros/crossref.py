@@ -10,7 +10,7 @@ from typing import Any
 
 from calc import inputs, systems
 from calc.errors import CalcError
-from macros import cells
+from macros import cells, screen
 from macros.catalog import RULING_PREFIX, Catalog, System, Where, sources_dir
 from macros.markup import MarkupError, refs
 from macros.problems import Problem, suggest
@@ -28,6 +28,7 @@ def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[P
     out: list[Problem] = []
     checks = [
         lambda: _check_meta(system, catalog, out, complete),
+        lambda: _check_gm_screen(system, out),
         lambda: _check_sections_and_rules(system, catalog, out),
         lambda: _check_tables(system, catalog, out, complete),
         lambda: _check_rulings(system, catalog, out),
@@ -113,6 +114,12 @@ def _check_meta(system: System, catalog: Catalog, out: list[Problem], complete: 
             problem = _ref(where, ("comparison", aspect), "rule", ref, system.rules)
         if problem:
             out.append(problem)
+
+
+def _check_gm_screen(system: System, out: list[Problem]) -> None:
+    where = system.where.get(("system", system.id))
+    if where is not None:
+        out.extend(screen.check(system, where))
 
 
 def _check_sections_and_rules(system: System, catalog: Catalog, out: list[Problem]) -> None:

@@ -105,8 +105,8 @@ def home_page(catalog: Catalog, page: str = "index.md") -> str:
         "",
         '<span class="cc-badge">Ruling</span> marks where a text is silent or contradicts itself and we chose '
         "a reading; the other reading is always given. Dotted terms explain themselves on hover, focus or "
-        "tap. Every calculator cites the rules it applies. Each system has a printable GM screen of its "
-        "mid-fight tables.",
+        "tap. Every calculator cites the rules it applies. Each system has a printable GM screen: "
+        "what a GM resolves in a fight, every entry linked to its rule.",
         "",
         "How fast the calculators start: [Performance](performance.md).",
         "{: .cc-footnote }",

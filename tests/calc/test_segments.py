@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import Counter
 from fractions import Fraction
 
 import icepool
@@ -298,6 +299,24 @@ def test_multiplier_applies_after_modifiers_and_never_stacks():
     assert (dist["min"], dist["max"]) == (12, 33)
     assert [p["x"] for p in dist["pmf"]] == [3 * (k + 3) for k in range(1, 9)]
     assert frac(dist["mean"]) == 3 * (Fraction(9, 2) + 3)
+
+
+@pytest.mark.parametrize(("reading", "floor"), [("0", 0), ("1", 1)])
+def test_damage_floor_both_readings_against_brute_force(reading, floor):
+    """The damage-floor ruling: a total below 0 deals 0; the other reading: every hit at least 1
+    (both before the multiplier), each checked against every face of the dice."""
+    answer = run("damage", dice="2d4", modifier=-5, damage_floor=reading, multipliers=[{"source": "m", "factor": 2}])
+    faces = Counter(2 * max(a + b - 5, floor) for a in range(1, 5) for b in range(1, 5))
+    assert dist_probs(answer["distribution"]) == {x: Fraction(n, 16) for x, n in faces.items()}
+    assert any(s["rule"] == "ruling:damage-floor" for s in answer["steps"])
+
+
+def test_damage_floor_is_a_ruling_with_its_alternative_offered_by_the_damage_calculator():
+    ruling = SEG.raw["rulings"]["damage-floor"]
+    assert ruling["option"] == {"calculator": "damage", "input": "damage_floor", "ruling_value": "0",
+                                "alternative_value": "1"}  # fmt: skip
+    decl = {d["name"]: d for d in SEG.calculator("damage")["inputs"]}["damage_floor"]
+    assert decl["default"] == "0" and decl["ruling"] == "damage-floor"
 
 
 @settings(max_examples=40, deadline=None)

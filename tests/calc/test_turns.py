@@ -322,9 +322,26 @@ def test_action_points_a_tie_asks_for_re_rolls_until_it_breaks():
     answer = turns.turn_order("action-points", AP, {**rolls, "tie:al": 4, "tie:bo": 9, "tie:al:2": 1, "tie:bo:2": 5}, 1)
     assert answer["needs"] == []
     assert [t["id"] for t in answer["turns"]] == ["al", "bo", "o"]  # Alice 6 beats Bob 5 with her bonus
+    why = {t["id"]: t["why"][-1]["text"] for t in answer["turns"]}
+    assert why["al"] == "Tied at 15: won the re-roll with 6."
+    assert why["bo"] == "Tied at 15: lost the re-roll with 5 (Alice won it with 6)."
     # A bare d20 re-roll (the other reading): Bob's 5 beats Alice's 1.
     answer = turns.turn_order("action-points", AP, {**rolls, "tie:al": 1, "tie:bo": 5}, 1, {"tie_reroll": "plain"})
     assert [t["id"] for t in answer["turns"]] == ["bo", "al", "o"]
+    why = {t["id"]: t["why"][-1]["text"] for t in answer["turns"]}
+    assert "won" not in why["al"].split("(")[0] and "Bob won it with 5" in why["al"], why["al"]
+
+
+def test_action_points_three_way_tie_losers_name_the_winner():
+    people = [{"id": c, "name": c.upper(), "side": "pc", "bonus": 0} for c in "abc"]
+    rolls = {"init:a": 9, "init:b": 9, "init:c": 9, "tie:a": 15, "tie:b": 11, "tie:c": 3}
+    answer = turns.turn_order("action-points", people, rolls, 1, {"tie_reroll": "plain"})
+    why = [(t["id"], t["why"][-1]["text"]) for t in answer["turns"]]
+    assert why == [
+        ("a", "Tied at 9: won the re-roll with 15."),
+        ("b", "Tied at 9: lost the re-roll with 11 (A won it with 15)."),
+        ("c", "Tied at 9: lost the re-roll with 3 (A won it with 15)."),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -552,7 +569,7 @@ def test_command_line_turns(capsys):
     assert main(["countup", "turns", "--combatants", people, "--rolls", "{}"]) == 2
     assert "rolls.init:a" in capsys.readouterr().err
     assert main(["countup", "turns", "--combatants", "[", "--rolls", "{}"]) == 2
-    assert "combatants: must be JSON" in capsys.readouterr().err
+    assert "combatants: is not valid JSON" in capsys.readouterr().err
 
 
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]

@@ -78,15 +78,6 @@ def test_search_results_name_the_system(site: Path) -> None:
     assert not missing, missing[:10]
 
 
-@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
-def test_gm_screen_holds_the_declared_tables(site: Path, system: catalog.System) -> None:
-    declared = system.meta.get("gm_screen") or []
-    assert declared, f"rules_data/{system.id}/system.yaml declares no gm_screen tables"
-    html = page_html(site, f"{system.id}/gm-screen/")
-    shown = re.findall(r'data-cc-table="([^"]+)"', html)
-    assert shown == declared
-
-
 def test_performance_is_linked_from_home_but_not_in_the_navigation(site: Path) -> None:
     assert 'href="performance/"' in page_html(site, "")
     nav = re.search(r'<nav class="md-nav md-nav--primary".*?</nav>\s*</div>', page_html(site, "countup/"), re.S)
@@ -98,16 +89,3 @@ def test_reader_text_has_no_test_suite_notes(site: Path) -> None:
     for system in SYSTEMS:
         for page in system.pages:
             assert "Checked by the test suite" not in page_html(site, f"{system.id}/{page['id']}/")
-
-
-def test_gm_screen_with_an_unknown_table_fails_naming_it() -> None:
-    import dataclasses
-
-    from macros.render.gm_screen import GmScreenError, gm_screen_page
-    from macros.render.prose import Prose
-
-    cat = loader.load()
-    real = cat.systems["countup"]
-    system = dataclasses.replace(real, meta={**real.meta, "gm_screen": ["no-such-table"]})
-    with pytest.raises(GmScreenError, match=r"countup/system.yaml: gm_screen: no table 'no-such-table'"):
-        gm_screen_page(Prose(cat, system, "countup/gm-screen.md"), lambda table: {})

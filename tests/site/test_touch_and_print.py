@@ -4,6 +4,9 @@ navigation."""
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -53,3 +56,109 @@ def test_print_hides_navigation(site: Path, phone) -> None:
     assert not phone.locator(".md-sidebar--primary").is_visible()
     assert phone.locator("h1").is_visible()
     phone.emulate_media(media="screen")
+
+
+# ---- The GM screens: printed on at most two A4 landscape sheets, and readable on a phone ----
+
+PRINT_CHECK_JS = (Path(__file__).parents[1] / "e2e" / "print_check.js").read_text(encoding="utf-8")
+A4_LANDSCAPE_PT = (841.92, 594.96)
+PRINTABLE_PX = {"width": 1054, "height": 733}  # A4 landscape inside @page cc-gm-screen's 9 mm × 8 mm margins
+GM_SYSTEMS = sorted(
+    p.name for p in (Path(__file__).parents[2] / "rules_data").iterdir() if (p / "system.yaml").exists()
+)
+SMALLEST_FONT_JS = """() => Math.min(...[...document.querySelectorAll("article *")]
+  .filter((el) => el.getClientRects().length)
+  .filter((el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+  .map((el) => parseFloat(getComputedStyle(el).fontSize) * 72 / 96))"""
+TOO_TALL_JS = """() => [...document.querySelectorAll(".cc-gm-item")]
+  .filter((item) => item.getBoundingClientRect().height > innerHeight)
+  .map((item) => [item.querySelector("a")?.textContent, Math.round(item.getBoundingClientRect().height)])"""
+SPILL_JS = """() => {
+  const root = document.documentElement, edge = root.clientWidth;
+  const out = [];
+  if (root.scrollWidth > edge) out.push(["page scrolls sideways", root.scrollWidth]);
+  for (const el of document.querySelectorAll(".cc-gm-screen :is(table, td, th, p)")) {
+    const r = el.getBoundingClientRect();
+    const where = el.closest("[data-cc-table]")?.dataset.ccTable || el.tagName;
+    if (r.right > edge + 0.5) out.push(["past the right edge", where, r.right]);
+  }
+  for (const t of document.querySelectorAll(".cc-gm-screen table")) {
+    if (t.scrollWidth > t.parentElement.clientWidth + 0.5) out.push(["wider than its column", t.dataset.ccTable]);
+  }
+  return out;
+}"""
+
+BACKGROUND_JS = "() => getComputedStyle(document.querySelector('.cc-gm-grid')).backgroundColor"
+
+
+def _pdf_pages(pdf: bytes) -> tuple[int, list[tuple[float, float]]]:
+    sizes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf)), [(float(w), float(h)) for w, h in sizes]
+
+
+def _smallest_printed_text(pdf: bytes) -> float | None:
+    """The height (pt) of the smallest word in the PDF, by poppler's pdftotext (None without it)."""
+    if shutil.which("pdftotext") is None:
+        return None
+    boxes = subprocess.run(["pdftotext", "-bbox", "-", "-"], input=pdf, capture_output=True, check=True).stdout
+    heights = [float(b) - float(a) for a, b in re.findall(rb'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)"', boxes)]
+    return round(min(heights), 2)
+
+
+@pytest.fixture(scope="module")
+def desk(browser):
+    """A page the size of the printable area of an A4 landscape sheet."""
+    context = browser.new_context(viewport=PRINTABLE_PX)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("system", GM_SYSTEMS)
+def test_gm_screen_prints_on_two_a4_landscape_pages_at_most(site: Path, desk, system: str) -> None:
+    desk.goto((site / system / "gm-screen" / "index.html").as_uri())
+    desk.emulate_media(media="print")  # what page.pdf() uses anyway; the module's other tests may set screen
+    pdf = desk.pdf(format="A4", landscape=True, prefer_css_page_size=True)
+    pages, sizes = _pdf_pages(pdf)
+    # The stylesheet asks for A4 landscape itself: a reader's own print gets it whatever the default.
+    _, own_sizes = _pdf_pages(desk.pdf(prefer_css_page_size=True))
+    smallest = desk.evaluate(SMALLEST_FONT_JS)
+    printed = _smallest_printed_text(pdf)
+    print(f"\n[gm-screen] {system}: {pages} A4 landscape page(s), smallest text {smallest:.2f} pt ({printed})")
+    assert 1 <= pages <= 2, pages
+    assert all(abs(w - A4_LANDSCAPE_PT[0]) < 1 and abs(h - A4_LANDSCAPE_PT[1]) < 1 for w, h in sizes + own_sizes)
+    assert smallest >= 8 - 0.01
+    if printed is not None:  # not shrunk to fit either: 8 pt Liberation Sans words are 8.9 pt tall
+        assert printed >= 8 * 1.1, printed
+
+
+@pytest.mark.parametrize("system", GM_SYSTEMS)
+def test_gm_screen_print_keeps_words_headers_and_rows_whole(site: Path, desk, system: str) -> None:
+    """Under print media at the sheet's printable size: text of 8 pt or more, header rows that
+    repeat, no hyphenation and no word broken inside, and every item (a rule, a table) whole and no
+    taller than a column, so no table continues into the next column or sheet without its header
+    and no row is left alone."""
+    desk.goto((site / system / "gm-screen" / "index.html").as_uri())
+    desk.emulate_media(media="print")
+    assert desk.evaluate(PRINT_CHECK_JS) == []
+    assert desk.evaluate(TOO_TALL_JS) == []
+    desk.emulate_media(media="screen")
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_gm_screens_fit_a_phone_in_both_themes(site: Path, browser, scheme: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    found = {}
+    backgrounds = set()
+    try:
+        for system in GM_SYSTEMS:
+            page.goto((site / system / "gm-screen" / "index.html").as_uri())
+            page.evaluate(f"() => document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+            backgrounds.add(
+                page.evaluate("() => getComputedStyle(document.querySelector('.cc-gm-grid')).backgroundColor")
+            )
+            found[system] = page.evaluate(SPILL_JS)
+    finally:
+        context.close()
+    assert backgrounds == {"rgb(255, 255, 255)"} if scheme == "default" else "rgb(255, 255, 255)" not in backgrounds
+    assert all(not problems for problems in found.values()), found

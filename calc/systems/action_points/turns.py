@@ -195,10 +195,18 @@ def _break_tie(
         )
     )
     out: list[tuple[list[int], str]] = []
-    for value in sorted({total[key(u)] for u in units}, reverse=True):
+    values = sorted({total[key(u)] for u in units}, reverse=True)
+    best = [u for u in units if total[key(u)] == values[0]]
+    for place, value in enumerate(values):
         same = [u for u in units if total[key(u)] == value]
-        if len(same) == 1:
-            out.append((same[0], f"won the re-roll with {number(value)}" if len(same[0]) == 1 else "team: any order"))
-        else:
+        if len(same) > 1:
             out += _break_tie(same, people, rolls, data, options, needs, notes, score, level + 1)
+            continue
+        if place == 0:
+            why = f"won the re-roll with {number(value)}"
+        else:  # the "why" of a loser names the winner's score, never its own as a win
+            winners = " and ".join(people[i]["name"] for u in best for i in u)
+            won = f"won it with {number(values[0])}" if len(best) == 1 else f"tied ahead with {number(values[0])}"
+            why = f"lost the re-roll with {number(value)} ({winners} {won})"
+        out.append((same[0], why + ("; team: any order" if len(same[0]) > 1 else "")))
     return out

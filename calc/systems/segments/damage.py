@@ -14,10 +14,14 @@ from calc.per_attack import PerAttack
 from calc.rounds import chance_of
 from calc.systems.segments.hit import hit
 
+FLOOR_RULING = "0"
+"""The damage-floor ruling's reading (a total below 0 deals 0), for callers whose inputs do not
+offer the choice (the round calculator)."""
+
 
 def hit_damage(inputs: dict[str, Any], data: SystemData) -> tuple[Dist, str, list[dict[str, str]]]:
-    """The damage of one hit: dice + modifier, then the highest multiplier on that total; its text
-    and steps. The round calculator uses it too."""
+    """The damage of one hit: dice + modifier, floored by the damage-floor ruling's reading, then
+    the highest multiplier on that total; its text and steps. The round calculator uses it too."""
     expr = inputs["dice"]
     modifier = inputs["modifier"]
     base = expr.dist() + modifier
@@ -33,9 +37,17 @@ def hit_damage(inputs: dict[str, Any], data: SystemData) -> tuple[Dist, str, lis
     if factors:
         names = ", ".join(f"{m['source']} ×{m['factor']}" for m in inputs["multipliers"])
         steps.append(data.step("damage-multipliers", f"{names}: {how}, ×{factor} on the total"))
-    total = base.clamp_below(0).scale(factor)
-    if base.min < 0:
-        steps.append(data.step("damage-multipliers", "a total below 0 deals no damage (counted as 0)"))
+    floor = int(inputs.get("damage_floor", FLOOR_RULING))
+    total = base.clamp_below(floor).scale(factor)
+    if base.min < floor:
+        steps.append(
+            data.step(
+                "ruling:damage-floor",
+                "a total below 0 deals no damage (counted as 0)"
+                if floor == 0
+                else "other reading: every hit deals at least 1 (a total below 1 counts as 1)",
+            )
+        )
     label = f"×{factor} ({base_text})" if factor > 1 else base_text
     return total, label, steps
 

@@ -54,12 +54,10 @@ def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dis
             strong, label, multiplier_steps = hit_damage(base | {"multipliers": inputs["multipliers"]}, data)
             multiplied.append(rounds.attack_damage(p, strong))
             steps += multiplier_steps[1:]
-    party.bounded(
-        sum(d.max for d in multiplied or plain) * n,
-        party.MAX_ROUND_DAMAGE,
-        "points of damage a round",
-        party.where(inputs, at, "routine"),
-    )
+    counted = multiplied or plain
+    biggest = max(range(len(counted)), key=lambda j: counted[j].max) + 1  # the attack to make smaller
+    where = party.where(inputs, at, f"routine[{biggest}].dice")
+    party.bounded(sum(d.max for d in counted) * n, party.MAX_ROUND_DAMAGE, "points of damage a round", where)
     later = rounds.round_total(plain * n)
     first = rounds.round_total(multiplied * n) if multiplied else later
     return first, later, party.named(steps, party.who(inputs, at))

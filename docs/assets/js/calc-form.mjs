@@ -65,16 +65,21 @@ export class CalcForm {
     return inputs;
   }
 
-  /** Show an error from Python ({input, message}) next to the field it names. */
+  /** Show an error from Python ({input, message}) next to the field it names; true when a
+   * shown field was highlighted, false when the message went above the inputs instead. */
   showError(error) {
-    const target = error.input ? this.findField(error.input) : null;
+    const found = error.input ? this.findField(error.input) : null;
+    const top = found && this.fields.get(/^[a-z0-9_]+/i.exec(error.input)[0]);
+    const target = top && !top.node.hidden ? found : null; // a hidden field shows no error
     if (target) {
       target.setError(capitalise(error.message));
       this.formError.hidden = true;
+      return true;
     } else {
       const prefix = error.input ? `${error.input}: ` : "";
       replace(this.formError, prefix + capitalise(error.message));
       this.formError.hidden = false;
+      return false;
     }
   }
 

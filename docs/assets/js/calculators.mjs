@@ -211,8 +211,9 @@ class Calculator {
         replace(this.status, reply.error.message);
       } else {
         this.form.clearErrors();
-        this.form.showError(reply.error);
-        if (reply.error.kind !== "Cancelled") replace(this.status, "Ready — check the highlighted input");
+        const highlighted = this.form.showError(reply.error);
+        // Never "check the highlighted input" when nothing is highlighted (an error of no input).
+        if (reply.error.kind !== "Cancelled") replace(this.status, highlighted ? "Ready — check the highlighted input" : "Ready — see the message above the inputs");
       }
       return;
     }
