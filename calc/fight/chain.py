@@ -22,9 +22,14 @@ MAX_STATES = 40_000
 """The most fight states followed exactly (memory grows with them)."""
 
 MAX_WORK = 400_000
-"""The most (states × prefixes of the round's orders walked from each): the time grows with it."""
+"""The most (states × prefixes of the round's orders walked from each), checked before computing."""
+
+MAX_STEPS = 1_000_000
+"""The most health states met while walking the rounds (`Fight.steps`: about 1.5 µs each in
+CPython), checked as the states are found: wide damage and many attacks widen every round."""
 
 REDUCE = "fewer fighters or fewer hit points"
+REDUCE_STEPS = "fewer fighters, fewer attacks a round, or fewer hit points"
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,12 @@ def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int
     while todo:
         state = todo.pop()
         moves[state] = out = fight.step(state)
+        if fight.steps > MAX_STEPS:
+            raise InputError(
+                "foes",
+                f"this fight needs more than {MAX_STEPS:,} steps to follow exactly ({len(moves):,} of up to "
+                f"{most:,} states done): try {REDUCE_STEPS}",
+            )
         for _, nxt in out:
             if nxt not in seen:
                 seen.add(nxt)

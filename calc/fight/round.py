@@ -41,6 +41,7 @@ class Fight:
             self.total *= f.initiative.total * idle
         self._strikes: dict[tuple[int, Health, int, Health], Sequence[tuple[int, Health]]] = {}
         self._groups: dict[tuple[Healths, Group, bool], list[tuple[int, Healths]]] = {}
+        self.steps = 0  # health states met while walking the rounds' orders: what the time grows with
 
     @property
     def start(self) -> State:
@@ -84,6 +85,7 @@ class Fight:
         return [(w, (False, h)) for h, w in merged.items()]
 
     def _walk(self, node: Node, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
+        self.steps += len(dist)
         if node.weight:
             for h, w in dist.items():
                 out[h] = out.get(h, 0) + w * node.weight

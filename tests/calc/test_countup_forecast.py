@@ -173,3 +173,15 @@ def test_command_line_reaches_it(capsys):
         main(["countup", "forecast", "--party", "name=A,target_hp=3", "--foes", "name=B,target=npc,target_hp=2"]) == 0
     )
     assert "Party wins" in capsys.readouterr().out
+
+
+def test_past_the_steps_bound_the_answer_says_what_to_reduce():
+    """Few states but wide rounds (many attacks, wide damage): refused while the states are found."""
+    party = [
+        {**HERO, "name": "A", "attacks": 2, "target_hp": 14, "dice": "1d10"},
+        {**HERO, "name": "B", "target_hp": 12},
+    ]
+    ogre = {**ORC, "name": "Ogre", "npc_hurt": True, "attacks": 2, "target_hp": 30, "dice": "2d6"}
+    with pytest.raises(InputError) as err:
+        run(party, [ogre])
+    assert "steps" in err.value.reason and "fewer attacks" in err.value.reason
