@@ -185,3 +185,24 @@ def test_past_the_steps_bound_the_answer_says_what_to_reduce():
     with pytest.raises(InputError) as err:
         run(party, [ogre])
     assert "steps" in err.value.reason and "fewer attacks" in err.value.reason
+
+
+def test_each_targeting_policy_picks_its_first_target():
+    """Two foes: a weak one with fewer hit points listed second, a strong one listed first. Lowest
+    hit points first kills the weak one more often; the most dangerous first and the order listed
+    go for the strong one."""
+    strong = {**ORC, "name": "Brute", "target_hp": 6, "attacks": 2, "dice": "1d8", "ability_bonus": 2}
+    weak = {**ORC, "name": "Runt", "target_hp": 3, "to_hit": -5, "dice": "1d2"}
+    hero = {**HERO, "target_hp": 30, "dice": "1d4"}
+    by = {p: run([hero], [strong, weak], rounds=2, party_targets=p) for p in ("lowest-hp", "dangerous", "listed")}
+    assert chance(by["lowest-hp"], "Runt dies") > chance(by["dangerous"], "Runt dies")
+    assert chance(by["dangerous"], "Brute dies") > chance(by["lowest-hp"], "Brute dies")
+    assert by["dangerous"]["chances"] == by["listed"]["chances"]
+
+
+def test_a_first_round_spent_moving_and_drawing_has_no_attack():
+    hero = {**HERO, "first_round": "move-and-draw", "to_hit": 30, "damage_misc": 20}
+    foe = {**HARMLESS, "target_hp": 3}
+    assert chance(run([hero], [foe], rounds=1), "Party wins") == 0
+    assert chance(run([hero], [foe], rounds=2), "Party wins") == 1
+    assert chance(run([{**hero, "first_round": "move"}], [foe], rounds=1), "Party wins") == 1
