@@ -13,6 +13,7 @@ Modules: `readers` (dice facts, the ability score table, number formatting), `hi
 from __future__ import annotations
 
 from calc.systems.countup.damage import damage
+from calc.systems.countup.forecast import forecast
 from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds, natural_healing
 from calc.systems.countup.healing import healing
 from calc.systems.countup.hit import hit
@@ -26,6 +27,7 @@ CALCULATORS = {
     "damage": damage,
     "initiative": initiative,
     "round": round_,
+    "forecast": forecast,
     "save": save,
     "healing": healing,
 }

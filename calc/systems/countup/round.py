@@ -76,6 +76,16 @@ def attacks_per_round(inputs: dict[str, Any], data: SystemData, steps: list[dict
     return 0, n
 
 
+def damage_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
+    """The damage calculator's inputs of one attacker: a melee attack's Strength bonus is the one
+    that goes to hit (entered once); a thrown weapon's comes from its own Strength inputs."""
+    own = {k: inputs[k] for k in DAMAGE_INPUTS}
+    if inputs["attack"] == "melee":
+        own |= {"strength_from": inputs["ability_from"], "strength_score": inputs["ability_score"]}
+        own |= {"strength_bonus": inputs["ability_bonus"]}
+    return own
+
+
 def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dist, Dist, list[dict[str, str]]]:
     """(one attacker's damage in the first round, in each later round, its why-steps); `at` is its
     place in `attackers` (1-based), for errors and steps."""
@@ -85,11 +95,7 @@ def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dis
     hit_answer = hit(to_hit, data)
     p = rounds.chance_of(hit_answer, "Hit")
     steps += hit_answer["steps"]
-    own = {k: inputs[k] for k in DAMAGE_INPUTS}
-    if inputs["attack"] == "melee":  # the Strength bonus that goes to hit goes to damage: entered once
-        own |= {"strength_from": inputs["ability_from"], "strength_score": inputs["ability_score"]}
-        own |= {"strength_bonus": inputs["ability_bonus"]}
-    on_hit, damage_steps, _ = hit_damage(own, data)
+    on_hit, damage_steps, _ = hit_damage(damage_inputs(inputs), data)
     if on_hit.min < 0:
         raise InputError(
             "damage_floor",

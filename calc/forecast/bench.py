@@ -1,0 +1,82 @@
+"""Time the fight forecast: `python -m calc.forecast.bench [--only TEXT] [--repeat N]` prints, per
+case, the number of states the chain followed, the wall time (median) and the least CPU time (the
+honest figure on a shared, loaded machine); the issue's target: 4 against 4, typical fighters,
+focus fire, within 250 ms in CPython. A fight past the bound is shown as refused, with the reason."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from typing import Any
+
+from calc import evaluate
+from calc.errors import CalcError
+
+TARGET_MS = 250
+
+# Typical fighters per system: a party of characters and a band of ordinary foes.
+TYPICAL: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "countup": (
+        {"target": "character", "to_hit": 3, "ability_bonus": 1, "ac": 14, "target_hp": 10, "dice": "1d8"},
+        {"target": "npc", "to_hit": 1, "ability_bonus": 1, "ac": 13, "target_hp": 6, "dice": "1d6"},
+    ),
+}
+
+
+def cases() -> list[tuple[str, str, dict[str, Any]]]:
+    """(system, "n against n", inputs) for n = 1…4 of each system's typical fighters."""
+    out = []
+    for system_id, (hero, foe) in TYPICAL.items():
+        for n in range(1, 5):
+            party = [{**hero, "name": f"Hero {i + 1}", "modifier": i % 3} for i in range(n)]
+            foes = [{**foe, "name": f"Foe {i + 1}", "modifier": (i + 1) % 3} for i in range(n)]
+            out.append((system_id, f"{n} against {n}", {"party": party, "foes": foes}))
+    return out
+
+
+def run(repeat: int = 3, only: str = "") -> list[dict[str, Any]]:
+    rows = []
+    for system_id, label, inputs in cases():
+        if only not in f"{system_id}/{label}":
+            continue
+        request = {"system": system_id, "calculator": "forecast", "inputs": inputs}
+        times, cpu, states, error = [], [], "", ""
+        for _ in range(repeat):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            try:
+                answer = evaluate(request)
+            except CalcError as e:
+                error = e.reason
+                break
+            times.append((time.perf_counter() - start) * 1000)
+            cpu.append((time.process_time() - start_cpu) * 1000)
+            states = answer["table"]["title"].rsplit("; ", 1)[1].split(" states")[0]
+        rows.append({"system": system_id, "case": label, "states": states,
+                     "median_ms": round(statistics.median(times), 1) if times else None,
+                     "cpu_ms": round(min(cpu), 1) if cpu else None, "error": error})  # fmt: skip
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m calc.forecast.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per case (default 3)")
+    parser.add_argument("--only", default="", help='just the cases whose "system/case" contains this')
+    args = parser.parse_args(argv)
+    evaluate({"system": "countup", "calculator": "forecast", "inputs": {}})  # warm-up: imports, data
+    print(f"{'system':<16}{'case':<14}{'states':>8}{'median ms':>12}{'least CPU ms':>14}  target")
+    for r in run(args.repeat, args.only):
+        if r["error"]:
+            print(f"{r['system']:<16}{r['case']:<14}{'—':>8}{'—':>12}{'—':>14}  refused: {r['error']}")
+            continue
+        verdict = "ok" if r["cpu_ms"] <= TARGET_MS else "SLOW"
+        print(
+            f"{r['system']:<16}{r['case']:<14}{r['states']:>8}{r['median_ms']:>12.1f}{r['cpu_ms']:>14.1f}"
+            f"  ≤ {TARGET_MS} ms {verdict}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""The fight's chain: its states bounded before anything is computed, then every answer exact.
+
+The bound is checked twice: first against the most states the fight can have (`Fight.state_bound`,
+known from the fighters alone), then while the states are found; past it the answer is an
+`InputError` that names the count and what to reduce, never an approximation. The answers come
+from `calc.rounds.StateChain` (one forward pass for P(within k rounds), exact means by components).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from calc.errors import InputError
+from calc.forecast.fighters import FOES, PARTY
+from calc.forecast.round import Fight, State
+from calc.rounds import Reached, StateChain
+
+MAX_STATES = 40_000
+"""The most fight states followed exactly (memory grows with them)."""
+
+MAX_WORK = 400_000
+"""The most (states × prefixes of the round's orders walked from each), checked before computing."""
+
+MAX_STEPS = 1_000_000
+"""The most health states met while walking the rounds (`Fight.steps`: about 1.5 µs each in
+CPython), checked as the states are found: wide damage and many attacks widen every round."""
+
+REDUCE = "fewer fighters or fewer hit points"
+REDUCE_STEPS = "fewer fighters, fewer attacks a round, or fewer hit points"
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """`party`, `foes`, `over`: when the party has won, the foes have won, the fight is over (each
+    P(within k rounds) for k = 1…rounds, with the exact mean round); `fighters[i]`: each of that
+    fighter's marks, when reached; `states`: how many states the chain followed."""
+
+    rounds: int
+    party: Reached
+    foes: Reached
+    over: Reached
+    fighters: tuple[tuple[Reached, ...], ...]
+    states: int
+
+
+def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int, State]]]:
+    """Every state the fight can reach, with its one-round transitions (integer weights over
+    `fight.total`); an InputError past `bound`."""
+    most = fight.state_bound()
+    if most > bound:
+        raise InputError(
+            "foes", f"this fight has up to {most:,} states, more than the {bound:,} followed exactly: try {REDUCE}"
+        )
+    walked = fight.orders_walked()
+    if most * walked > MAX_WORK:
+        raise InputError(
+            "foes",
+            f"this fight has up to {most:,} states, each round walking {walked:,} orders of who acts when: "
+            f"{most * walked:,} steps, more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
+        )
+    moves: dict[State, list[tuple[int, State]]] = {}
+    todo = [fight.start]
+    seen = {fight.start}
+    while todo:
+        state = todo.pop()
+        moves[state] = out = fight.step(state)
+        if fight.steps > MAX_STEPS:
+            raise InputError(
+                "foes",
+                f"this fight needs more than {MAX_STEPS:,} steps to follow exactly ({len(moves):,} of up to "
+                f"{most:,} states done): try {REDUCE_STEPS}",
+            )
+        for _, nxt in out:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+                if len(seen) > bound:
+                    raise InputError("foes", f"this fight reaches more than {bound:,} states: try {REDUCE}")
+    return moves
+
+
+def _marked(i: int, mark: Callable[[Any], bool], state: State) -> bool:
+    return mark(state[1][i])
+
+
+def forecast(fight: Fight, rounds: int, bound: int = MAX_STATES) -> Forecast:
+    """The exact forecast of `fight` over `rounds` rounds (the mean over the whole fight)."""
+    moves = explore(fight, bound)
+    step: Any = moves.__getitem__
+    chain = StateChain(fight.start, step, total=fight.total)
+
+    thresholds: list[tuple[str, Callable[[Any], bool]]] = [
+        ("Party wins", lambda s: fight.side_out(FOES, s[1]) and not fight.side_out(PARTY, s[1])),
+        ("Foes win", lambda s: fight.side_out(PARTY, s[1]) and not fight.side_out(FOES, s[1])),
+        ("Over", lambda s: fight.over(s[1])),
+    ]
+    for i, f in enumerate(fight.fighters):
+        for label, mark in f.marks:
+            thresholds.append((label, partial(_marked, i, mark)))
+    reached = chain.reach_all(thresholds, rounds)
+    marks: list[tuple[Reached, ...]] = []
+    at = 3
+    for f in fight.fighters:
+        marks.append(tuple(reached[at : at + len(f.marks)]))
+        at += len(f.marks)
+    return Forecast(rounds, reached[0], reached[1], reached[2], tuple(marks), len(moves))

@@ -1,0 +1,68 @@
+"""A fighter of the forecast and whom each side attacks.
+
+Every targeting policy here is focus fire: a side attacks one foe until that foe is out of the
+fight, then the next, in an order fixed before the fight (lowest hit points first, the most
+dangerous first, or the order the GM lists). Only the current target is ever hurt, so a side's
+state is "how far down the list, and how hurt the current one is": the chain stays small and exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from calc.dist import Dist
+
+Health = Hashable
+"""One fighter's state: whatever its system needs (hit points left, Hurt or not, wounds …)."""
+
+PARTY, FOES = "party", "foes"
+
+POLICIES = {
+    "lowest-hp": "lowest hit points first",
+    "dangerous": "the most dangerous first",
+    "listed": "in the order listed",
+}
+"""Focus-fire orders a side can follow (the `*_targets` inputs' values)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Fighter:
+    """One combatant. `strike(own, target, target_health)` is one attack's effect: the target's next
+    health states with integer weights summing to `scale` (a miss leaves it as it was);
+    `attacks(own, first_round)` how many attacks its action makes this round (at most `most`);
+    `states`: how many health states it can have while in the fight; `out(health)` whether it has left the fight
+    (it no longer acts and is no longer attacked); `marks`: the health states reported per fighter
+    ("is Hurt or worse", "dies"), each of which, once reached, holds for the rest of the fight."""
+
+    name: str
+    side: str
+    start: Health
+    hp: int
+    initiative: Dist
+    tie: tuple[int, ...]
+    danger: Fraction
+    states: int
+    scale: int
+    most: int
+    attacks: Callable[[Health, bool], int]
+    strike: Callable[[Health, Fighter, Health], Sequence[tuple[int, Health]]]
+    out: Callable[[Health], bool]
+    marks: tuple[tuple[str, Callable[[Health], bool]], ...] = field(default=())
+    defense: Any = None
+    """What the system's `strike` reads of this fighter as a target (its Armor Class …)."""
+
+
+def target_order(defenders: Sequence[int], fighters: Sequence[Fighter], policy: str) -> tuple[int, ...]:
+    """The order (indices into `fighters`) in which a side attacks `defenders` under `policy`; ties
+    in the listed order. Lowest hit points first stays exact as the fight goes on: only the current
+    target loses hit points, so it stays the lowest."""
+    if policy == "lowest-hp":
+        return tuple(sorted(defenders, key=lambda i: (fighters[i].hp, i)))
+    if policy == "dangerous":
+        return tuple(sorted(defenders, key=lambda i: (-fighters[i].danger, i)))
+    if policy == "listed":
+        return tuple(defenders)
+    raise ValueError(f"unknown targeting policy {policy!r}")

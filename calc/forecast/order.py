@@ -1,0 +1,87 @@
+"""Who acts when in a round whose initiative is rolled: the exact chance of every order of the
+fighters still up, cached per set of fighters.
+
+Each fighter's roll puts it at a point of the count (its total, in the system's direction, then
+its tie key); fighters at one point act together, so an order is a sequence of groups, each of
+fighters sharing a tie key, at strictly later points. Its weight (in face counts: the product of
+the dice's faces is the whole) is a sum over those points, one running sum per group: never an
+enumeration of every roll."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate, combinations
+
+from calc.forecast.fighters import Fighter
+
+Group = tuple[int, ...]
+
+
+@dataclass
+class Node:
+    """A prefix of orders: the weight of the orders that end here, and the groups that may come next."""
+
+    weight: int = 0
+    children: dict[Group, Node] = field(default_factory=dict)
+
+    def size(self) -> int:
+        return 1 + sum(c.size() for c in self.children.values())
+
+
+class Orders:
+    """The orders of any set of fighters, as a tree of prefixes (shared prefixes are walked once)."""
+
+    def __init__(self, fighters: Sequence[Fighter], high_first: bool) -> None:
+        keys = sorted({(-x if high_first else x, f.tie) for f in fighters for x in f.initiative.outcomes()})
+        at = {k: n for n, k in enumerate(keys)}
+        self.ties = [f.tie for f in fighters]
+        self.faces = [f.initiative.total for f in fighters]
+        self.points: list[list[int]] = []  # fighter → face weight at each point of the count
+        for f in fighters:
+            row = [0] * len(keys)
+            xs, ws = f.initiative.support()
+            for x, w in zip(xs, ws, strict=True):
+                row[at[(-x if high_first else x, f.tie)]] += w
+            self.points.append(row)
+        self._trees: dict[int, Node] = {}
+
+    def tree(self, up: int) -> Node:
+        """Every order of the fighters in the bit mask `up`, weighted over the product of all the
+        fighters' faces (a fighter out of the fight counts all its faces: its roll no longer matters)."""
+        if up not in self._trees:
+            members = [i for i in range(len(self.faces)) if up >> i & 1]
+            rest = 1
+            for i in range(len(self.faces)):
+                if not up >> i & 1:
+                    rest *= self.faces[i]
+            root = Node()
+            self._grow(root, tuple(members), [1] * len(self.points[0]) if self.points else [], rest, first=True)
+            self._trees[up] = root
+        return self._trees[up]
+
+    def _grow(self, node: Node, left: tuple[int, ...], ways: list[int], factor: int, first: bool) -> None:
+        """`ways[p]`: the weight of the prefix with its last group at point p (any point, at the start)."""
+        if not left:
+            node.weight = factor * (1 if first else sum(ways))
+            return
+        before = [0, *accumulate(ways)][:-1] if not first else ways  # Σ over strictly earlier points
+        for group in self._groups(left):
+            nxt = list(before)
+            for i in group:
+                nxt = [a * b for a, b in zip(nxt, self.points[i], strict=True)]
+            if not any(nxt):
+                continue
+            child = node.children.setdefault(group, Node())
+            self._grow(child, tuple(i for i in left if i not in group), nxt, factor, first=False)
+
+    def _groups(self, left: tuple[int, ...]) -> list[Group]:
+        """The groups that may act next: any fighters of `left` sharing a tie key."""
+        out: list[Group] = []
+        by_tie: dict[tuple[int, ...], list[int]] = {}
+        for i in left:
+            by_tie.setdefault(self.ties[i], []).append(i)
+        for same in by_tie.values():
+            for k in range(1, len(same) + 1):
+                out.extend(combinations(same, k))
+        return out

@@ -1,0 +1,141 @@
+"""One round of the fight as an exact transition: every fighter acts once, in its initiative's
+order, and a fighter out of the fight before its turn comes does not act.
+
+The round walks the tree of the orders of the fighters up at its start (`calc.forecast.order`): each
+group of fighters acts on the distribution of everyone's health as it stands after the groups
+before it, so shared prefixes are walked once. Fighters of one group act together: all of them
+act, even one felled by another of them.
+
+Weights stay integers over one total per round, the same from every state (so `StateChain` gets
+integer rows): each fighter's initiative faces times `scale ** most` for its attacks; an attack
+not made (no target left, the attacker out, fewer attacks this round) counts as `scale`, a weight
+that changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from calc.forecast.fighters import FOES, PARTY, Fighter, Health, target_order
+from calc.forecast.order import Group, Node, Orders
+
+Healths = tuple[Health, ...]
+State = tuple[bool, Healths]
+"""(this is the fight's first round, every fighter's health)."""
+
+
+class Fight:
+    """The fight's fighters, whom each side attacks, and the orders a round can take."""
+
+    def __init__(self, fighters: Sequence[Fighter], policies: dict[str, str], high_first: bool) -> None:
+        self.fighters = tuple(fighters)
+        self.sides = {s: tuple(i for i, f in enumerate(fighters) if f.side == s) for s in (PARTY, FOES)}
+        self.targets = {
+            PARTY: target_order(self.sides[FOES], fighters, policies[PARTY]),
+            FOES: target_order(self.sides[PARTY], fighters, policies[FOES]),
+        }
+        self.orders = Orders(self.fighters, high_first)
+        self.idle = [f.scale**f.most for f in self.fighters]  # the weight of a fighter's attacks not made
+        self.total = 1
+        for f, idle in zip(self.fighters, self.idle, strict=True):
+            self.total *= f.initiative.total * idle
+        self._strikes: dict[tuple[int, Health, int, Health], Sequence[tuple[int, Health]]] = {}
+        self._groups: dict[tuple[Healths, Group, bool], list[tuple[int, Healths]]] = {}
+        self.steps = 0  # health states met while walking the rounds' orders: what the time grows with
+
+    @property
+    def start(self) -> State:
+        """The first round is told apart only when some fighter's first round differs."""
+        first = any(f.attacks(f.start, True) != f.attacks(f.start, False) for f in self.fighters)
+        return first, tuple(f.start for f in self.fighters)
+
+    def side_out(self, side: str, healths: Healths) -> bool:
+        return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
+
+    def over(self, healths: Healths) -> bool:
+        return self.side_out(PARTY, healths) or self.side_out(FOES, healths)
+
+    def state_bound(self) -> int:
+        """At most this many states, known before any is computed: each side is attacked down its
+        list, one target at a time (the ones before it out, the ones after it untouched), so a side
+        has at most (Σ its fighters' health states + 1) states; twice for the first round's flag."""
+        count = 2
+        for side in (PARTY, FOES):
+            count *= sum(self.fighters[i].states for i in self.sides[side]) + 1
+        return count
+
+    def orders_walked(self) -> int:
+        """The prefixes of the orders a round walks from the start (every fighter up): with the
+        states, what the work grows with."""
+        return self.orders.tree(sum(1 << i for i in range(len(self.fighters)))).size()
+
+    # --- one round ----------------------------------------------------------------------------
+    def step(self, state: State) -> list[tuple[int, State]]:
+        """The round's transitions as integer weights over `self.total`."""
+        first, healths = state
+        if self.over(healths):
+            return [(self.total, state)]
+        up = sum(1 << i for i, f in enumerate(self.fighters) if not f.out(healths[i]))
+        idle = 1
+        for i in range(len(self.fighters)):
+            if not up >> i & 1:
+                idle *= self.idle[i]
+        merged: dict[Healths, int] = {}
+        self._walk(self.orders.tree(up), {healths: idle}, first, merged)
+        return [(w, (False, h)) for h, w in merged.items()]
+
+    def _walk(self, node: Node, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
+        self.steps += len(dist)
+        if node.weight:
+            for h, w in dist.items():
+                out[h] = out.get(h, 0) + w * node.weight
+        for group, child in node.children.items():
+            nxt: dict[Healths, int] = {}
+            for h, w in dist.items():
+                for x, after in self._group(h, group, first):
+                    nxt[after] = nxt.get(after, 0) + w * x
+            self._walk(child, nxt, first, out)
+
+    def _group(self, h: Healths, group: Group, first: bool) -> list[tuple[int, Healths]]:
+        """One group's action from `h` (cached: the same health meets the same group often)."""
+        key = (h, group, first)
+        got = self._groups.get(key)
+        if got is None:
+            got = self._groups[key] = self._act(h, group, first)
+        return got
+
+    def _act(self, h: Healths, group: Group, first: bool) -> list[tuple[int, Healths]]:
+        """Everyone in `group` up at its start acts (one felled by another of them still acts),
+        one after another; each attack goes to the side's current target (the first not out in
+        its list) as the state stands then; each attacker's own health (Hurt penalties, attacks a
+        round) as it stood when the group began."""
+        dist: dict[Healths, int] = {h: 1}
+        pad = 1
+        for i in group:
+            me = self.fighters[i]
+            own = h[i]
+            if me.out(own):  # down before its turn: it does not act
+                pad *= self.idle[i]
+                continue
+            aims = self.targets[me.side]
+            n = me.attacks(own, first)
+            pad *= me.scale ** (me.most - n)
+            for _ in range(n):
+                nxt: dict[Healths, int] = {}
+                for cur, p in dist.items():
+                    t = next((j for j in aims if not self.fighters[j].out(cur[j])), None)
+                    if t is None:
+                        nxt[cur] = nxt.get(cur, 0) + p * me.scale
+                        continue
+                    for q, health in self._strike(i, own, t, cur[t]):
+                        after = (*cur[:t], health, *cur[t + 1 :])
+                        nxt[after] = nxt.get(after, 0) + p * q
+                dist = nxt
+        return [(p * pad, s) for s, p in dist.items()]
+
+    def _strike(self, i: int, own: Health, t: int, health: Health) -> Sequence[tuple[int, Health]]:
+        key = (i, own, t, health)
+        got = self._strikes.get(key)
+        if got is None:
+            got = self._strikes[key] = self.fighters[i].strike(own, self.fighters[t], health)
+        return got

@@ -1,0 +1,148 @@
+"""The generic fight chain (`calc.forecast`) on toy fighters: symmetry of a simultaneous round, the
+weights of the orders, targeting, the state bound, and the chain against round-by-round brute force."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from calc.dist import Dist
+from calc.errors import InputError
+from calc.forecast import chain
+from calc.forecast.fighters import FOES, PARTY, Fighter, target_order
+from calc.forecast.order import Orders
+from calc.forecast.round import Fight
+
+
+def toy(name: str, side: str, hp: int, tie: tuple[int, ...], die: int = 4, hit: int = 1, of: int = 2, init: int = 6,
+        attacks: int = 1) -> Fighter:  # fmt: skip
+    """Hits `hit` times in `of` for 1…die damage; dies at 0."""
+    scale = of * die
+
+    def strike(own: int, target: Fighter, health: int) -> list[tuple[int, int]]:
+        out = {health: (of - hit) * die}
+        for d in range(1, die + 1):
+            h = max(health - d, 0)
+            out[h] = out.get(h, 0) + hit
+        return [(w, h) for h, w in out.items()]
+
+    return Fighter(
+        name=name, side=side, start=hp, hp=hp, initiative=Dist.die(init), tie=tie,
+        danger=Fraction(hit * (die + 1), 2 * of),
+        states=hp, scale=scale, most=attacks, attacks=lambda own, first: attacks, strike=strike,
+        out=lambda h: h <= 0, marks=(("dies", lambda h: h <= 0),),
+    )  # fmt: skip
+
+
+def policies(p: str = "lowest-hp", f: str = "lowest-hp") -> dict[str, str]:
+    return {PARTY: p, FOES: f}
+
+
+def test_two_identical_fighters_in_a_simultaneous_round_win_with_equal_chance():
+    fight = Fight([toy("A", PARTY, 6, (0,)), toy("B", FOES, 6, (0,))], policies(), high_first=True)
+    got = chain.forecast(fight, 10)
+    assert got.party.within == got.foes.within
+    assert got.over.within[-1] - got.party.within[-1] - got.foes.within[-1] > 0  # both can fall at once
+
+
+def test_a_side_that_acts_first_on_ties_is_favoured():
+    fight = Fight([toy("A", PARTY, 6, (0,)), toy("B", FOES, 6, (1,))], policies(), high_first=True)
+    got = chain.forecast(fight, 10)
+    assert got.party.within[-1] > got.foes.within[-1]
+
+
+@pytest.mark.parametrize("ties", [[(0,), (1,), (2,)], [(0,), (0,), (1,)], [(0,), (0,), (0,)]])
+def test_the_orders_weigh_every_roll_once(ties):
+    fighters = [toy("A", PARTY, 3, ties[0], init=4), toy("B", PARTY, 3, ties[1], init=6), toy("C", FOES, 3, ties[2])]
+    orders = Orders(fighters, high_first=False)
+    leaves: dict[tuple, int] = {}
+
+    def walk(node, prefix):
+        if node.weight:
+            leaves[prefix] = node.weight
+        for group, child in node.children.items():
+            walk(child, (*prefix, group))
+
+    walk(orders.tree(0b111), ())
+    brute: dict[tuple, int] = {}
+    for rolls in product(range(1, 5), range(1, 7), range(1, 7)):
+        keys = sorted({(r, t) for r, t in zip(rolls, ties, strict=True)})
+        order = tuple(tuple(i for i in range(3) if (rolls[i], ties[i]) == k) for k in keys)
+        brute[order] = brute.get(order, 0) + 1
+    assert leaves == brute
+    # a fighter out of the fight counts all its faces
+    walk_one = orders.tree(0b001)
+    assert walk_one.children[(0,)].weight == 4 * 6 * 6
+
+
+def test_targeting_orders():
+    fs = [toy("A", PARTY, 5, (0,)), toy("B", FOES, 7, (1,)), toy("C", FOES, 3, (2,), hit=2), toy("D", FOES, 3, (3,))]
+    assert target_order([1, 2, 3], fs, "lowest-hp") == (2, 3, 1)
+    assert target_order([1, 2, 3], fs, "dangerous") == (2, 1, 3)
+    assert target_order([1, 2, 3], fs, "listed") == (1, 2, 3)
+
+
+def test_the_state_bound_is_checked_before_any_state_is_computed():
+    fight = Fight([toy("A", PARTY, 50, (0,)), toy("B", FOES, 50, (1,))], policies(), high_first=True)
+    assert fight.state_bound() == 2 * 51 * 51
+    with pytest.raises(InputError) as err:
+        chain.forecast(fight, 10, bound=1000)
+    assert "5,202 states" in err.value.reason and "fewer" in err.value.reason
+
+
+def brute(fighters: list[Fighter], high_first: bool, rounds: int) -> list[Fraction]:
+    """P(party has won after k rounds) by enumerating every roll and every attack, Fractions only."""
+    sides = {s: [i for i, f in enumerate(fighters) if f.side == s] for s in (PARTY, FOES)}
+    state = {tuple(f.start for f in fighters): Fraction(1)}
+    out = []
+    for _ in range(rounds):
+        nxt: dict[tuple, Fraction] = {}
+        for h, p in state.items():
+            if any(all(h[i] <= 0 for i in sides[s]) for s in sides):
+                nxt[h] = nxt.get(h, 0) + p
+                continue
+            faces = [range(1, f.initiative.max + 1) for f in fighters]
+            n = 1
+            for f in fighters:
+                n *= f.initiative.max
+            for rolls in product(*faces):
+                keys = sorted({(-r if high_first else r, f.tie) for r, f in zip(rolls, fighters, strict=True)})
+                dist = {h: Fraction(p, n)}
+                for k in keys:
+                    group = [i for i, f in enumerate(fighters) if ((-rolls[i] if high_first else rolls[i]), f.tie) == k]
+                    new: dict[tuple, Fraction] = {}
+                    for cur, q in dist.items():
+                        sub = {cur: q}
+                        for i in group:
+                            if cur[i] <= 0:
+                                continue
+                            enemy = sides[FOES if fighters[i].side == PARTY else PARTY]
+                            s2: dict[tuple, Fraction] = {}
+                            for c, r in sub.items():
+                                t = min((j for j in enemy if c[j] > 0), key=lambda j: (fighters[j].hp, j), default=None)
+                                if t is None:
+                                    s2[c] = s2.get(c, 0) + r
+                                    continue
+                                moves = fighters[i].strike(c[i], fighters[t], c[t])
+                                total = sum(w for w, _ in moves)
+                                for w, health in moves:
+                                    c2 = (*c[:t], health, *c[t + 1 :])
+                                    s2[c2] = s2.get(c2, 0) + r * Fraction(w, total)
+                            sub = s2
+                        for c, r in sub.items():
+                            new[c] = new.get(c, 0) + r
+                    dist = new
+                for c, q in dist.items():
+                    nxt[c] = nxt.get(c, 0) + q
+        state = nxt
+        out.append(sum((p for h, p in state.items() if all(h[i] <= 0 for i in sides[FOES])), Fraction(0)))
+    return out
+
+
+@pytest.mark.parametrize("high_first", [True, False])
+def test_two_against_one_equals_brute_force(high_first):
+    fighters = [toy("A", PARTY, 3, (0, 0)), toy("B", PARTY, 2, (0, 1), die=2), toy("C", FOES, 4, (1,), hit=3, of=4)]
+    got = chain.forecast(Fight(fighters, policies(), high_first), 3)
+    assert list(got.party.within) == brute(fighters, high_first, 3)
