@@ -12,18 +12,19 @@ such as 100d20 with a power attack has 7000+ rows of 130-digit weights (megabyte
 page shows a few dozen of them unless the reader asks for all.
 
 `{"kind": "turns", …}` is the encounter tracker's request (`turns_request`): the dice a round
-needs, or the round's order from its rolls, by `calc.turns`.
+needs, or the round's order from its rolls, by `calc.turns`. `{"kind": "statblock", "system",
+"text", "hp", "rolls"}` reads pasted stat blocks into fighters (`calc.statblock.parse`).
 """
 
 from __future__ import annotations
 
 import json
 
-from calc import evaluate, turns
+from calc import evaluate, statblock, turns
 from calc.errors import CalcError, InputError
 from calc.result import CHART_BARS, row_limit
 
-__all__ = ["CHART_BARS", "evaluate_json", "turns_request"]
+__all__ = ["CHART_BARS", "evaluate_json", "statblock_request", "turns_request"]
 
 
 def evaluate_json(request_text: str) -> str:
@@ -32,6 +33,8 @@ def evaluate_json(request_text: str) -> str:
         request = json.loads(request_text)
         if isinstance(request, dict) and request.get("kind") == "turns":
             return json.dumps({"result": turns_request(request)})
+        if isinstance(request, dict) and request.get("kind") == "statblock":
+            return json.dumps({"result": statblock_request(request)})
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None
         if not (isinstance(max_rows, int) and not isinstance(max_rows, bool) and max_rows > 0):
             max_rows = None
@@ -40,6 +43,21 @@ def evaluate_json(request_text: str) -> str:
         return json.dumps({"result": result})
     except CalcError as err:
         return json.dumps(err.to_json())
+
+
+STATBLOCK_KEYS = {"kind", "system", "text", "hp", "rolls"}
+
+
+def statblock_request(request: dict) -> dict:
+    """`{"kind": "statblock", "system", "text", "hp" (printed | average | rolled; optional),
+    "rolls" (die faces for rolled hit points; optional)}` → `calc.statblock.parse`'s answer."""
+    unknown = sorted(set(request) - STATBLOCK_KEYS)
+    if unknown:
+        raise InputError(unknown[0], f"is not part of a statblock request ({', '.join(sorted(STATBLOCK_KEYS))})")
+    system_id = request.get("system")
+    if not isinstance(system_id, str) or not system_id:
+        raise InputError("system", "is required")
+    return statblock.parse(system_id, request.get("text"), hp=request.get("hp", "printed"), rolls=request.get("rolls"))
 
 
 TURNS_KEYS = {"kind", "op", "system", "combatants", "rolls", "round", "options"}
