@@ -195,15 +195,24 @@ def encounters(
             if "preset" in foe:
                 preset = by_id.get(foe["preset"])
                 if preset is None:
-                    problems.append(where.problem(f"no preset '{foe['preset']}'{suggest(foe['preset'], by_id)}", i, "foes", j, "preset"))
+                    problems.append(
+                        where.problem(
+                            f"no preset '{foe['preset']}'{suggest(foe['preset'], by_id)}", i, "foes", j, "preset"
+                        )
+                    )
                     continue
                 side = foe.get("side") or ("pc" if preset["role"] == "attacker" else "foe")
                 read = [{"name": preset["name"], "values": preset["values"]}] * count
             else:
                 try:
-                    read = statblock.parse(system.id, foe["statblock"], hp="average", exported=exported)["fighters"] * count
+                    read = (
+                        statblock.parse(system.id, foe["statblock"], hp="average", exported=exported)["fighters"]
+                        * count
+                    )
                 except CalcError as err:
-                    problems.append(where.problem(f"the stat block cannot be read: {err.reason}", i, "foes", j, "statblock"))
+                    problems.append(
+                        where.problem(f"the stat block cannot be read: {err.reason}", i, "foes", j, "statblock")
+                    )
                     continue
                 side = foe.get("side") or "foe"
             for k, f in enumerate(read):
