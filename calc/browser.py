@@ -45,18 +45,24 @@ def evaluate_json(request_text: str) -> str:
         return json.dumps(err.to_json())
 
 
+def _system_of(request: dict, keys: set[str], kind: str) -> str:
+    """The system a request of `kind` names, once its keys are all known ones."""
+    unknown = sorted(set(request) - keys)
+    if unknown:
+        raise InputError(unknown[0], f"is not part of a {kind} request ({', '.join(sorted(keys))})")
+    system_id = request.get("system")
+    if not isinstance(system_id, str) or not system_id:
+        raise InputError("system", "is required")
+    return system_id
+
+
 STATBLOCK_KEYS = {"kind", "system", "text", "hp", "rolls"}
 
 
 def statblock_request(request: dict) -> dict:
     """`{"kind": "statblock", "system", "text", "hp" (printed | average | rolled; optional),
     "rolls" (die faces for rolled hit points; optional)}` → `calc.statblock.parse`'s answer."""
-    unknown = sorted(set(request) - STATBLOCK_KEYS)
-    if unknown:
-        raise InputError(unknown[0], f"is not part of a statblock request ({', '.join(sorted(STATBLOCK_KEYS))})")
-    system_id = request.get("system")
-    if not isinstance(system_id, str) or not system_id:
-        raise InputError("system", "is required")
+    system_id = _system_of(request, STATBLOCK_KEYS, "statblock")
     return statblock.parse(system_id, request.get("text"), hp=request.get("hp", "printed"), rolls=request.get("rolls"))
 
 
@@ -67,12 +73,7 @@ def turns_request(request: dict) -> dict | list:
     """The encounter tracker's request `{"kind": "turns", "op": "dice" | "order", "system",
     "combatants", "round", "rolls" (order; for dice, the rolls kept so far, optional), "options"
     (optional)}` → `calc.turns`' answer."""
-    unknown = sorted(set(request) - TURNS_KEYS)
-    if unknown:
-        raise InputError(unknown[0], f"is not part of a turns request ({', '.join(sorted(TURNS_KEYS))})")
-    system_id = request.get("system")
-    if not isinstance(system_id, str) or not system_id:
-        raise InputError("system", "is required")
+    system_id = _system_of(request, TURNS_KEYS, "turns")
     op = request.get("op")
     args = (system_id, request.get("combatants"))
     if op == "dice":

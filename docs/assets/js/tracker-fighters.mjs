@@ -1,0 +1,26 @@
+// The tracker's new combatants from outside: a pasted stat block's fighter (calc/statblock.py's
+// answer), a built-in preset, an encounter link's roster; and a fight's roster for a link. Pure
+// (tracker-state.mjs does the checking); unit-tested under node --test.
+import { fighterPreset } from "./stat-fighters.mjs";
+import * as S from "./tracker-state.mjs";
+
+/** A fighter of the answer as the tracker's new combatant ({name, side, values, max}): the
+ * tracker's fields of the same input names (tracker-state.mjs `fromPreset`), its health input
+ * as the full hit points. */
+export function trackerCombatant(fighter, side, decl) {
+  const got = S.fromPreset(fighterPreset(fighter), side === "pc" ? "attacker" : "target", decl);
+  return { name: got.name, side: side === "pc" ? "pc" : "foe", values: got.values, max: got.max ?? decl.health?.default ?? 10 };
+}
+
+/** The state a link's roster makes: a new fight of `system` with those combatants. */
+export function stateFromRoster(system, roster, decl) {
+  let state = S.emptyState(system);
+  for (const c of roster) state = S.reduce(state, { type: "add", combatant: trackerCombatant(c, c.side, decl) }, decl);
+  return state;
+}
+
+/** The roster of a state, as a link carries it (the full hit points under the health input). */
+export function rosterOf(state, decl) {
+  const health = decl.health?.input || "hp";
+  return state.combatants.map((c) => ({ name: c.name, side: c.side, values: { ...c.values, [health]: c.max } }));
+}
