@@ -133,7 +133,7 @@ def test_a_pasted_block_fills_a_calculators_inputs_and_builtins_are_searchable(p
     page.locator(".cc-presets > summary").click()
     page.get_by_label("Paste a stat block", exact=True).fill("Hobgoblin: AC 16, hp 9")
     page.get_by_role("button", name="Use these values").click()
-    ac = page.locator(".cc-calc").get_by_label("Target's Armor Class", exact=True)
+    ac = page.locator('.cc-calc [data-input="ac"]')
     assert ac.input_value() == "16"
     page.get_by_label("Find a preset by name").fill("scale")
     target = page.locator(".cc-preset-role[data-role='target'] select")

@@ -205,7 +205,7 @@ export class FighterAndFoe {
       const saved = presets.map((p) => el("option", { value: p.name }, p.name));
       const options = shownBuiltins.length
         ? [
-            el("optgroup", { label: "From the text" }, shownBuiltins.map((p) => el("option", { value: p.key }, p.name))),
+            el("optgroup", { label: "From the text" }, shownBuiltins.map((p) => el("option", { value: p.key, "data-cc-builtin": "" }, p.name))),
             saved.length ? el("optgroup", { label: "Saved" }, saved) : null,
           ]
         : saved;
