@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import cache
 from math import floor
 from typing import Any
 
@@ -230,6 +231,12 @@ class Grammar:
         return kept
 
 
+@cache
+def _grammar(system_id: str) -> Grammar:
+    """The exported system's grammar, compiled once per process (its patterns are many)."""
+    return Grammar(data.system(system_id).raw)
+
+
 def _blocks(grammar: Grammar, text: str) -> list[tuple[int, int, list[tuple[dict, re.Match[str]]]]]:
     """Split the paste into creatures: at blank lines, and at a line that starts a field already
     seen in the current creature (a list of one-line stat blocks)."""
@@ -273,7 +280,7 @@ def parse(
     if hp not in HP_MODES:
         raise InputError("hp", f"must be one of {', '.join(HP_MODES)} (got {inputs.shown(hp)})")
     pool = _rolls(rolls, hp)
-    grammar = Grammar(system)
+    grammar = Grammar(system) if exported is not None else _grammar(system_id)
     fighters: list[dict[str, Any]] = []
     for start, end, found in _blocks(grammar, text):
         if found:
