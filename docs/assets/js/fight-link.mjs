@@ -1,6 +1,7 @@
 // Encounter links: a fight's roster packed into the URL's fragment (`#fight=`), so a link opens
 // the tracker with it, offline too (the fragment never leaves the browser). The roster is JSON
-// `{"v": 1, "d": <rules-data version>, "s": <system>, "c": [{"n": name, "s": "pc"|"foe", "v": {input: value}}]}`,
+// `{"v": 1, "d": <rules-data version>, "s": <system>, "c": [{"n": name, "s": "pc"|"foe", "v": {input: value},
+// "h": damage taken, "g": [conditions]}]}` ("h" and "g" only for the fight as it stands),
 // raw-DEFLATE compressed (CompressionStream "deflate-raw") and base64url-encoded; the Encounters
 // pages (macros/render/encounters.py) write the same with Python's zlib. Pure but for the
 // streams (Node has them too): unit-tested under node --test (tests/js/fight-link.test.mjs).
@@ -37,7 +38,7 @@ async function through(stream, bytes) {
 
 /** `#fight=…` for a roster [{name, side, values}] of `system` at rules-data `version`. */
 export async function packFight(system, version, roster) {
-  const body = { v: FORMAT, d: version, s: system, c: roster.map((c) => ({ n: c.name, s: c.side, v: c.values })) };
+  const body = { v: FORMAT, d: version, s: system, c: roster.map((c) => ({ n: c.name, s: c.side, v: c.values, ...(c.damage ? { h: c.damage } : {}), ...(c.tags?.length ? { g: c.tags } : {}) })) };
   const packed = await through(new CompressionStream("deflate-raw"), new TextEncoder().encode(JSON.stringify(body)));
   return PREFIX + toBase64url(packed);
 }
@@ -64,7 +65,16 @@ export async function unpackFight(hash) {
     if (!c || typeof c.n !== "string" || !["pc", "foe"].includes(c.s) || !c.v || typeof c.v !== "object" || Array.isArray(c.v)) {
       throw new FightLinkError(`Combatant ${i + 1} of the link is not a name, a side (pc or foe) and values.`);
     }
-    return { name: c.n, side: c.s, values: c.v };
+    const out = { name: c.n, side: c.s, values: c.v };
+    if (c.h !== undefined) {
+      if (!Number.isInteger(c.h)) throw new FightLinkError(`Combatant ${i + 1} of the link: damage must be a whole number.`);
+      out.damage = c.h;
+    }
+    if (c.g !== undefined) {
+      if (!Array.isArray(c.g) || !c.g.every((t) => typeof t === "string")) throw new FightLinkError(`Combatant ${i + 1} of the link: conditions must be a list of texts.`);
+      out.tags = c.g;
+    }
+    return out;
   });
   return { system: body.s, version: typeof body.d === "string" ? body.d : null, roster };
 }

@@ -15,12 +15,21 @@ export function trackerCombatant(fighter, side, decl) {
 /** The state a link's roster makes: a new fight of `system` with those combatants. */
 export function stateFromRoster(system, roster, decl) {
   let state = S.emptyState(system);
-  for (const c of roster) state = S.reduce(state, { type: "add", combatant: trackerCombatant(c, c.side, decl) }, decl);
+  for (const c of roster) {
+    const combatant = { ...trackerCombatant(c, c.side, decl), ...(c.damage !== undefined ? { damage: c.damage } : {}), ...(c.tags ? { tags: c.tags } : {}) };
+    state = S.reduce(state, { type: "add", combatant }, decl);
+  }
   return state;
 }
 
-/** The roster of a state, as a link carries it (the full hit points under the health input). */
-export function rosterOf(state, decl) {
+/** The roster of a state, as a link carries it (the full hit points under the health input);
+ * `asItStands` adds each one's damage taken and conditions. */
+export function rosterOf(state, decl, asItStands = false) {
   const health = decl.health?.input || "hp";
-  return state.combatants.map((c) => ({ name: c.name, side: c.side, values: { ...c.values, [health]: c.max } }));
+  return state.combatants.map((c) => ({
+    name: c.name,
+    side: c.side,
+    values: { ...c.values, [health]: c.max },
+    ...(asItStands ? { damage: c.damage, tags: c.tags } : {}),
+  }));
 }

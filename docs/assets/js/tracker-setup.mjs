@@ -31,20 +31,22 @@ export function pasteIntoTracker(container, { system, decl, dispatch }) {
 export function linkFights(root, { system, decl, state, dispatch, say }) {
   const out = el("input", { type: "text", readonly: true, class: "cc-tk-fightlink", "aria-label": "Link to this fight", hidden: true });
   const button = el("button", { type: "button", class: "md-button cc-tk-share" }, "Link to this fight");
+  const standing = el("input", { type: "checkbox", class: "cc-tk-standing" });
+  const withState = el("label", { class: "cc-tk-check" }, standing, " with damage and conditions");
   button.addEventListener("click", async () => {
-    const hash = await packFight(system, decl.version || "", rosterOf(state(), decl));
+    const hash = await packFight(system, decl.version || "", rosterOf(state(), decl, standing.checked));
     out.value = new URL(hash, location.href).href;
     out.hidden = false;
     out.select();
     try {
       await navigator.clipboard.writeText(out.value);
-      say(`Link copied (${out.value.length} characters): it opens this roster in the tracker, offline too.`);
+      say(`Link copied (${out.value.length} characters): it opens this ${standing.checked ? "fight" : "roster"} in the tracker, offline too.`);
     } catch {
       say("The link is selected below: copy it.");
     }
   });
   const tools = root.querySelector("#cc-tk-h-tools")?.parentElement.querySelector(".cc-tk-row");
-  if (tools) tools.append(button);
+  if (tools) tools.append(button, withState);
   tools?.parentElement.append(out);
   return openLink(system, decl, dispatch, say);
 }
