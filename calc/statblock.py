@@ -11,7 +11,7 @@ text and rolls always give the same fighters.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from functools import cache
 from math import floor
@@ -237,25 +237,23 @@ def _grammar(system_id: str) -> Grammar:
     return Grammar(data.system(system_id).raw)
 
 
-def _blocks(grammar: Grammar, text: str) -> list[tuple[int, int, list[tuple[dict, re.Match[str]]]]]:
+def _blocks(grammar: Grammar, text: str) -> Iterator[tuple[int, int, list[tuple[dict, re.Match[str]]]]]:
     """Split the paste into creatures: at blank lines, and at a line that starts a field already
-    seen in the current creature (a list of one-line stat blocks)."""
-    out = []
+    seen in the current creature (a list of one-line stat blocks). Lazily: a paste of too many
+    creatures is refused without reading them all."""
     for para in re.finditer(r"(?:[^\n]*\S[^\n]*(?:\n|$))+", text):
         start = para.start()
         seen: set[str] = set()
         current: list[tuple[dict, re.Match[str]]] = []
-        lines = list(re.finditer(r"[^\n]+", text[para.start() : para.end()]))
-        for line in lines:
+        for line in re.finditer(r"[^\n]+", text[para.start() : para.end()]):
             a, b = para.start() + line.start(), para.start() + line.end()
             got = grammar.matches(text, a, b)
             if current and got and any(f["id"] in seen for f, _ in got) and a > start:
-                out.append((start, a, current))
+                yield start, a, current
                 start, seen, current = a, set(), []
             current.extend(got)
             seen.update(f["id"] for f, _ in got)
-        out.append((start, para.end(), current))
-    return out
+        yield start, para.end(), current
 
 
 def _name_and_count(raw: str) -> tuple[str, int]:
@@ -285,11 +283,13 @@ def parse(
     for start, end, found in _blocks(grammar, text):
         if found:
             fighters.extend(_fighters(grammar, text, start, end, found, hp))
+        if len(fighters) > MAX_FIGHTERS:
+            break
     if not fighters:
         labels = ", ".join(dict.fromkeys(f["labels"][0] for f in grammar.fields if f.get("labels")))
         raise InputError("text", f"no field of a {system['name']} stat block was recognised (labels such as {labels})")
     if len(fighters) > MAX_FIGHTERS:
-        raise InputError("text", f"holds {len(fighters)} creatures; at most {MAX_FIGHTERS} are read at once")
+        raise InputError("text", f"holds more than {MAX_FIGHTERS} creatures; at most {MAX_FIGHTERS} are read at once")
     _unique_names(fighters)
     needed = [{"count": r["count"], "sides": r["sides"]} for f in fighters if (r := f["hp"].get("roll"))]
     if hp == "rolled" and rolls is not None:

@@ -332,3 +332,24 @@ def test_the_texts_fighter_preset_against_the_orc_gives_the_texts_answer() -> No
         }
     )
     assert answer["roll_needed"]["value"] == 14 - 6
+
+
+HOSTILE = {
+    "a routine that never closes": "MELEE: " + "claw (1d4/" * 1900,
+    "a name without end": "MELEE: " + "x" * 19000 + " (1d4)",
+    "a hit point list without end": "hp " + "1, " * 6000,
+    "thousands of one-line creatures": "AC 5\n" * 3900,
+    "one field again and again": "AC 5 " * 3900,
+}
+
+
+@pytest.mark.parametrize("text", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_pastes_answer_quickly(text) -> None:
+    import time
+
+    start = time.perf_counter()
+    try:
+        statblock.parse("segments", text[: statblock.MAX_TEXT])
+    except InputError as err:
+        assert err.input == "text"
+    assert time.perf_counter() - start < 5
