@@ -9,7 +9,7 @@ import json
 from urllib.parse import urljoin
 
 import pytest
-from pages import FIRST_READY_MS, wait_until
+from pages import FIRST_READY_MS, too_small, wait_until
 
 PHONE = {"width": 390, "height": 844}
 CARDS = "(n) => document.querySelectorAll('.cc-tk-card[data-cc-id]').length === n"
@@ -72,6 +72,8 @@ def test_six_combatants_from_pasted_stat_blocks_in_a_few_taps(phone, site) -> No
     assert box.evaluate("(e) => e.tagName") == "TEXTAREA"
     taps.paste(box, SIX)
     add = page.get_by_role("button", name="Add all 6 to the fight")
+    add.wait_for()
+    assert too_small(page, ".cc-paste :is(button, select, textarea), .cc-builtin :is(button, input)") == []
     taps.click(add)
     wait_until(page, "(n) => document.querySelectorAll('.cc-tk-card[data-cc-id]').length === n", 6)
     state = stored(page, "segments")
