@@ -406,7 +406,8 @@ def _hit_points_of(grammar: Grammar, parts: dict[str, dict], printed: int | None
     down) or a roll of the dice printed for them or of its hit dice. `roll` is kept only when
     the hit points are to be rolled (mode `rolled`)."""
     spec = grammar.hp
-    info: dict[str, Any] = {"input": spec.get("input"), "value": printed, "from": "printed" if printed is not None else "none"}
+    source = "printed" if printed is not None else "none"
+    info: dict[str, Any] = {"input": spec.get("input"), "value": printed, "from": source}
     info["rule"] = grammar.rule(spec.get("rule"))
     dice_text = (parts.get(_hp_field(grammar)) or {}).get("dice")
     roll = None
