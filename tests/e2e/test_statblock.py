@@ -126,6 +126,10 @@ def test_run_in_tracker_opens_the_encounter(phone, site) -> None:
     field.wait_for(state="visible")  # shown once the roster is packed
     link = field.input_value()
     assert "#fight=" in link
+    page.get_by_role("button", name="Players' view").click()
+    view = page.get_by_role("region", name="Players' view")
+    assert "Clawed beast" in view.inner_text() and "round 0" in view.inner_text()
+    assert "HP" not in view.inner_text()  # foes' hit points stay hidden
 
 
 def test_a_pasted_block_fills_a_calculators_inputs_and_builtins_are_searchable(phone, site) -> None:

@@ -113,3 +113,23 @@ test("a link's roster makes a new fight, and a fight's roster goes back into a l
     { name: "Aria", side: "pc", values: { ac: 5, target_hp: 10 } },
   ]);
 });
+
+test("the players' view: order, whose turn, states; a foe's hit points hidden", async () => {
+  const { playersView } = await import("../../docs/assets/js/tracker-fighters.mjs");
+  const decl = { states: [{ label: "Dead", when: "at-or-below", value: 0, side: "foe" }, { label: "Hurt", when: "within", value: { min: -9, max: 0 } }] };
+  const state = {
+    round: 2,
+    turn: 1,
+    order: [{ id: "c2" }, { id: "c1" }],
+    combatants: [
+      { id: "c1", name: "Aria", side: "pc", max: 20, damage: 21, tags: ["Prone"] },
+      { id: "c2", name: "Orc", side: "foe", max: 6, damage: 6, tags: [] },
+      { id: "c3", name: "Late", side: "foe", max: 9, damage: 0, tags: [] },
+    ],
+  };
+  assert.deepEqual(playersView(state, decl), [
+    { name: "Orc", side: "foe", now: false, hp: null, state: "Dead", tags: [] },
+    { name: "Aria", side: "pc", now: true, hp: "-1 / 20", state: "Hurt", tags: ["Prone"] },
+    { name: "Late", side: "foe", now: false, hp: null, state: null, tags: [] },
+  ]);
+});

@@ -33,3 +33,25 @@ export function rosterOf(state, decl, asItStands = false) {
     ...(asItStands ? { damage: c.damage, tags: c.tags } : {}),
   }));
 }
+
+/** What the players may see of a fight: the round, the order with whose turn it is, each
+ * combatant's conditions and health state, and hit points for PCs only (a foe's stay hidden).
+ * [{name, side, now, hp: "12 / 20" | null, state: label | null, tags}] in turn order (those not
+ * in the order yet after it). */
+export function playersView(state, decl) {
+  const byId = new Map(state.combatants.map((c) => [c.id, c]));
+  const ids = [...state.order.map((t) => t.id), ...state.combatants.map((c) => c.id).filter((id) => !state.order.some((t) => t.id === id))];
+  return [...new Set(ids)]
+    .filter((id) => byId.has(id))
+    .map((id, i) => {
+      const c = byId.get(id);
+      return {
+        name: c.name,
+        side: c.side,
+        now: i === state.turn && i < state.order.length,
+        hp: c.side === "pc" ? `${c.max - c.damage} / ${c.max}` : null,
+        state: S.healthState(c, decl)?.label ?? null,
+        tags: [...c.tags],
+      };
+    });
+}

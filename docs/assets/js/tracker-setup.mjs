@@ -2,10 +2,10 @@
 // creatures at the top of the add form (`pasteIntoTracker`), and encounter links (`linkFights`):
 // a page opened with `#fight=…` starts that fight in one undoable step (a link from another
 // rules-data version says so), and "Link to this fight" packs the roster as it stands.
-import { el } from "./dom.mjs";
+import { el, replace } from "./dom.mjs";
 import { FightLinkError, packFight, unpackFight } from "./fight-link.mjs";
 import { mountStatPaste } from "./stat-paste.mjs";
-import { rosterOf, stateFromRoster, trackerCombatant } from "./tracker-fighters.mjs";
+import { playersView, rosterOf, stateFromRoster, trackerCombatant } from "./tracker-fighters.mjs";
 import { TrackerError } from "./tracker-state.mjs";
 
 /** The tracker's hook: the paste box and the text's creatures at the top of its add form; each
@@ -46,7 +46,7 @@ export function linkFights(root, { system, decl, state, dispatch, say }) {
     }
   });
   const tools = root.querySelector("#cc-tk-h-tools")?.parentElement.querySelector(".cc-tk-row");
-  if (tools) tools.append(button, withState);
+  if (tools) tools.append(button, withState, playersButton(root, state, decl));
   tools?.parentElement.append(out);
   return openLink(system, decl, dispatch, say);
 }
@@ -71,4 +71,40 @@ async function openLink(system, decl, dispatch, say) {
   }
   const changed = got.version && decl.version && got.version !== decl.version ? ` The link was made with rules data ${got.version}; this site has ${decl.version}: values that no longer fit took their defaults.` : "";
   dispatch({ type: "replace", state: next }, `Opened the link's fight: ${next.combatants.length} combatants (Undo returns to the fight you had).${changed}`);
+}
+
+/** "Players' view": a read-only panel to turn towards the table (order, whose turn, states; a
+ * foe's hit points hidden), kept current while it is open. */
+function playersButton(root, state, decl) {
+  const panel = el("section", { class: "cc-tk-players", "aria-label": "Players' view", hidden: true });
+  const button = el("button", { type: "button", class: "md-button cc-tk-players-open", "aria-expanded": "false" }, "Players' view");
+  let timer = null;
+  const draw = () => {
+    const s = state();
+    const rows = playersView(s, decl).map((p) =>
+      el(
+        "li",
+        { class: `cc-tk-${p.side}`, "aria-current": p.now ? "step" : null },
+        el("strong", {}, p.name),
+        p.now ? " — their turn" : "",
+        p.state ? ` · ${p.state}` : "",
+        p.hp ? ` · HP ${p.hp}` : "",
+        p.tags.length ? ` · ${p.tags.join(", ")}` : "",
+      ),
+    );
+    replace(panel, el("h2", {}, `Players' view · round ${s.round}`), el("ol", { class: "cc-tk-players-list" }, rows));
+  };
+  button.addEventListener("click", () => {
+    const open = panel.hidden;
+    panel.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+    clearInterval(timer);
+    if (open) {
+      draw();
+      timer = setInterval(() => (root.isConnected ? draw() : clearInterval(timer)), 500);
+      panel.scrollIntoView({ block: "start" });
+    }
+  });
+  root.prepend(panel);
+  return button;
 }
