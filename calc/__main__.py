@@ -11,8 +11,8 @@ import json
 import sys
 from typing import Any
 
-from calc import applies, bounds, data, evaluate, inputs, turns
-from calc.errors import CalcError
+from calc import applies, bounds, data, evaluate, inputs, statblock, turns
+from calc.errors import CalcError, InputError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,7 +32,52 @@ def build_parser() -> argparse.ArgumentParser:
                 _add_option(cp, item)
         if system.raw.get("tracker") and TURNS not in system.calculators:
             _add_turns(calcs)
+        if system.raw.get("statblock") and STATBLOCK not in system.calculators:
+            _add_statblock(calcs)
     return parser
+
+
+STATBLOCK = "statblock"
+"""Pasted stat blocks (`calc.statblock`): `python -m calc SYSTEM statblock --text TEXT [--hp MODE]
+[--rolls JSON]`: the fighters, each recognised field with the rule it follows, the rest as notes."""
+
+
+def _add_statblock(calcs: Any) -> None:
+    sp = calcs.add_parser(STATBLOCK, help="Read pasted stat blocks into fighters (fields, notes, hit points)")
+    sp.add_argument("--json", action="store_true", help="print exactly what calc.statblock.parse returns")
+    sp.add_argument(
+        "--text", required=True, metavar="TEXT", help="one or several stat blocks ('-' reads standard input)"
+    )
+    sp.add_argument("--hp", default="printed", metavar="MODE", help="printed, average or rolled [default: printed]")
+    sp.add_argument("--rolls", metavar="JSON", help="the die faces for rolled hit points, in order")
+
+
+def _statblock(args: argparse.Namespace) -> dict[str, Any]:
+    text = sys.stdin.read() if args.text == "-" else args.text
+    rolls = None
+    if args.rolls is not None:
+        try:
+            rolls = json.loads(args.rolls)
+        except ValueError:
+            raise InputError("rolls", "must be JSON (a list of die faces)") from None
+    return statblock.parse(args.system, text, hp=args.hp, rolls=rolls)
+
+
+def _render_statblock(answer: dict[str, Any]) -> str:
+    lines = []
+    if answer["dice_needed"] and not any(f["hp"].get("rolls") for f in answer["fighters"]):
+        dice = ", ".join(f"{d['count']}d{d['sides']}" for d in answer["dice_needed"])
+        lines.append(f"To roll the hit points, give --rolls with the faces of: {dice}")
+    for f in answer["fighters"]:
+        hp = f["hp"]
+        shown = f"{hp['value']} ({hp['from']}{', ' + hp['dice'] if hp.get('dice') else ''})" if hp.get("value") else "—"
+        lines.append(f"{f['name']}: hit points {shown}")
+        for field in f["fields"]:
+            rule = f" [{field['rule']['id']}]" if field["rule"] else ""
+            lines.append(f"  {field['title']}: {field['shown']} ← “{field['text']}”{rule}")
+        lines += [f"  not taken: “{r['text']}” — {r['reason']}" for r in f["rejected"]]
+        lines += [f"  note: {n['text']}" for n in f["notes"]]
+    return "\n".join(lines)
 
 
 TURNS = "turns"
@@ -150,6 +195,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args = parser.parse_args(argv)
     system = data.system(args.system)
+    if args.calculator == STATBLOCK and STATBLOCK not in system.calculators:
+        try:
+            answer = _statblock(args)
+            print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else _render_statblock(answer))
+        except CalcError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        return 0
     if args.calculator == TURNS and TURNS not in system.calculators:
         try:
             answer = _turns(args)

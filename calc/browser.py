@@ -12,18 +12,19 @@ such as 100d20 with a power attack has 7000+ rows of 130-digit weights (megabyte
 page shows a few dozen of them unless the reader asks for all.
 
 `{"kind": "turns", …}` is the encounter tracker's request (`turns_request`): the dice a round
-needs, or the round's order from its rolls, by `calc.turns`.
+needs, or the round's order from its rolls, by `calc.turns`. `{"kind": "statblock", "system",
+"text", "hp", "rolls"}` reads pasted stat blocks into fighters (`calc.statblock.parse`).
 """
 
 from __future__ import annotations
 
 import json
 
-from calc import bounds, evaluate, turns
+from calc import bounds, evaluate, statblock, turns
 from calc.errors import CalcError, InputError
 from calc.result import CHART_BARS, row_limit
 
-__all__ = ["CHART_BARS", "evaluate_json", "turns_request"]
+__all__ = ["CHART_BARS", "evaluate_json", "statblock_request", "turns_request"]
 
 
 def evaluate_json(request_text: str) -> str:
@@ -32,6 +33,8 @@ def evaluate_json(request_text: str) -> str:
         request = bounds.loads(request_text, None, bounds.MAX_REQUEST_TEXT)  # nesting bounded before it is read
         if isinstance(request, dict) and request.get("kind") == "turns":
             return json.dumps({"result": turns_request(request)})
+        if isinstance(request, dict) and request.get("kind") == "statblock":
+            return json.dumps({"result": statblock_request(request)})
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None
         if not (isinstance(max_rows, int) and not isinstance(max_rows, bool) and max_rows > 0):
             max_rows = None
@@ -42,6 +45,27 @@ def evaluate_json(request_text: str) -> str:
         return json.dumps(err.to_json())
 
 
+def _system_of(request: dict, keys: set[str], kind: str) -> str:
+    """The system a request of `kind` names, once its keys are all known ones."""
+    unknown = sorted(set(request) - keys)
+    if unknown:
+        raise InputError(unknown[0], f"is not part of a {kind} request ({', '.join(sorted(keys))})")
+    system_id = request.get("system")
+    if not isinstance(system_id, str) or not system_id:
+        raise InputError("system", "is required")
+    return system_id
+
+
+STATBLOCK_KEYS = {"kind", "system", "text", "hp", "rolls"}
+
+
+def statblock_request(request: dict) -> dict:
+    """`{"kind": "statblock", "system", "text", "hp" (printed | average | rolled; optional),
+    "rolls" (die faces for rolled hit points; optional)}` → `calc.statblock.parse`'s answer."""
+    system_id = _system_of(request, STATBLOCK_KEYS, "statblock")
+    return statblock.parse(system_id, request.get("text"), hp=request.get("hp", "printed"), rolls=request.get("rolls"))
+
+
 TURNS_KEYS = {"kind", "op", "system", "combatants", "rolls", "round", "options"}
 
 
@@ -49,12 +73,7 @@ def turns_request(request: dict) -> dict | list:
     """The encounter tracker's request `{"kind": "turns", "op": "dice" | "order", "system",
     "combatants", "round", "rolls" (order; for dice, the rolls kept so far, optional), "options"
     (optional)}` → `calc.turns`' answer."""
-    unknown = sorted(set(request) - TURNS_KEYS)
-    if unknown:
-        raise InputError(unknown[0], f"is not part of a turns request ({', '.join(sorted(TURNS_KEYS))})")
-    system_id = request.get("system")
-    if not isinstance(system_id, str) or not system_id:
-        raise InputError("system", "is required")
+    system_id = _system_of(request, TURNS_KEYS, "turns")
     op = request.get("op")
     args = (system_id, request.get("combatants"))
     if op == "dice":

@@ -283,13 +283,16 @@ class StateChain:
     mean is solved component by component (Tarjan's strongly connected components, each a small
     exact linear system), never by iterating to convergence."""
 
-    def __init__(self, start: State, step: Step, total: int | None = None) -> None:
+    def __init__(self, start: State, step: Step, total: int | None = None, bounded: bool = True) -> None:
+        """`bounded=False` only for a caller whose states and moves are already explored within
+        bounds of its own (the fight forecast: `calc.forecast.chain.explore`)."""
         self.start = start
         self._step = step
         self._total = total
         self._cache: dict[State, list[tuple[int, State]]] = {}
         self._scale: int | None = None  # the common denominator of every cached transition
         self._moves = 0  # transitions the step function has given so far
+        self._bounded = bounded
 
     # --- transitions --------------------------------------------------------------------------
     def _weights(self, state: State) -> list[tuple[int, State]]:
@@ -343,7 +346,7 @@ class StateChain:
             new = set(map(itemgetter(1), self._weights(state))) - seen  # in C: no Python step per move
             seen |= new
             todo += new
-            if len(seen) > bounds.MAX_STATES or self._moves > bounds.MAX_MOVES:  # before the chain is solved
+            if self._bounded and (len(seen) > bounds.MAX_STATES or self._moves > bounds.MAX_MOVES):  # before solving
                 bounds.check_states(len(seen), self._moves)
         scale = math.lcm(*self._scales.values()) if self._scales else 1
         for state, own in self._scales.items():

@@ -50,6 +50,8 @@ class System:
     calculators: dict[str, dict] = field(default_factory=dict)
     tracker: dict | None = None
     """The encounter tracker's declaration (`tracker:` in calculators.yaml), if any."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Files read whole (`loader.WHOLE_FILES`): statblock, presets, encounters."""
     # calculator name → how many of its inputs come first from its `inputs_from` calculator
     inherited: dict[str, int] = field(default_factory=dict)
     where: dict[tuple[str, str], Where] = field(default_factory=dict)

@@ -10,7 +10,7 @@ from typing import Any
 
 from calc import inputs, systems
 from calc.errors import CalcError
-from macros import cells, screen
+from macros import builtins, cells, screen
 from macros.catalog import RULING_PREFIX, Catalog, System, Where, sources_dir
 from macros.markup import MarkupError, refs
 from macros.problems import Problem, suggest
@@ -36,6 +36,7 @@ def check(system: System, catalog: Catalog, *, complete: bool = False) -> list[P
         lambda: _check_calculators(system, catalog, out, complete),
         lambda: _check_tracker(system, out, complete),
         lambda: _check_roles(system, out),
+        lambda: builtins.check(system, out),
     ]
     for run in checks:
         try:

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from macros import builtins, crossref, loader
 from macros import catalog as catalog_mod
-from macros import crossref, loader
 from macros.catalog import Catalog, System
 from macros.crossref import resolved_options
 
@@ -31,8 +31,9 @@ def fact_value(fact: dict) -> Any:
     return fact["value"]
 
 
-def export_system(system: System) -> dict[str, Any]:
-    """One system in the exported shape."""
+def export_system(system: System, *, with_presets: bool = True) -> dict[str, Any]:
+    """One system in the exported shape (`with_presets=False`: without the built-in presets,
+    which are read through the rest of it)."""
     rules = {
         rid: {
             "id": rid,
@@ -86,7 +87,7 @@ def export_system(system: System) -> dict[str, Any]:
         for rule, ex in system.examples()
         if "calculator" in ex
     ]
-    return {
+    out = {
         "id": system.id,
         "name": system.name,
         "rules": rules,
@@ -95,7 +96,12 @@ def export_system(system: System) -> dict[str, Any]:
         "calculators": calculators,
         "examples": examples,
         "tracker": export_tracker(system),
+        "statblock": system.extra.get("statblock"),
     }
+    if with_presets:
+        out["presets"] = builtins.presets(system, out)
+        out["encounters"] = builtins.encounters(system, out, out["presets"])
+    return out
 
 
 def export_tracker(system: System) -> dict[str, Any] | None:

@@ -17,6 +17,8 @@ from macros.yamlsource import Source, read
 
 # Files other than rules*.yaml: name → schema kind. A missing optional file means "none".
 OPTIONAL_FILES = {"tables.yaml": "tables", "rulings.yaml": "rulings", "glossary.yaml": "glossary"}
+# Optional files read whole (not indexed by id): name → schema kind, kept as `System.extra[kind]`.
+WHOLE_FILES = {"statblock.yaml": "statblock", "presets.yaml": "presets", "encounters.yaml": "encounters"}
 
 
 def load(root: Path = ROOT, *, complete: bool = False) -> Catalog:
@@ -109,8 +111,18 @@ def _load_system(folder: Path, root: Path, problems: list[Problem]) -> System:
             system.where[("tracker", "tracker")] = Where(source, ("tracker",))
     else:
         problems.append(Problem(f"rules_data/{folder.name}/calculators.yaml", 1, "", "missing file"))
+    for name, kind in WHOLE_FILES.items():
+        if (folder / name).exists():
+            source = _read(folder / name, root, kind, system, problems)
+            if isinstance(source.data, dict) and isinstance(source.data.get(kind), (dict, list)):
+                system.extra[kind] = source.data[kind]
+                system.where[(kind, kind)] = Where(source, (kind,))
     for other in folder.glob("*.yaml"):
-        known = other.name in OPTIONAL_FILES or other.name in ("system.yaml", "calculators.yaml")
+        known = (
+            other.name in OPTIONAL_FILES
+            or other.name in WHOLE_FILES
+            or other.name in ("system.yaml", "calculators.yaml")
+        )
         if not known and not other.name.startswith("rules"):
             shown = other.relative_to(root).as_posix()
             problems.append(Problem(shown, 1, "", "unknown file (see rules_data/README.md for the file names)"))

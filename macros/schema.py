@@ -20,7 +20,7 @@ from macros.problems import Problem, suggest
 from macros.yamlsource import Source
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "rules_data" / "schema"
-KINDS = ("system", "rules", "tables", "rulings", "glossary", "calculators")
+KINDS = ("system", "rules", "tables", "rulings", "glossary", "calculators", "statblock", "presets", "encounters")
 
 _PATTERNS = {
     "^[a-z0-9]+(-[a-z0-9]+)*$": "must be a lower-case kebab-case id (like 'attack-melee')",

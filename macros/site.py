@@ -15,8 +15,8 @@ from calc import systems
 from macros import catalog as catalog_mod
 from macros import loader
 from macros.catalog import Catalog, System
-from macros.export import export_system
-from macros.render import gm_screen, overview, rules, system_pages, tracker
+from macros.export import export_system, exported
+from macros.render import encounters, gm_screen, overview, rules, system_pages, tracker
 from macros.render.prose import Prose, page_title
 
 
@@ -71,9 +71,20 @@ class Site:
         self.catalog = catalog
         self.partial = partial  # preview: a table whose code fails shows why instead of failing
         self.exported = {sid: export_system(s) for sid, s in catalog.systems.items()}
+        self.version = exported(catalog)["version"]  # the rules data's version, as calc/rules.json has it
 
     def declarations(self, system: System) -> dict[str, dict]:
-        return dict(self.exported[system.id]["calculators"])
+        """The calculators as exported, each with the built-in presets that fill any of its
+        attacker or target inputs (`builtins`: the preset picker lists them) and whether the
+        system reads pasted stat blocks (`statblock`)."""
+        exported = self.exported[system.id]
+        out = {}
+        for name, decl in exported["calculators"].items():
+            roles = {d["name"] for d in decl["inputs"] if d.get("role")}
+            builtins = [p for p in exported.get("presets") or [] if roles & set(p["values"])]
+            extra = {"builtins": builtins} if builtins else {}
+            out[name] = {**decl, **extra, **({"statblock": True} if exported.get("statblock") and roles else {})}
+        return out
 
     @cache  # noqa: B019 - one Site per build; tables are computed once
     def system_data(self, system_id: str) -> Any:
@@ -113,7 +124,9 @@ class Site:
         if rest == ["gm-screen"]:
             return gm_screen.gm_screen_page(prose, lambda table: self.generated(system, table))
         if rest == ["tracker"]:
-            return tracker.tracker_page(prose, self.exported[system.id])
+            return tracker.tracker_page(prose, {**self.exported[system.id], "version": self.version})
+        if rest == ["encounters"] and self.exported[system.id].get("encounters"):
+            return encounters.encounters_page(prose, self.exported[system.id], self.version)
         if len(rest) == 2 and rest[0] == "calculators" and rest[1] in decls:
             return system_pages.calculator_page(prose, rest[1], decls[rest[1]])
         if len(rest) == 1 and any(p["id"] == rest[0] for p in system.pages):
@@ -128,7 +141,7 @@ class Site:
         if system is None or rest == ["index"]:
             return None
         decls = self.declarations(system)
-        titles = dict(SYSTEM_PAGES) | {p["id"]: p["title"] for p in system.pages}
+        titles = dict(SYSTEM_PAGES) | {"encounters": "Encounters"} | {p["id"]: p["title"] for p in system.pages}
         if len(rest) == 2 and rest[0] == "calculators" and rest[1] in decls:
             return page_title(decls[rest[1]]["title"], system.name)
         if len(rest) == 1 and rest[0] in titles:
@@ -142,6 +155,8 @@ class Site:
         items: list[Any] = [f"{sid}/index.md"]
         items += [{p["title"]: f"{sid}/{p['id']}.md"} for p in system.pages]
         items += [{title: f"{sid}/{page}.md"} for page, title in SYSTEM_PAGES]
+        if self.exported[sid].get("encounters"):
+            items.append({"Encounters": f"{sid}/encounters.md"})
         calcs = [{d["title"]: f"{sid}/calculators/{n}.md"} for n, d in self.declarations(system).items()]
         items.append({"Calculators": calcs})
         return items

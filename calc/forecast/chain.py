@@ -90,7 +90,7 @@ def forecast(fight: Fight, rounds: int, bound: int = MAX_STATES) -> Forecast:
     """The exact forecast of `fight` over `rounds` rounds (the mean over the whole fight)."""
     moves = explore(fight, bound)
     step: Any = moves.__getitem__
-    chain = StateChain(fight.start, step, total=fight.total)
+    chain = StateChain(fight.start, step, total=fight.total, bounded=False)  # bounded by explore()
 
     thresholds: list[tuple[str, Callable[[Any], bool]]] = [
         ("Party wins", lambda s: fight.side_out(FOES, s[1]) and not fight.side_out(PARTY, s[1])),

@@ -74,6 +74,9 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
             for state in spec.get("states", [])
         ],
         "links": links,
+        "statblock": bool(exported.get("statblock")),
+        "version": exported.get("version"),
+        "builtins": exported.get("presets") or [],
     }
 
 

@@ -149,3 +149,14 @@ def expected(reply: dict, base: str) -> dict:
         "table": r["table"],
         "steps": [[s["text"], urljoin(base, s["url"]) if s.get("url") else None] for s in r["steps"]],
     }
+
+
+def too_small(page, selector: str) -> list:
+    """Controls of `selector` smaller than a finger (24 px) or past the phone's right edge."""
+    return page.eval_on_selector_all(
+        selector,
+        """(nodes) => nodes.filter((n) => n.offsetParent).map((n) => {
+            const r = n.getBoundingClientRect();
+            return [n.className || n.tagName, Math.round(r.width), Math.round(r.height), Math.round(r.right)];
+        }).filter(([, w, h, right]) => w < 24 || h < 24 || right > innerWidth)""",
+    )

@@ -5,7 +5,7 @@ the one the browser's sourceless wheel is compiled from: both sides run the same
 Prints JSON: [{"request", "reply", "url", "declaration"}, …] with one
 request per calculator of every system at its defaults, one at its `stress` inputs, and one bad
 input per system (an integer input pushed past its maximum); then the encounter tracker's requests
-(`{"kind": "turns", …}`, `turns_requests`).
+(`{"kind": "turns", …}`, `turns_requests`) and pasted stat blocks (`{"kind": "statblock"}`).
 Usage: python tests/node/cpython_answers.py <source wheel>
 """
 
@@ -32,7 +32,24 @@ def requests() -> list[dict]:
                     {"system": system_id, "calculator": name, "inputs": {bounded[0]["name"]: bounded[0]["max"] + 1}}
                 )
                 bad_done = True
-    return out + turns_requests()
+    return out + turns_requests() + statblock_requests()
+
+
+PASTE = "Orcs (2): AC 5, HD 2+1, hp 9, 7; Dmg 1d8; MELEE: 2 claws (1d4/1d4); Str 14; XP 20"
+
+
+def statblock_requests() -> list[dict]:
+    """Pasted stat blocks (`calc.statblock`) per system with a grammar: printed, rolled from given
+    faces, and text no field of the grammar reads."""
+    from calc import data
+
+    out: list[dict] = []
+    for system_id in data.system_ids():
+        if not data.system(system_id).raw.get("statblock"):
+            continue
+        base = {"kind": "statblock", "system": system_id, "text": PASTE}
+        out += [base, {**base, "hp": "rolled", "rolls": [1, 2, 3, 4, 5, 6]}, {**base, "text": "a kind innkeeper"}]
+    return out
 
 
 def turns_requests() -> list[dict]:

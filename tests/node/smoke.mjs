@@ -39,7 +39,8 @@ let failures = 0;
 let errors = 0;
 for (const { request, reply } of cases) {
   const shownInputs = JSON.stringify(request.inputs ?? request.rolls ?? {});
-  const label = `${request.system}/${request.calculator ?? `turns ${request.op}`} ${shownInputs.length > 100 ? `${shownInputs.slice(0, 99)}…` : shownInputs}`;
+  const what = request.calculator ?? (request.kind === "turns" ? `turns ${request.op}` : `${request.kind} ${request.hp ?? ""}`);
+  const label = `${request.system}/${what} ${shownInputs.length > 100 ? `${shownInputs.slice(0, 99)}…` : shownInputs}`;
   const t = performance.now();
   const got = JSON.parse(evaluateJson(JSON.stringify(request)));
   const ms = performance.now() - t;

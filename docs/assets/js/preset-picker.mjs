@@ -2,8 +2,14 @@
 // of the system (with a note saying so and a way back to the defaults), and the preset picker
 // (save as…, use, rename, delete, export and import). Storage and checks live in presets.mjs;
 // every name and message is put in as text (dom.mjs `el`), never as HTML.
-import { el, replace, uid } from "./dom.mjs";
-import { fits, LIMITS, openPresets, PresetError, ROLES, roleInputs, roleValues } from "./presets.mjs";
+import { el, replace, siteHref, uid } from "./dom.mjs";
+import { builtinPresets, fits, LIMITS, matchesName, openPresets, PresetError, ROLES, roleInputs, roleValues } from "./presets.mjs";
+
+import { fighterPreset, mountStatPaste } from "./stat-paste.mjs";
+
+const SITE_ROOT = new URL("../../", import.meta.url);
+/** Option values of built-in presets start with a control character, which no saved name holds. */
+const BUILTIN = "\u0001builtin:";
 
 const NOUN = { attacker: "attacker", target: "target" };
 const PLURAL = { attacker: "attackers", target: "targets" };
@@ -26,6 +32,14 @@ export function applyValues(form, declaration, values, roles = ROLES) {
   return changed;
 }
 
+/** "From the text: <rule> (source lines 28–28)." for a built-in preset; the link is same-origin only. */
+export function sourceNote(preset) {
+  const href = preset.rule ? siteHref(preset.rule.url, SITE_ROOT) : null;
+  const lines = preset.source?.lines ? ` (line${preset.source.lines[0] === preset.source.lines[1] ? "" : "s"} ${[...new Set(preset.source.lines)].join("–")} of the text)` : "";
+  const rule = preset.rule ? (href ? el("a", { href, class: "cc-preset-source" }, preset.rule.title) : preset.rule.title) : "the source text";
+  return el("span", {}, "From the text: ", rule, `${lines}.`);
+}
+
 /** Names of some inputs for a sentence: "To-hit bonus, Target's Armor Class and 3 more". */
 function labels(decls, most = 3) {
   const names = decls.map((d) => d.label || d.name);
@@ -41,6 +55,7 @@ export class FighterAndFoe {
   constructor(calc, storage = globalThis.localStorage) {
     this.calc = calc;
     this.store = openPresets(calc.system, storage);
+    this.builtins = calc.declaration.builtins || []; // the text's own creatures (presets.yaml)
     this.roles = ROLES.filter((role) => roleInputs(calc.declaration)[role].length);
     this.notice = el("div", { class: "cc-carried", hidden: true });
     this.picker = this.roles.length ? this.buildPicker() : null;
@@ -108,7 +123,11 @@ export class FighterAndFoe {
     this.fileError = el("p", { class: "cc-error", id: `${id}-file-error`, hidden: true });
     const fileRow = el("div", { class: "cc-preset-files" }, el("div", { class: "cc-preset-row" }, this.exportButton, importButton, this.file), this.fileStatus, this.fileError);
     const note = el("p", { class: "cc-help" }, "Kept in this browser, for this system's calculators only. A copied link carries the values, not a preset's name.");
-    this.details = el("details", { class: "cc-presets" }, el("summary", {}, "Saved attackers and targets"), note, ...groups, fileRow);
+    this.search = el("input", { id: `${id}-search`, type: "search", class: "cc-preset-search", autocomplete: "off", spellcheck: "false" });
+    this.search.addEventListener("input", () => this.refresh());
+    const searchRow = el("div", { class: "cc-preset-row" }, el("label", { for: this.search.id }, "Find a preset by name"), this.search);
+    this.details = el("details", { class: "cc-presets" }, el("summary", {}, "Saved attackers and targets"), note, searchRow, ...groups, fileRow);
+    if (this.calc.declaration.statblock) this.mountPaste();
     this.details.addEventListener("toggle", () => this.details.open && this.refresh()); // another tab may have changed them
     this.refresh();
     return this.details;
@@ -127,7 +146,7 @@ export class FighterAndFoe {
     const ui = { role, select, use, name, save, rename, remove, status, error };
     this.rolesUI[role] = ui;
     select.addEventListener("change", () => {
-      if (select.value) name.value = select.value;
+      if (select.value) name.value = this.chosen(ui)?.name ?? "";
       this.clearMessages(ui);
       this.updateButtons(ui);
     });
@@ -153,24 +172,66 @@ export class FighterAndFoe {
     );
   }
 
+  /** The paste box: a pasted stat block's values go into this calculator's attacker and target
+   * inputs of the same names (the first creature when several are pasted). */
+  mountPaste() {
+    const holder = el("div", { class: "cc-preset-paste" });
+    this.details.insertBefore(holder, this.details.querySelector(".cc-preset-role"));
+    this.paste = mountStatPaste(holder, {
+      system: this.calc.system,
+      action: (n) => (n === 1 ? "Use these values" : "Use the first creature's values"),
+      onUse: (fighters) => {
+        const values = fighterPreset(fighters[0]).values;
+        const changed = applyValues(this.calc.form, this.calc.declaration, { attacker: values, target: values });
+        const ui = Object.values(this.rolesUI)[0];
+        this.say(ui, `Using ${fighters[0].name}: ${changed.length ? labels(changed, 6) : "nothing this calculator takes"}. Save it under a name below to keep it.`);
+        for (const u of Object.values(this.rolesUI)) u.name.value = fighters[0].name;
+        this.notice.hidden = true;
+        if (changed.length) this.calc.edited();
+      },
+    });
+  }
+
   /** The select lists the role's presets again (after any change, here or in another tab). */
   refresh(selected) {
+    const query = this.search?.value || "";
     for (const ui of Object.values(this.rolesUI || {})) {
       const keep = selected?.[ui.role] ?? ui.select.value;
-      const presets = this.store.list(ui.role);
-      const none = presets.length ? `Choose a saved ${NOUN[ui.role]}` : `No saved ${PLURAL[ui.role]} yet`;
-      replace(ui.select, el("option", { value: "" }, none), ...presets.map((p) => el("option", { value: p.name }, p.name)));
-      ui.select.value = presets.some((p) => p.name === keep) ? keep : "";
+      const presets = this.store.list(ui.role).filter((p) => matchesName(p.name, query));
+      const builtins = builtinPresets(this.builtins, ui.role).map((p, i) => ({ ...p, key: `${BUILTIN}${i}` }));
+      const shownBuiltins = builtins.filter((p) => matchesName(p.name, query));
+      const count = presets.length + shownBuiltins.length;
+      const none = count ? `Choose a ${NOUN[ui.role]}` : query ? `No ${NOUN[ui.role]} named like “${query.trim()}”` : `No saved ${PLURAL[ui.role]} yet`;
+      const saved = presets.map((p) => el("option", { value: p.name }, p.name));
+      const options = shownBuiltins.length
+        ? [
+            el("optgroup", { label: "From the text" }, shownBuiltins.map((p) => el("option", { value: p.key, "data-cc-builtin": "" }, p.name))),
+            saved.length ? el("optgroup", { label: "Saved" }, saved) : null,
+          ]
+        : saved;
+      replace(ui.select, el("option", { value: "" }, none), options);
+      ui.builtins = builtins;
+      ui.select.value = presets.some((p) => p.name === keep) || shownBuiltins.some((p) => p.key === keep) ? keep : "";
       this.updateButtons(ui);
     }
   }
 
-  /** Use, Rename and Delete act on the chosen preset: off while none is chosen. */
+  /** The chosen preset: a built-in one ({…, builtin: true}) or a saved one; null when none. */
+  chosen(ui) {
+    const value = ui.select.value;
+    if (!value) return null;
+    if (value.startsWith(BUILTIN)) return ui.builtins?.find((p) => p.key === value) || null;
+    return this.store.get(ui.role, value);
+  }
+
+  /** Use, Rename and Delete act on the chosen preset: off while none is chosen (a built-in one
+   * can be used, not renamed or deleted). */
   updateButtons(ui) {
     const chosen = Boolean(ui.select.value);
+    const builtin = ui.select.value.startsWith(BUILTIN);
     ui.use.disabled = !chosen;
-    ui.rename.disabled = !chosen;
-    ui.remove.disabled = !chosen;
+    ui.rename.disabled = !chosen || builtin;
+    ui.remove.disabled = !chosen || builtin;
   }
 
   clearMessages(ui) {
@@ -195,13 +256,14 @@ export class FighterAndFoe {
 
   use(ui) {
     this.clearMessages(ui);
-    const preset = this.store.get(ui.role, ui.select.value);
+    const preset = this.chosen(ui);
     if (!preset) return this.fail(ui, new PresetError("That preset is gone (deleted in another tab?)."));
     const values = { [ui.role]: preset.values };
     const changed = applyValues(this.calc.form, this.calc.declaration, values, [ui.role]);
     const missing = roleInputs(this.calc.declaration)[ui.role].filter((d) => !Object.hasOwn(preset.values, d.name) || !fits(d, preset.values[d.name]));
     const rest = missing.length ? ` ${labels(missing)} kept as they were (not in the preset, or not a value this calculator takes).` : "";
     this.say(ui, `Using “${preset.name}”: ${changed.length ? `${changed.length} ${changed.length === 1 ? "input" : "inputs"} changed.` : "nothing to change."}${rest}`);
+    if (preset.builtin) ui.status.append(" ", sourceNote(preset));
     this.notice.hidden = true;
     if (changed.length) this.calc.edited();
   }

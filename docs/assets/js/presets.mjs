@@ -330,3 +330,38 @@ function writeJSON(storage, key, value) {
     throw new PresetError(`This browser would not store it (${err?.name || "storage blocked"}); nothing was saved.`);
   }
 }
+
+// ---- built-in presets: the texts' own creatures and characters ----
+// rules_data/<system>/presets.yaml, exported with their values by input name (JSON values) and
+// carried in the page's declaration (`builtins`); each cites the rule and source lines it comes from.
+
+/** A JSON value as a preset keeps it: text ("5", "true", a list as JSON). */
+export function presetText(value) {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+/** The built-ins of a role as the picker lists them: [{name, values: {input: text}, rule, source, builtin: true}],
+ * in the data's order. Entries of another role, or misshapen ones, are left out. */
+export function builtinPresets(list, role) {
+  checkRole(role);
+  if (!Array.isArray(list)) return [];
+  const out = [];
+  for (const p of list) {
+    if (!p || p.role !== role || typeof p.name !== "string" || !p.values || typeof p.values !== "object") continue;
+    const values = Object.fromEntries(Object.entries(p.values).map(([k, v]) => [k, presetText(v)]));
+    out.push({ name: p.name, values, rule: p.rule || null, source: p.source || null, builtin: true });
+  }
+  return out;
+}
+
+/** Whether every word of `query` is in `name` (case and accents ignored): the picker's search. */
+export function matchesName(name, query) {
+  const fold = (s) => String(s).normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
+  const hay = fold(name);
+  return fold(query ?? "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => hay.includes(word));
+}

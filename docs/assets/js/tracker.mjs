@@ -10,6 +10,7 @@ import { calcWorker } from "./calc-worker-client.mjs";
 import { el, replace, siteHref, uid } from "./dom.mjs";
 import { openPresets, ROLES } from "./presets.mjs";
 import { registerServiceWorker } from "./site-update.mjs";
+import { linkFights, pasteIntoTracker } from "./tracker-setup.mjs";
 import * as S from "./tracker-state.mjs";
 
 const SITE_ROOT = new URL("../../", import.meta.url);
@@ -39,6 +40,7 @@ class Tracker {
     this.h = stored || S.history(S.emptyState(this.system));
     this.build();
     this.render();
+    linkFights(root, { system: this.system, decl: this.decl, state: () => this.state, dispatch: (a, said) => this.dispatch(a, said), say: (t, bad) => this.say(t, bad) });
     if (storedText && !stored) this.say("The fight saved in this browser could not be read; a new one starts (the old one is left in storage until you change something).", true);
     root.dataset.ccBound = "true";
     // A returning visitor's service worker keeps this page and Python offline; a first visit
@@ -164,6 +166,7 @@ class Tracker {
       this.submitForm();
     });
     this.details = el("details", { class: "cc-tk-section cc-tk-add" }, this.formTitle, form);
+    pasteIntoTracker(this.details, { system: this.system, decl: this.decl, dispatch: (action, said) => this.dispatch(action, said, this.formError) });
     return this.details;
   }
 

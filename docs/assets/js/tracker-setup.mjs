@@ -1,0 +1,110 @@
+// The tracker's quick set-up, called once each from tracker.mjs: the paste box and the text's own
+// creatures at the top of the add form (`pasteIntoTracker`), and encounter links (`linkFights`):
+// a page opened with `#fight=…` starts that fight in one undoable step (a link from another
+// rules-data version says so), and "Link to this fight" packs the roster as it stands.
+import { el, replace } from "./dom.mjs";
+import { FightLinkError, packFight, unpackFight } from "./fight-link.mjs";
+import { mountStatPaste } from "./stat-paste.mjs";
+import { playersView, rosterOf, stateFromRoster, trackerCombatant } from "./tracker-fighters.mjs";
+import { TrackerError } from "./tracker-state.mjs";
+
+/** The tracker's hook: the paste box and the text's creatures at the top of its add form; each
+ * fighter joins the fight as one undoable "add". `dispatch(action, said)` is the tracker's own. */
+export function pasteIntoTracker(container, { system, decl, dispatch }) {
+  if (!decl.statblock) return null;
+  const holder = el("div", { class: "cc-paste-tracker" });
+  const summary = container.querySelector(":scope > summary");
+  if (summary) summary.after(holder);
+  else container.prepend(holder);
+  return mountStatPaste(holder, {
+    system,
+    sides: true,
+    builtins: decl.builtins,
+    action: (n) => (n === 1 ? "Add it to the fight" : `Add all ${n} to the fight`),
+    onUse: (fighters, side) => {
+      for (const f of fighters) dispatch({ type: "add", combatant: trackerCombatant(f, side, decl) }, `${f.name} joins the fight.`);
+    },
+  });
+}
+
+/** Read `location.hash` into a new fight, and add the "link to this fight" button. */
+export function linkFights(root, { system, decl, state, dispatch, say }) {
+  const out = el("input", { type: "text", readonly: true, class: "cc-tk-fightlink", "aria-label": "Link to this fight", hidden: true });
+  const button = el("button", { type: "button", class: "md-button cc-tk-share" }, "Link to this fight");
+  const standing = el("input", { type: "checkbox", class: "cc-tk-standing" });
+  const withState = el("label", { class: "cc-tk-check" }, standing, " with damage and conditions");
+  button.addEventListener("click", async () => {
+    const hash = await packFight(system, decl.version || "", rosterOf(state(), decl, standing.checked));
+    out.value = new URL(hash, location.href).href;
+    out.hidden = false;
+    out.select();
+    try {
+      await navigator.clipboard.writeText(out.value);
+      say(`Link copied (${out.value.length} characters): it opens this ${standing.checked ? "fight" : "roster"} in the tracker, offline too.`);
+    } catch {
+      say("The link is selected below: copy it.");
+    }
+  });
+  const tools = root.querySelector("#cc-tk-h-tools")?.parentElement.querySelector(".cc-tk-row");
+  if (tools) tools.append(button, withState, playersButton(root, state, decl));
+  tools?.parentElement.append(out);
+  return openLink(system, decl, dispatch, say);
+}
+
+async function openLink(system, decl, dispatch, say) {
+  let got;
+  try {
+    got = await unpackFight(location.hash);
+  } catch (err) {
+    if (!(err instanceof FightLinkError)) throw err;
+    return say(`${err.message} The fight in this browser is unchanged.`, true);
+  }
+  if (!got) return;
+  history.replaceState(null, "", location.pathname + location.search); // a reload does not add them again
+  if (got.system !== system) return say(`This link holds a fight of “${got.system}”, not of this system: open it on that system's tracker. Nothing changed.`, true);
+  let next;
+  try {
+    next = stateFromRoster(system, got.roster, decl);
+  } catch (err) {
+    if (!(err instanceof TrackerError)) throw err;
+    return say(`The link's fight could not be opened: ${err.message} Nothing changed.`, true);
+  }
+  const changed = got.version && decl.version && got.version !== decl.version ? ` The link was made with rules data ${got.version}; this site has ${decl.version}: values that no longer fit took their defaults.` : "";
+  dispatch({ type: "replace", state: next }, `Opened the link's fight: ${next.combatants.length} combatants (Undo returns to the fight you had).${changed}`);
+}
+
+/** "Players' view": a read-only panel to turn towards the table (order, whose turn, states; a
+ * foe's hit points hidden), kept current while it is open. */
+function playersButton(root, state, decl) {
+  const panel = el("section", { class: "cc-tk-players", "aria-label": "Players' view", hidden: true });
+  const button = el("button", { type: "button", class: "md-button cc-tk-players-open", "aria-expanded": "false" }, "Players' view");
+  let timer = null;
+  const draw = () => {
+    const s = state();
+    const rows = playersView(s, decl).map((p) =>
+      el(
+        "li",
+        { class: `cc-tk-${p.side}`, "aria-current": p.now ? "step" : null },
+        el("strong", {}, p.name),
+        p.now ? " — their turn" : "",
+        p.state ? ` · ${p.state}` : "",
+        p.hp ? ` · HP ${p.hp}` : "",
+        p.tags.length ? ` · ${p.tags.join(", ")}` : "",
+      ),
+    );
+    replace(panel, el("h2", {}, `Players' view · round ${s.round}`), el("ol", { class: "cc-tk-players-list" }, rows));
+  };
+  button.addEventListener("click", () => {
+    const open = panel.hidden;
+    panel.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+    clearInterval(timer);
+    if (open) {
+      draw();
+      timer = setInterval(() => (root.isConnected ? draw() : clearInterval(timer)), 500);
+      panel.scrollIntoView({ block: "start" });
+    }
+  });
+  root.prepend(panel);
+  return button;
+}
