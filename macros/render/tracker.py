@@ -53,9 +53,12 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
         }
         for name in dict.fromkeys(linked)
     }
+    listed = next(i for i in calculators[spec["calculator"]]["inputs"] if i["name"] == spec["list"])
     return {
         "system": system_id,
         "fields": fields,
+        # as many combatants as the initiative calculator takes, so every fight can roll a round
+        "max_combatants": listed.get("max_items", 40),
         "health": {
             "input": health["input"],
             "label": own_label(health.get("label", "Hit points").replace("current ", "")),

@@ -88,6 +88,13 @@ def open_tracker(page, site, system: str) -> None:
     page.wait_for_selector(".cc-tracker[data-cc-bound]")
 
 
+def open_card(page, name: str) -> None:
+    """Open a combatant's card (collapsed on a phone: its conditions form, links, Edit, Remove)."""
+    toggle = tracker(page).locator(f".cc-tk-card:has(h3:has-text('{name}')) .cc-tk-toggle")
+    if toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+
+
 def current_id(page) -> str:
     return tracker(page).get_attribute("data-cc-turn")
 
@@ -126,6 +133,7 @@ def test_three_round_fight_survives_reload_and_offline(browser, site, system):
             assert "round over" in bar_text(page)
         card = tracker(page).locator(f".cc-tk-card[data-cc-id='{orc}']")
         assert card.locator(".cc-tk-left").inner_text() == str(15 - dealt)
+        open_card(page, "Orc")
         tracker(page).get_by_label("Condition for Orc (e.g. Hurt)").fill("Hurt")
         tracker(page).get_by_role("button", name="Add condition to Orc").click()
         assert card.locator(".cc-tk-tags").inner_text().startswith("Hurt")
@@ -284,7 +292,7 @@ def test_health_states_from_the_rules_show_on_the_card(browser, site):
         add_people(page)
         ann = tracker(page).locator(".cc-tk-card:has(h3:has-text('Ann'))")
         orc = tracker(page).locator(".cc-tk-card:has(h3:has-text('Orc'))")
-        assert ann.locator(".cc-tk-state").count() == 0
+        assert ann.locator(".cc-tk-state").count() == 0 and ann.get_attribute("data-cc-state") == ""
 
         def hit(name: str, amount: int) -> None:
             tracker(page).get_by_label(f"Amount of damage or healing for {name}").fill(str(amount))
@@ -299,6 +307,8 @@ def test_health_states_from_the_rules_show_on_the_card(browser, site):
         assert ann.locator(".cc-tk-state").inner_text() == "Dead"
         hit("Orc", 15)  # an NPC dies at 0
         assert orc.locator(".cc-tk-state").inner_text() == "Dead"
+        assert (ann.get_attribute("data-cc-state"), orc.get_attribute("data-cc-state")) == ("Dead", "Dead")
+        open_card(page, "Ann")
         tracker(page).get_by_label("Condition for Ann (e.g. Hurt)").fill("Prone")  # free text stays
         tracker(page).get_by_role("button", name="Add condition to Ann").click()
         assert ann.locator(".cc-tk-tags").inner_text().startswith("Prone")

@@ -1,11 +1,11 @@
-// The encounter tracker's pure state (docs/assets/js/tracker-state.mjs): the reducer, undo/redo,
+// The encounter tracker's pure state (docs/assets/js/tracker/state.mjs): the reducer, undo/redo,
 // import validation, dice and the calculator links. The declaration is shaped like the one
 // macros/render/tracker.py writes into the page.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import * as S from "../../docs/assets/js/tracker-state.mjs";
+import * as S from "../../docs/assets/js/tracker/state.mjs";
 
 const DECL = {
   system: "countup",

@@ -14,40 +14,25 @@
 export const FORMAT = "cc-tracker";
 export const VERSION = 1;
 export const HISTORY_LIMIT = 100;
+/** The most combatants a fight holds when the declaration names no cap. */
 export const MAX_COMBATANTS = 40;
 export const MAX_TAGS = 12;
-export const NAME_MAX = 40;
 export const TAG_MAX = 30;
 export const HEALTH_MAX = 100000;
 const SIDES = ["pc", "foe"];
 
+import { applies, checkField, fieldDefault, NAME_MAX, rulingFields, shown, trackerFields } from "./fields.mjs";
+export * from "./fields.mjs";
+
+/** The most combatants a fight of this system holds: as many as its initiative calculator
+ * accepts (the declaration's `max_combatants`, from the data), so every fight can roll a round. */
+export function maxCombatants(declaration) {
+  return Number.isInteger(declaration?.max_combatants) ? declaration.max_combatants : MAX_COMBATANTS;
+}
+
 /** A fresh fight of `system`. */
 export function emptyState(system) {
   return { format: FORMAT, version: VERSION, system, round: 0, turn: 0, order: [], notes: [], rolls: {}, combatants: [], nextId: 1, options: {} };
-}
-
-/** A field's default value, as the declaration gives it (or the type's neutral one). */
-export function fieldDefault(field) {
-  if (field.default !== undefined) return field.default;
-  if (field.type === "integer") return Math.max(field.min ?? 0, Math.min(field.max ?? 0, 0));
-  if (field.type === "boolean") return false;
-  if (field.type === "choice") return field.options?.[0]?.value ?? "";
-  return "";
-}
-
-/** The declared fields a combatant carries (the declaration's `fields`). */
-export function trackerFields(declaration) {
-  return Array.isArray(declaration?.fields) ? declaration.fields : [];
-}
-
-/** The initiative rulings the page offers (the declaration's `rulings`). */
-export function rulingFields(declaration) {
-  return Array.isArray(declaration?.rulings) ? declaration.rulings : [];
-}
-
-/** Whether a ruling input applies under `values` (its `when`: other inputs' values). */
-export function applies(field, values) {
-  return Object.entries(field.when || {}).every(([k, v]) => values[k] === v);
 }
 
 /** The chosen rulings with the data's defaults filled in ({name: value} for every ruling input). */
@@ -101,38 +86,6 @@ export function healthState(c, declaration) {
   return healthStates(declaration).find((s) => (!s.side || s.side === c.side) && hits(s)) || null;
 }
 
-/** One field's value checked against its declaration: {value} or {error}. Text from a form or
- * a file alike; integers may arrive as text. */
-export function checkField(field, raw) {
-  const label = field.label || field.name;
-  if (field.type === "integer") {
-    const n = typeof raw === "number" ? raw : /^\s*[-+]?\d+\s*$/.test(String(raw ?? "")) ? Number(raw) : NaN;
-    if (!Number.isInteger(n)) return { error: `${label}: a whole number is needed (got ${shown(raw)})` };
-    if (field.min !== undefined && n < field.min) return { error: `${label}: at least ${field.min} (got ${n})` };
-    if (field.max !== undefined && n > field.max) return { error: `${label}: at most ${field.max} (got ${n})` };
-    return { value: n };
-  }
-  if (field.type === "boolean") {
-    if (typeof raw !== "boolean") return { error: `${label}: true or false (got ${shown(raw)})` };
-    return { value: raw };
-  }
-  if (field.type === "choice") {
-    const values = (field.options || []).map((o) => o.value);
-    if (!values.includes(raw)) return { error: `${label}: one of ${values.join(", ")} (got ${shown(raw)})` };
-    return { value: raw };
-  }
-  if (typeof raw !== "string") return { error: `${label}: text (got ${shown(raw)})` };
-  const max = field.max_length ?? NAME_MAX;
-  if (raw.length > max) return { error: `${label}: at most ${max} characters` };
-  return { value: raw };
-}
-
-function shown(raw) {
-  if (raw === undefined) return "nothing";
-  const text = JSON.stringify(raw) ?? String(raw);
-  return text.length > 30 ? `${text.slice(0, 27)}…` : text;
-}
-
 /** A combatant checked against the declaration: {combatant} or {error}. `id` is kept as given. */
 export function checkCombatant(raw, declaration, where = "combatant") {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { error: `${where}: must be an object` };
@@ -172,8 +125,8 @@ export function validateState(raw, declaration, system) {
   if (raw.format !== FORMAT) return { error: `This is not a tracker file (format is ${shown(raw.format)}, expected "${FORMAT}").` };
   if (raw.version !== VERSION) return { error: `This tracker file has version ${shown(raw.version)}; this page reads version ${VERSION}.` };
   if (raw.system !== system) return { error: `This fight is for ${shown(raw.system)}, not ${system}: open that system's tracker to import it.` };
-  if (!Array.isArray(raw.combatants) || raw.combatants.length > MAX_COMBATANTS) {
-    return { error: `combatants: a list of at most ${MAX_COMBATANTS} is needed.` };
+  if (!Array.isArray(raw.combatants) || raw.combatants.length > maxCombatants(declaration)) {
+    return { error: `combatants: a list of at most ${maxCombatants(declaration)} is needed.` };
   }
   const combatants = [];
   const ids = new Set();
@@ -237,7 +190,7 @@ export function fromPreset(preset, role, declaration) {
 }
 
 /** Combatant ids are the tracker's own keys ("c1", …): short text, never shown. */
-function validId(id) {
+export function validId(id) {
   return typeof id === "string" && /^[A-Za-z0-9_-]{1,60}$/.test(id);
 }
 
@@ -248,7 +201,7 @@ export function steps(value) {
   return list.slice(0, 50).map((x) => (x && typeof x === "object" ? { text: text(x.text), title: text(x.title), url: text(x.url) } : { text: text(x), title: "", url: "" }));
 }
 
-function text(value) {
+export function text(value) {
   return typeof value === "string" ? value.slice(0, 500) : value === undefined || value === null ? "" : String(value).slice(0, 500);
 }
 
@@ -273,7 +226,8 @@ export function parseImport(textIn, declaration, system) {
 export function reduce(state, action, declaration) {
   switch (action.type) {
     case "add": {
-      if (state.combatants.length >= MAX_COMBATANTS) throw new TrackerError(`At most ${MAX_COMBATANTS} combatants.`);
+      const cap = maxCombatants(declaration);
+      if (state.combatants.length >= cap) throw new TrackerError(`At most ${cap} combatants: as many as this system's initiative takes.`);
       let n = state.nextId;
       while (state.combatants.some((c) => c.id === `c${n}`)) n += 1;
       const checked = checkCombatant({ damage: 0, tags: [], ...action.combatant, id: `c${n}` }, declaration, "New combatant");
@@ -416,39 +370,6 @@ export function current(state) {
 /** What the engine receives for a combatant: id, name, side and the declared fields. */
 export function engineCombatant(c) {
   return { id: c.id, name: c.name, side: c.side, ...c.values };
-}
-
-/** Dice text such as "d6", "1d20", "2d6" → {count, sides}, or null. */
-export function parseDice(dice) {
-  const m = /^\s*(\d*)\s*d\s*(\d+)\s*$/i.exec(String(dice ?? ""));
-  if (!m) return null;
-  const count = m[1] ? Number(m[1]) : 1;
-  const sides = Number(m[2]);
-  return count >= 1 && count <= 100 && sides >= 1 && sides <= 1000 ? { count, sides } : null;
-}
-
-/** A typed roll checked against its dice: {value} or {error}. */
-export function checkRoll(dice, typed, label = "roll") {
-  const d = parseDice(dice);
-  const n = /^\s*\d+\s*$/.test(String(typed ?? "")) ? Number(typed) : NaN;
-  if (!d) return Number.isInteger(n) ? { value: n } : { error: `${label}: a whole number is needed` };
-  if (!Number.isInteger(n) || n < d.count || n > d.count * d.sides) return { error: `${label}: ${dice} gives ${d.count} to ${d.count * d.sides}` };
-  return { value: n };
-}
-
-/** Roll `dice` with `uint32()` a source of uniform 32-bit integers (crypto in the page; a
- * fixed list in tests). Rejection sampling: every face equally likely. */
-export function rollDice(dice, uint32) {
-  const d = parseDice(dice);
-  if (!d) throw new TrackerError(`Cannot roll ${dice}.`);
-  const limit = Math.floor(2 ** 32 / d.sides) * d.sides;
-  let total = 0;
-  for (let i = 0; i < d.count; i++) {
-    let x = uint32();
-    while (x >= limit) x = uint32();
-    total += (x % d.sides) + 1;
-  }
-  return total;
 }
 
 /** The URL query that opens `calculator` (hit, round) with a combatant's values filled in: each
