@@ -15,6 +15,7 @@ from typing import Any
 from calc import data as data_mod
 from calc import systems
 from calc.errors import InputError
+from calc.fight import legacy
 from calc.fight import state as st
 from calc.fight.actions import ACTIONS
 from calc.fight.view import view
@@ -34,7 +35,7 @@ def act(system_id: str, state: Any, action: Any) -> dict[str, Any]:
         raise InputError("action.type", f"must be one of {', '.join(sorted([*ACTIONS, 'load']))}")
     dropped: list[dict] = []
     if kind == "load":
-        fight, dropped = st.checked(data, action.get("state"), rules, lenient=True)
+        fight, dropped = st.checked(data, legacy.upgraded(action.get("state")), rules, lenient=True)
         kind = "view"
     elif state is None:
         fight = st.empty(system_id)
@@ -45,6 +46,6 @@ def act(system_id: str, state: Any, action: Any) -> dict[str, Any]:
     fight, steps = done if isinstance(done, tuple) else (done, [])
     options = st.typed_options(data, fight["options"])
     answer = {"state": fight, "view": view(fight, data, rules, options), "steps": steps}
-    if dropped:
+    if action.get("type") == "load":
         answer["dropped"] = dropped
     return answer

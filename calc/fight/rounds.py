@@ -123,6 +123,8 @@ def next_round(fight: dict, data: SystemData, rules: Any, options: dict) -> dict
     """Ask the next round's dice; a round that needs none starts at once."""
     if not fight["combatants"]:
         raise InputError("combatants", "add combatants before the first round")
+    if fight["pending"] is not None:
+        raise InputError("action.type", "a round is being rolled: start it (start_round) or cancel it first")
     out = {**fight, "pending": {"round": fight["round"] + 1, "rolls": {}}}
     if not pending_dice(out, data, rules, options):
         return start(out, None, data, rules, options)

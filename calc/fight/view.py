@@ -12,6 +12,15 @@ from calc.fight import rounds
 from calc.fight import state as st
 from calc.turn_helpers import tracker
 
+LIMITS = {
+    "combatants": st.MAX_COMBATANTS,
+    "name": st.NAME_MAX,
+    "tag": st.TAG_MAX,
+    "tags": st.MAX_TAGS,
+    "health": st.HEALTH_MAX,
+}
+"""What the engine accepts, for the page's forms (never typed again in JS)."""
+
 SIMULTANEOUS = {"ties": "simultaneous"}
 """The ruling under which tied entries act at the same time (phases' phase-ties): an
 initiative option and its value. Elsewhere a tie is an order the table settles."""
@@ -74,6 +83,7 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         "rulings": _rulings(data, options),
         "fields": st.fields(data),
         "rolled": tracker(data)["rolled"],
+        "limits": LIMITS,
     }
 
 

@@ -214,3 +214,45 @@ def test_the_worker_request_answers_state_and_view_or_an_error_naming_the_field(
     assert json.loads(browser.evaluate_json(json.dumps(request)))["error"]["input"] == "action.id"
     request["extra"] = 1
     assert json.loads(browser.evaluate_json(json.dumps(request)))["error"]["input"] == "extra"
+
+
+def test_load_reads_a_fight_saved_by_the_old_tracker() -> None:
+    old = {
+        "format": "cc-tracker",
+        "version": 1,
+        "system": "countup",
+        "round": 1,
+        "turn": 1,
+        "order": [{"id": "c1", "when": "count 3", "why": []}, {"id": "c2", "when": "count 5", "why": []}],
+        "notes": [],
+        "rolls": {"init:c1": 3, "init:c2": 5},
+        "combatants": [
+            {
+                "id": "c1",
+                "name": "Aria",
+                "side": "pc",
+                "values": {"die": "d10", "modifier": 0},
+                "max": 12,
+                "damage": 4,
+                "tags": [],
+            },
+            {"id": "c2", "name": "Orc", "side": "foe", "values": {"die": "d12"}, "max": 5, "damage": 0, "tags": []},
+        ],
+        "nextId": 3,
+        "options": {},
+    }
+    answer = fight.act("countup", None, {"type": "load", "state": old})
+    assert [(c["name"], c["hp"]) for c in answer["state"]["combatants"]] == [("Aria", 8)]
+    assert answer["dropped"][0]["input"] == "combatants[2].values.die"
+    assert answer["state"]["next_id"] == 3 and answer["view"]["limits"]["combatants"] == 40
+    whole = fight.act("countup", None, {"type": "load", "state": answer["state"]})
+    assert whole["dropped"] == []
+
+
+def test_next_round_while_the_dice_form_is_open_is_refused() -> None:
+    f = Fight("countup")
+    f.add("Orc", hp=5)
+    f.do("next_round").do("roll", rolls={"init:c1": 4})
+    with pytest.raises(InputError):
+        f.do("next_round")
+    assert f.state["pending"]["rolls"] == {"init:c1": 4}
