@@ -11,19 +11,21 @@ whole range (`calc.result.row_limit`: the rows left out are never written out). 
 such as 100d20 with a power attack has 7000+ rows of 130-digit weights (megabytes of JSON); the
 page shows a few dozen of them unless the reader asks for all.
 
-`{"kind": "turns", …}` is the encounter tracker's request (`turns_request`): the dice a round
-needs, or the round's order from its rolls, by `calc.turns`.
+`{"kind": "fight", "system", "state", "action"}` is the encounter tracker's request
+(`fight_request`): the fight's new state and view after one action, by `calc.fight`.
+`{"kind": "turns", …}` (`turns_request`) answers the dice a round needs, or the round's order
+from its rolls, by `calc.turns` alone.
 """
 
 from __future__ import annotations
 
 import json
 
-from calc import evaluate, turns
+from calc import evaluate, fight, turns
 from calc.errors import CalcError, InputError
 from calc.result import CHART_BARS, row_limit
 
-__all__ = ["CHART_BARS", "evaluate_json", "turns_request"]
+__all__ = ["CHART_BARS", "evaluate_json", "fight_request", "turns_request"]
 
 
 def evaluate_json(request_text: str) -> str:
@@ -32,6 +34,8 @@ def evaluate_json(request_text: str) -> str:
         request = json.loads(request_text)
         if isinstance(request, dict) and request.get("kind") == "turns":
             return json.dumps({"result": turns_request(request)})
+        if isinstance(request, dict) and request.get("kind") == "fight":
+            return json.dumps({"result": fight_request(request)})
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None
         if not (isinstance(max_rows, int) and not isinstance(max_rows, bool) and max_rows > 0):
             max_rows = None
@@ -62,3 +66,18 @@ def turns_request(request: dict) -> dict | list:
     if op == "order":
         return turns.turn_order(*args, request.get("rolls"), request.get("round", 1), request.get("options"))
     raise InputError("op", "must be dice or order")
+
+
+FIGHT_KEYS = {"kind", "system", "state", "action"}
+
+
+def fight_request(request: dict) -> dict:
+    """The encounter tracker's request `{"kind": "fight", "system", "state" (null: a new fight),
+    "action"}` → `calc.fight.act`'s answer `{"state", "view", "steps"}`."""
+    unknown = sorted(set(request) - FIGHT_KEYS)
+    if unknown:
+        raise InputError(unknown[0], f"is not part of a fight request ({', '.join(sorted(FIGHT_KEYS))})")
+    system_id = request.get("system")
+    if not isinstance(system_id, str) or not system_id:
+        raise InputError("system", "is required")
+    return fight.act(system_id, request.get("state"), request.get("action"))

@@ -118,6 +118,7 @@ def export_tracker(system: System) -> dict[str, Any] | None:
         "health": resolved(spec["health"]),
         "defenses": [resolved(r) for r in spec["defenses"]],
         "status": [resolved(r) for r in spec.get("status") or []],
+        "rulings": [resolved(r) for r in spec.get("rulings") or []],
         "states": [
             {**state, "value": system.rules[state["rule"]]["facts"][state["fact"]]["value"]}
             for state in spec.get("states") or []
