@@ -49,10 +49,60 @@ class Counter:
     def tap(self, locator) -> None:
         self.taps += 1
         locator.click()
+        settle(locator.page)
+
+
+def settle(page) -> None:
+    """Wait until the page has its answer (a tracker that asks an engine marks itself busy)."""
+    page.locator(".cc-tracker:not([data-cc-busy])").wait_for(state="attached")
+
+
+def answered_ms(page) -> float | None:
+    """How long the worker took over the last action (the page's data-cc-answered-ms), if it says."""
+    ms = page.locator(".cc-tracker").get_attribute("data-cc-answered-ms")
+    return float(ms) if ms not in (None, "", "-1") else None
+
+
+def action_times(browser, base: str, system: str, n: int = 40) -> dict:
+    """Each kind of action with `n` combatants, as the worker timed it (ms, the slowest of each)."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(urljoin(base, f"{system}/tracker/"))
+    page.wait_for_selector(".cc-tracker[data-cc-bound]")
+    times: dict[str, list[float]] = {}
+
+    def timed(kind: str, locator) -> None:
+        locator.click()
+        settle(page)
+        ms = answered_ms(page)
+        if ms is not None:
+            times.setdefault(kind, []).append(ms)
+
+    for i in range(n):
+        if not page.locator(".cc-tk-add[open]").count():
+            page.locator(".cc-tk-add > summary").click()
+        page.get_by_label("Name", exact=True).fill(f"Foe {i + 1}")
+        page.locator(".cc-tk-form input[data-cc-health]").first.fill("20")
+        timed("add", page.get_by_role("button", name="Add", exact=True))
+    timed("next_round", page.locator(".cc-tk-roundbtn"))
+    if page.locator(".cc-tk-diceform").count():
+        page.get_by_role("button", name="Roll the empty ones here").click()
+        timed("start_round", page.get_by_role("button", name="Start round 1"))
+    for i in (1, 2, 3):
+        page.get_by_label(f"Amount of damage or healing for Foe {i}").fill("5")
+        timed("damage", page.get_by_role("button", name=f"Damage Foe {i}"))
+    for _ in range(5):
+        timed("next_turn", page.locator(".cc-tk-bar").get_by_role("button", name="Next turn"))
+    timed("undo", page.locator(".cc-tk-bar").get_by_role("button", name="Undo"))
+    context.close()
+    return {k: round(max(v), 1) for k, v in times.items()}
 
 
 def add_people(page) -> None:
     for name, side, hp in PEOPLE:
+        if not page.locator(".cc-tk-add[open]").count():
+            page.locator(".cc-tk-add > summary").click()
         page.get_by_label("Name", exact=True).fill(name)
         page.locator(".cc-tk-form select").filter(has=page.locator("option[value=foe]")).first.select_option(side)
         page.locator(".cc-tk-form label:has-text('(full)') + input, .cc-tk-form input[data-cc-health]").first.fill(
@@ -148,6 +198,7 @@ def main() -> None:
     parser.add_argument("--shots", type=Path, default=None, help="a folder for screenshots")
     parser.add_argument("--systems", default=",".join(SYSTEMS))
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--times", action="store_true", help="also time each action with 40 combatants")
     args = parser.parse_args()
     if args.shots:
         args.shots.mkdir(parents=True, exist_ok=True)
@@ -160,6 +211,9 @@ def main() -> None:
             per = " · ".join(f"round {x['round']}: {x['taps']} taps + {x['dice']} dice typed" for x in r["rounds"])
             lo, hi = min(r.get("cards", [0])), max(r.get("cards", [0]))
             print(f"{system:15} {per} | page {r.get('page')} px, cards {lo}–{hi} px", flush=True)
+            if args.times:
+                r["ms_40"] = action_times(browser, args.base, system)
+                print(f"{'':15} slowest answer per action, 40 combatants (ms in the worker): {r['ms_40']}", flush=True)
         browser.close()
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))

@@ -106,7 +106,9 @@ def export_tracker(system: System) -> dict[str, Any] | None:
     _, fields = crossref.tracker_fields(system)
 
     def resolved(ref: dict) -> dict:
-        return {**ref, **_input(system, crossref.calculator_input(system, ref) or {})}
+        # the tracker's own label (the combatant's voice) over the calculator's
+        own = {"label": ref["label"]} if "label" in ref else {}
+        return {**ref, **_input(system, crossref.calculator_input(system, ref) or {}), **own}
 
     return {
         "calculator": spec["calculator"],

@@ -67,7 +67,7 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
             "default": health.get("default", 10),
         },
         "rolled": spec.get("rolled"),
-        "rulings": ruling_inputs(calculators[spec["calculator"]]),
+        "rulings": _rulings(calculators[spec["calculator"]], spec.get("rulings", [])),
         "states": [
             {
                 **state,
@@ -78,6 +78,18 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
         ],
         "links": links,
     }
+
+
+def _rulings(initiative: dict[str, Any], fight: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Rulings block: the initiative calculator's ruling inputs, then the fight's own (the
+    `rulings:` of the `tracker:` block: how damage, Wounds and death are read), once each."""
+    out = ruling_inputs(initiative)
+    names = {r["name"] for r in out}
+    for ref in fight:
+        if ref["input"] not in names:
+            names.add(ref["input"])
+            out.append({**_field({**ref, "name": ref["input"]}), **{k: ref[k] for k in ("ruling", "when") if k in ref}})
+    return out
 
 
 def _field(decl: dict[str, Any]) -> dict[str, Any]:

@@ -1,10 +1,10 @@
 // The tracker's add / edit form (fields as the data declares them, labelled as the calculators
-// label them, a saved preset to start from) and its Rulings block (the initiative calculator's
-// ruling inputs). Every change goes through the page's `dispatch`, so it can be undone.
+// label them, in the combatant's own voice; a saved preset to start from) and its Rulings block
+// (the initiative calculator's ruling inputs). What a field accepts is the engine's to say: the
+// form sends what was typed, and shows the engine's refusal naming the field.
 import { el, replace, uid } from "../dom.mjs";
 import { openPresets, ROLES } from "../presets.mjs";
-import { applies, fieldDefault, NAME_MAX, rulingFields } from "./fields.mjs";
-import { fromPreset, HEALTH_MAX, rulingValues } from "./state.mjs";
+import { fromPreset, typed } from "./state.mjs";
 import { button, fieldInput, labelled, readFieldInput, setFieldInput, shownValue } from "./ui.mjs";
 
 export class AddForm {
@@ -13,10 +13,10 @@ export class AddForm {
     this.editing = null;
     const decl = tk.decl;
     this.title = el("summary", {}, "Add a combatant");
-    this.nameInput = el("input", { type: "text", id: uid("tk-name"), maxlength: NAME_MAX, autocomplete: "off", required: true });
+    this.nameInput = el("input", { type: "text", id: uid("tk-name"), maxlength: 40, autocomplete: "off", required: true });
     this.sideInput = el("select", { id: uid("tk-side") }, el("option", { value: "pc" }, "PC (player character)"), el("option", { value: "foe" }, "Foe (NPC or monster)"));
     const h = decl.health;
-    this.maxInput = el("input", { type: "number", inputmode: "numeric", id: uid("tk-max"), min: 1, max: HEALTH_MAX, value: h.default ?? 10, required: true, "data-cc-health": "" });
+    this.maxInput = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", id: uid("tk-max"), value: h.default ?? "", required: true, "data-cc-health": "" });
     // A fighter or foe saved in this system's calculators (presets.mjs), read when the list opens.
     this.presetInput = el("select", { id: uid("tk-preset"), "data-tk-focus": "preset" });
     this.presetInput.addEventListener("focus", () => this.listPresets());
@@ -82,8 +82,8 @@ export class AddForm {
     this.editing = null;
     this.nameInput.value = "";
     this.sideInput.value = "pc";
-    this.maxInput.value = this.tk.decl.health.default ?? 10;
-    for (const f of this.tk.fields) setFieldInput(this.inputs[f.name], f, fieldDefault(f));
+    this.maxInput.value = this.tk.decl.health.default ?? "";
+    for (const f of this.tk.fields) setFieldInput(this.inputs[f.name], f, f.default ?? "");
     replace(this.title, "Add a combatant");
     replace(this.submitBtn, "Add");
     this.cancelEdit.hidden = true;
@@ -93,37 +93,31 @@ export class AddForm {
   read() {
     const values = {};
     for (const f of this.tk.fields) values[f.name] = readFieldInput(this.inputs[f.name], f);
-    const max = /^\s*\d+\s*$/.test(this.maxInput.value) ? Number(this.maxInput.value) : NaN;
-    return { name: this.nameInput.value, side: this.sideInput.value, values, max };
+    return { name: this.nameInput.value.trim(), side: this.sideInput.value, values, max: typed(this.maxInput.value.trim()) };
   }
 
-  submit() {
+  async submit() {
     const data = this.read();
     const tk = this.tk;
-    if (!Number.isInteger(data.max) || data.max < 1) {
-      replace(this.error, `${tk.decl.health.label}: a whole number from 1 is needed.`);
-      this.maxInput.focus();
-      return;
-    }
-    const ok = this.editing
-      ? tk.dispatch({ type: "edit", id: this.editing, changes: data }, `${data.name.trim()} changed.`, this.error)
-      : tk.dispatch({ type: "add", combatant: data }, `${data.name.trim()} joins the fight.`, this.error);
-    if (!ok) return;
     const wasEditing = this.editing;
+    const ok = wasEditing
+      ? await tk.act({ type: "edit", id: wasEditing, changes: data }, `${data.name} changed.`, this.error)
+      : await tk.act({ type: "add", combatant: data }, `${data.name} joins the fight.`, this.error);
+    if (!ok) return;
     this.reset();
     if (wasEditing) tk.focusKey(`edit-${wasEditing}`);
     else this.nameInput.focus(); // ready for the next one
   }
 
-  /** Fill the form with `c` to edit it. No field is focused: on a phone that would open the
-   * keyboard over the form; the form comes into view with its title focused instead. */
+  /** Fill the form with `c` (a view combatant) to edit it. No field is focused: on a phone that
+   * would open the keyboard over the form; the form comes into view with its title focused. */
   edit(c) {
     this.editing = c.id;
     this.details.open = true;
     this.nameInput.value = c.name;
     this.sideInput.value = c.side;
     this.maxInput.value = c.max;
-    for (const f of this.tk.fields) setFieldInput(this.inputs[f.name], f, c.values[f.name]);
+    for (const f of this.tk.fields) setFieldInput(this.inputs[f.name], f, c.values?.[f.name]);
     replace(this.title, `Edit ${c.name}`);
     replace(this.submitBtn, "Save changes");
     this.cancelEdit.hidden = false;
@@ -139,44 +133,52 @@ export class AddForm {
   }
 }
 
-/** The initiative rulings (the initiative calculator's ruling inputs, as the data declares
- * them): each change is an undoable action; the round's order is asked with them. */
+/** The rulings (where the text is unclear: the initiative calculator's ruling inputs and the
+ * fight's own), as the engine's view lists them with their values; each change is an undoable
+ * action. The rows are built from the first view (and again if the list changes). */
 export class Rulings {
   constructor(tk) {
     this.tk = tk;
     this.inputs = {};
-    const rulings = rulingFields(tk.decl);
-    this.section = null;
-    if (!rulings.length) return;
-    const rows = rulings.map((f) => {
-      const input = fieldInput(f);
-      input.dataset.tkFocus = `ruling-${f.name}`;
-      input.addEventListener("change", () => {
-        const value = readFieldInput(input, f);
-        const label = f.type === "choice" ? shownValue(f, value) : value ? "yes" : "no";
-        tk.dispatch({ type: "option", name: f.name, value }, `${f.label}: ${label}. It applies from the next roll of initiative.`);
-      });
-      this.inputs[f.name] = input;
-      const row = labelled(f.label || f.name, input, f.help);
-      row.dataset.ccRuling = f.name;
-      return row;
-    });
+    this.names = "";
+    this.grid = el("div", { class: "cc-tk-grid" });
     this.section = el(
       "details",
-      { class: "cc-tk-section cc-tk-rulings" },
+      { class: "cc-tk-section cc-tk-rulings", hidden: !(tk.decl.rulings || []).length },
       el("summary", {}, "Rulings"),
-      el("p", { class: "cc-tk-help" }, "Where the text is unclear: the same choices as the initiative calculator. They apply from the next roll of initiative, and are saved and exported with the fight."),
-      el("div", { class: "cc-tk-grid" }, rows),
+      el("p", { class: "cc-tk-help" }, "Where the text is unclear: the same choices as the calculators. Initiative rulings apply from the next roll of initiative; all are saved and exported with the fight."),
+      this.grid,
     );
   }
 
-  render(state) {
-    if (!this.section) return;
-    const values = rulingValues(state, this.tk.decl);
-    for (const f of rulingFields(this.tk.decl)) {
-      const input = this.inputs[f.name];
-      setFieldInput(input, f, values[f.name]);
-      input.closest(".cc-tk-field").hidden = !applies(f, values);
-    }
+  /** Show the engine's rulings (`view.rulings`: [{name, label, type, options, value}]). */
+  render(rulings) {
+    const names = rulings.map((r) => r.name).join(" ");
+    if (names !== this.names) this.build(rulings);
+    for (const r of rulings) setFieldInput(this.inputs[r.name], r, r.value);
+  }
+
+  build(rulings) {
+    const tk = this.tk;
+    this.names = rulings.map((r) => r.name).join(" ");
+    this.inputs = {};
+    const help = new Map((tk.decl.rulings || []).map((f) => [f.name, f.help]));
+    replace(
+      this.grid,
+      rulings.map((f) => {
+        const input = fieldInput({ ...f, default: f.value });
+        input.dataset.tkFocus = `ruling-${f.name}`;
+        input.addEventListener("change", () => {
+          const value = readFieldInput(input, f);
+          const label = f.type === "choice" ? shownValue(f, value) : value ? "yes" : "no";
+          tk.act({ type: "option", name: f.name, value }, `${f.label}: ${label}.`);
+        });
+        this.inputs[f.name] = input;
+        const row = labelled(f.label || f.name, input, help.get(f.name));
+        row.dataset.ccRuling = f.name;
+        return row;
+      }),
+    );
+    this.section.hidden = !rulings.length;
   }
 }

@@ -1,14 +1,34 @@
-// A new round: the engine says which dice it needs; the table types them (or the page rolls the
-// empty ones, crypto.getRandomValues); the engine answers the order. While the dice form is open
-// nothing else can start a round over it: the round buttons bring the form back into view
-// instead, so typed dice are never wiped.
+// A new round: the engine says which dice it needs (`next_round`: the view's `pending`); the
+// table types them, or the page rolls the empty ones (crypto.getRandomValues); `start_round`
+// sends them and the engine answers the order (or more dice: a tie to roll again). While the dice
+// form is open nothing can start a round over it — the round buttons bring it back into view —
+// and what was typed stays typed across the engine's answers.
 import { el, replace, uid } from "../dom.mjs";
-import { checkRoll, rollDice } from "./fields.mjs";
-import { current, engineCombatant, engineOptions } from "./state.mjs";
-import { button, engineProblem } from "./ui.mjs";
+import { button } from "./ui.mjs";
 
 function uint32() {
   return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
+/** A uniform face total of `count` dice of `sides` (rejection sampling: every face equally
+ * likely). */
+export function roll(count, sides, random = uint32) {
+  const limit = Math.floor(2 ** 32 / sides) * sides;
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    let x = random();
+    while (x >= limit) x = random();
+    total += (x % sides) + 1;
+  }
+  return total;
+}
+
+/** The number and sides of an entry's dice: the engine's `count` and `sides`, or (until every
+ * engine sends them) read from its text "NdS". */
+export function diceOf(d) {
+  if (Number.isInteger(d.count) && Number.isInteger(d.sides)) return { count: d.count, sides: d.sides };
+  const m = /^(\d*)d(\d+)$/i.exec(String(d.dice || "").trim()); // TODO: drop once the view carries count/sides
+  return m ? { count: Number(m[1] || 1), sides: Number(m[2]) } : null;
 }
 
 const coarse = () => window.matchMedia?.("(pointer: coarse)").matches;
@@ -16,138 +36,117 @@ const coarse = () => window.matchMedia?.("(pointer: coarse)").matches;
 export class RoundDice {
   constructor(tk) {
     this.tk = tk;
-    this.pending = null; // the round being rolled: {round, dice: [...], rolls: {}, base}
+    this.pending = null; // the view's pending round, as last drawn
+    this.typed = {}; // key → text typed or rolled here, kept across answers
     this.panel = el("div", { class: "cc-tk-dice", hidden: true });
-    this.error = null;
+    this.error = el("p", { class: "cc-tk-error", role: "alert" });
   }
 
-  get open() {
-    return Boolean(this.pending);
-  }
-
-  async begin() {
+  begin() {
     const tk = this.tk;
     if (this.pending) return this.reveal();
-    const s = tk.state;
-    if (!s.combatants.length) {
+    if (!tk.view?.combatants.length) {
       tk.form.open();
       return tk.say("Add the combatants first.", true);
     }
-    const round = s.round + 1;
+    const round = tk.view.round + 1;
     tk.say(`Asking which dice round ${round} needs…`);
-    const reply = await tk.ask("dice", { combatants: s.combatants.map(engineCombatant), round, options: engineOptions(s, tk.decl) });
-    if (reply.error) return tk.say(engineProblem(reply.error), true);
-    if (tk.state !== s) return tk.say(`The fight changed while round ${round}'s dice were asked: ask again.`, true);
-    const dice = reply.result;
-    if (!dice.length) return this.finish({ round, dice: [], rolls: { ...s.rolls }, base: s });
-    this.pending = { round, dice, rolls: {}, base: s };
-    this.show();
+    this.typed = {};
+    return tk.act({ type: "next_round" }, (a) => (a.view.pending ? `Round ${round}: roll these dice at the table and type them, or roll the empty ones here.` : this.started(a.view))).then((a) => {
+      if (a?.view.pending) this.reveal(false);
+      else if (a) tk.showTurn();
+    });
+  }
+
+  started(v) {
+    const first = v.current && v.combatants.find((c) => c.id === v.current);
+    return `Round ${v.round}: ${first ? `${first.name} goes first` : "nobody can act"}.`;
   }
 
   /** Bring the open dice form into view (its Start button above the turn bar). */
-  reveal() {
+  reveal(say = true) {
     this.panel.scrollIntoView({ block: "nearest" });
     const empty = [...this.panel.querySelectorAll("input[data-cc-key]")].find((i) => !i.value.trim());
     if (empty && !coarse()) empty.focus();
-    this.tk.say(`Round ${this.pending.round}: the dice form is open — type the table's dice or roll the empty ones, then Start round ${this.pending.round}.`);
+    if (say && this.pending) this.tk.say(`Round ${this.pending.round}: the dice form is open — type the table's dice or roll the empty ones, then Start round ${this.pending.round}.`);
   }
 
-  show(extra = null) {
-    const p = this.pending;
-    const rows = p.dice.map((d) => {
-      const input = el("input", {
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        id: uid("tk-die"),
-        "data-cc-key": d.key,
-        "data-tk-focus": `die-${d.key}`,
-        value: p.rolls[d.key] ?? "",
-        size: 4,
+  /** Draw the view's pending round (null: no dice form). */
+  render(pending) {
+    const was = this.pending;
+    this.pending = pending;
+    if (!pending) {
+      this.panel.hidden = true;
+      replace(this.panel);
+      return;
+    }
+    if (was && was.round === pending.round && JSON.stringify(was.dice) === JSON.stringify(pending.dice) && this.panel.firstChild) return;
+    for (const d of pending.dice) if (d.value !== null && d.value !== undefined && !(d.key in this.typed)) this.typed[d.key] = String(d.value);
+    const rows = pending.dice.map((d) => {
+      const input = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", id: uid("tk-die"), "data-cc-key": d.key, "data-tk-focus": `die-${d.key}`, value: this.typed[d.key] ?? "", size: 4 });
+      input.addEventListener("input", () => {
+        this.typed[d.key] = input.value;
       });
-      const lab = el("label", { for: input.id }, `${d.label} `, el("span", { class: "cc-tk-dicetext" }, d.dice));
+      const lab = el("label", { for: input.id }, `${d.label}${d.optional ? " (only if the rule calls for it)" : ""} `, el("span", { class: "cc-tk-dicetext" }, d.dice));
       return el("li", {}, lab, input);
     });
-    const rollAll = button("Roll the empty ones here", () => this.rollEmpty());
-    const go = el("button", { type: "submit", class: "md-button md-button--primary" }, `Start round ${p.round}`);
-    const cancel = button("Cancel", () => {
-      this.close();
-      this.tk.say(`Round ${p.round} not started.`);
-    });
+    const go = el("button", { type: "submit", class: "md-button md-button--primary" }, `Start round ${pending.round}`);
+    const cancel = button("Cancel", () => this.tk.act({ type: "cancel_round" }, `Round ${pending.round} not started.`));
     const form = el(
       "form",
       { class: "cc-tk-diceform", novalidate: true },
-      el("p", {}, extra || `Round ${p.round}: roll these dice at the table and type them, or roll them here.`),
+      el("p", {}, `Round ${pending.round}: roll these dice at the table and type them, or roll the empty ones here.`),
       el("ul", {}, rows),
-      (this.error = el("p", { class: "cc-tk-error", role: "alert" })),
-      el("div", { class: "cc-tk-row" }, rollAll, go, cancel),
+      this.error,
+      el("div", { class: "cc-tk-row" }, button("Roll the empty ones here", () => this.rollEmpty()), go, cancel),
     );
+    replace(this.error);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      this.read();
+      this.start();
     });
     replace(this.panel, form);
     this.panel.hidden = false;
-    this.tk.render();
-    this.reveal();
   }
 
   rollEmpty() {
     for (const input of this.panel.querySelectorAll("input[data-cc-key]")) {
-      if (input.value.trim()) continue;
       const d = this.pending.dice.find((x) => x.key === input.dataset.ccKey);
-      input.value = String(rollDice(d.dice, uint32));
+      const dice = diceOf(d);
+      if (input.value.trim() || d.optional || !dice) continue;
+      input.value = String(roll(dice.count, dice.sides));
+      this.typed[d.key] = input.value;
     }
     this.tk.say(`Rolled in the page: Start round ${this.pending.round} when ready.`);
   }
 
-  read() {
+  start() {
     const p = this.pending;
+    const rolls = {};
     for (const input of this.panel.querySelectorAll("input[data-cc-key]")) {
-      const d = p.dice.find((x) => x.key === input.dataset.ccKey);
-      const checked = checkRoll(d.dice, input.value, d.label);
-      if (checked.error) {
-        replace(this.error, checked.error);
-        this.tk.say(checked.error, true);
+      input.removeAttribute("aria-invalid");
+      const value = input.value.trim();
+      if (value) rolls[input.dataset.ccKey] = /^\d+$/.test(value) ? Number(value) : value;
+    }
+    this.tk.say(`Working out round ${p.round}'s order…`);
+    return this.tk.act({ type: "start_round", rolls }, (a) => (a.view.pending ? "A tie: roll these dice too, then Start again." : this.started(a.view)), this.error).then((a) => {
+      if (!a) return this.markBad();
+      if (a.view.pending) this.reveal(false);
+      else {
+        this.typed = {};
+        this.tk.showTurn();
+      }
+    });
+  }
+
+  /** The die the engine refused (its error names `rolls.<key>` or `action.rolls.<key>`). */
+  markBad() {
+    const text = this.error.textContent;
+    for (const input of this.panel.querySelectorAll("input[data-cc-key]")) {
+      if (text.includes(`rolls.${input.dataset.ccKey}:`)) {
         input.setAttribute("aria-invalid", "true");
         input.focus();
-        return;
       }
-      input.removeAttribute("aria-invalid");
-      p.rolls[d.key] = checked.value;
     }
-    this.finish(p);
-  }
-
-  async finish(p) {
-    const tk = this.tk;
-    const s = tk.state;
-    tk.say(`Working out round ${p.round}'s order…`);
-    const reply = await tk.ask("order", { combatants: s.combatants.map(engineCombatant), rolls: p.rolls, round: p.round, options: engineOptions(s, tk.decl) });
-    if (reply.error) {
-      if (this.error) replace(this.error, engineProblem(reply.error));
-      return tk.say(engineProblem(reply.error), true);
-    }
-    const answer = reply.result;
-    if (answer.needs?.length) {
-      this.pending = { ...p, dice: answer.needs, base: s };
-      return this.show((answer.notes || []).map((n) => n.text ?? n).join(" ") || "A tie: roll these dice too.");
-    }
-    if (tk.state !== s) return tk.say("The fight changed meanwhile: roll initiative again.", true);
-    this.close();
-    const ok = tk.dispatch({ type: "startRound", turns: answer.turns, notes: answer.notes, rolls: p.rolls });
-    if (ok) {
-      const first = current(tk.state);
-      tk.say(`Round ${tk.state.round}: ${first ? `${first.name} goes first` : "nobody acts"}.`);
-      tk.showTurn();
-    }
-  }
-
-  close() {
-    this.pending = null;
-    this.panel.hidden = true;
-    replace(this.panel);
-    this.error = null;
-    this.tk.render();
   }
 }

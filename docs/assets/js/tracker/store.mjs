@@ -104,13 +104,14 @@ export class FightStore {
   }
 }
 
-/** A history {past, present, future} as the texts `save` tries in turn: whole, then with the
- * undo history cut to 10 steps, then the present alone (a full storage keeps the fight itself
- * before its undo history). */
-export function historyTexts(h) {
-  const texts = [JSON.stringify(h)];
-  if (h.past.length > 10 || h.future.length) texts.push(JSON.stringify({ past: h.past.slice(-10), present: h.present, future: [] }));
-  if (h.past.length || h.future.length) texts.push(JSON.stringify({ past: [], present: h.present, future: [] }));
+/** A history {past, present, future} (and the view of its present) as the texts `save` tries in
+ * turn: whole, then with the undo history cut to 10 steps, then the present alone (a full
+ * storage keeps the fight itself before its undo history). */
+export function historyTexts(h, view = null) {
+  const text = (x) => JSON.stringify({ ...x, view });
+  const texts = [text(h)];
+  if (h.past.length > 10 || h.future.length) texts.push(text({ past: h.past.slice(-10), present: h.present, future: [] }));
+  if (h.past.length || h.future.length) texts.push(text({ past: [], present: h.present, future: [] }));
   return texts;
 }
 

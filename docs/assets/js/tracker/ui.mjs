@@ -2,7 +2,7 @@
 // declarations, a reason with its rule link, a health state's badge. No user text is ever parsed
 // as HTML: every node is built with dom.mjs `el()`.
 import { el, siteHref, uid } from "../dom.mjs";
-import { fieldDefault, NAME_MAX } from "./fields.mjs";
+import { typed } from "./state.mjs";
 
 export const SITE_ROOT = new URL("../../../", import.meta.url);
 export const SIDE_LABEL = { pc: "PC", foe: "Foe" };
@@ -19,12 +19,14 @@ export function labelled(text, input, help = null) {
   return el("div", { class: "cc-tk-field" }, el("label", { for: input.id }, text), input, helpNode);
 }
 
+/** An input for a declared field, showing its declared default (none: empty; the engine says
+ * what it needs). */
 export function fieldInput(f) {
   const id = uid(`tk-${f.name}`);
-  if (f.type === "choice") return el("select", { id }, (f.options || []).map((o) => el("option", { value: o.value, selected: o.value === fieldDefault(f) }, o.label)));
-  if (f.type === "boolean") return el("input", { id, type: "checkbox", checked: Boolean(fieldDefault(f)) });
-  if (f.type === "integer") return el("input", { id, type: "text", inputmode: "numeric", autocomplete: "off", value: fieldDefault(f), size: 5 });
-  return el("input", { id, type: "text", autocomplete: "off", maxlength: f.max_length ?? NAME_MAX, value: fieldDefault(f) });
+  if (f.type === "choice") return el("select", { id }, (f.options || []).map((o) => el("option", { value: o.value, selected: o.value === f.default }, o.label)));
+  if (f.type === "boolean") return el("input", { id, type: "checkbox", checked: f.default === true });
+  if (f.type === "integer") return el("input", { id, type: "text", inputmode: "numeric", autocomplete: "off", value: f.default ?? "", size: 5 });
+  return el("input", { id, type: "text", autocomplete: "off", maxlength: f.max_length ?? null, value: f.default ?? "" });
 }
 
 export function setFieldInput(input, f, value) {
@@ -34,7 +36,7 @@ export function setFieldInput(input, f, value) {
 
 export function readFieldInput(input, f) {
   if (f.type === "boolean") return input.checked;
-  if (f.type === "integer") return input.value.trim();
+  if (f.type === "integer") return typed(input.value.trim());
   return input.value;
 }
 
@@ -51,10 +53,12 @@ export function stepItem(step) {
   return el("li", {}, step.text, href && step.title ? [" (", el("a", { href }, step.title), ")"] : null);
 }
 
-/** A health state the rules name, linked to its rule (same origin only). */
-export function stateBadge(state) {
-  const href = state.url ? siteHref(state.url, SITE_ROOT) : null;
-  return el("span", { class: "cc-tk-state" }, href ? el("a", { href, title: state.title }, state.label) : state.label);
+/** A health state the rules name (a view combatant's `state`), linked to its rule (same origin
+ * only); null when unhurt. */
+export function stateBadge(c) {
+  if (!c.state) return null;
+  const href = c.state_url ? siteHref(c.state_url, SITE_ROOT) : null;
+  return el("span", { class: "cc-tk-state" }, href ? el("a", { href, title: c.state_title || c.state }, c.state) : c.state);
 }
 
 export function engineProblem(error) {
