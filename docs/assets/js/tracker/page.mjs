@@ -211,7 +211,8 @@ class Tracker {
     if (this.view) this.rulings.render(v.rulings || []);
     // What scrolls into view stops above the sticky turn bar and below the site's header.
     document.documentElement.style.scrollPaddingBottom = `${this.bar.offsetHeight + 8}px`;
-    document.documentElement.style.scrollPaddingTop = `${(document.querySelector(".md-header")?.offsetHeight ?? 48) + 8}px`;
+    // (+3rem: Material's "Back to top" button, shown while scrolling up, sits below the header.)
+    document.documentElement.style.scrollPaddingTop = `calc(${document.querySelector(".md-header")?.offsetHeight ?? 48}px + 3rem)`;
     if (focusKey) this.focusKey(focusKey);
   }
 

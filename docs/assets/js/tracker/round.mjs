@@ -50,6 +50,7 @@ export class RoundDice {
       return tk.say("Add the combatants first.", true);
     }
     const round = tk.view.round + 1;
+    if (!tk.form.editing) tk.form.details.open = false; // the fight is on: the add form folds away
     tk.say(`Asking which dice round ${round} needs…`);
     this.typed = {};
     return tk.act({ type: "next_round" }, (a) => (a.view.pending ? `Round ${round}: roll these dice at the table and type them, or roll the empty ones here.` : this.started(a.view))).then((a) => {
