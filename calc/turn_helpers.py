@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import inputs, result, systems
+from calc import inputs, order, systems
 from calc.data import SystemData
 from calc.errors import DataError, InputError
 
@@ -67,7 +67,7 @@ def initiative(data: SystemData, raw: dict[str, Any], people: list[dict[str, Any
     spec = tracker(data)
     try:
         values = inputs.validate(data.calculator(spec["calculator"])["inputs"], raw)
-        with result.without_pairs():  # the order only: the chances of every pair are never read here
+        with order.order_only():  # the order only: its chance tables are never read here
             return systems.engine(data.id).CALCULATORS[spec["calculator"]](values, data)
     except InputError as err:
         raise InputError(err.input, named(err.reason, people)) from None

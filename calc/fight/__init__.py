@@ -24,10 +24,29 @@ __all__ = ["ACTIONS", "MAX_COMBATANTS", "act"]
 MAX_COMBATANTS = st.MAX_COMBATANTS
 
 
+class Remembered:
+    """The system's rules with each combatant's health worked out once per request (the order,
+    the turns and the view all ask it; a combatant that changes is a new dict)."""
+
+    def __init__(self, rules: Any) -> None:
+        self._rules = rules
+        self._health: dict[int, tuple[dict, dict, dict]] = {}
+
+    def health(self, c: dict[str, Any], data: Any, options: dict[str, Any]) -> dict[str, Any]:
+        known = self._health.get(id(c))
+        if known is None or known[0] is not c or known[1] is not options:
+            known = (c, options, self._rules.health(c, data, options))
+            self._health[id(c)] = known
+        return known[2]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rules, name)
+
+
 def act(system_id: str, state: Any, action: Any) -> dict[str, Any]:
     """Apply `action` to `state` (None: a new fight) of system `system_id`."""
     data = data_mod.system(system_id)
-    rules = systems.engine(system_id).FIGHT
+    rules = Remembered(systems.engine(system_id).FIGHT)
     if not isinstance(action, dict):
         raise InputError("action", "must be an object with a type")
     kind = action.get("type")

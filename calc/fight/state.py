@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import applies, inputs
+from calc import applies, dice, inputs
 from calc import turns as turns_mod
 from calc.data import SystemData
 from calc.errors import CalcError, InputError
@@ -154,7 +154,7 @@ def checked_values(data: SystemData, raw: Any, where: str) -> dict[str, Any]:
             raise InputError(f"{where}.{key}", f"is no field of a combatant here (fields: {', '.join(sorted(known))})")
     out = {d["name"]: inputs.value(d, raw.get(d["name"]), f"{where}.{d['name']}") for d in decls}
     for d in decls:
-        if not applies.holds(d, out):
+        if "when" in d and not applies.holds(d, out):
             out[d["name"]] = inputs.value(d, None, f"{where}.{d['name']}")
     return out
 
@@ -299,7 +299,23 @@ def _pending(raw: Any) -> dict[str, Any] | None:
         return None
     if not isinstance(raw, Mapping):
         raise InputError("pending", "must be the round being rolled, or null")
+    needs = raw.get("needs") or []
+    if not isinstance(needs, list) or len(needs) > MAX_ORDER:
+        raise InputError("pending.needs", "must be the list of dice to re-roll")
     return {
         "round": _whole(raw.get("round"), "pending.round", 1, HEALTH_MAX),
         "rolls": _rolls(raw.get("rolls"), "pending.rolls"),
+        "needs": [_die(n, f"pending.needs[{i + 1}]") for i, n in enumerate(needs)],
     }
+
+
+def _die(raw: Any, where: str) -> dict[str, Any]:
+    """A dice entry kept in a state (a tie's re-roll): plain short texts, dice the parser reads."""
+    if not isinstance(raw, Mapping):
+        raise InputError(where, "must be a dice entry")
+    out: dict[str, Any] = {k: str(raw.get(k, ""))[:TEXT_MAX] for k in ("key", "dice", "label", "rule", "url")}
+    if not out["key"] or len(out["key"]) > 2 * ID_LIMIT:
+        raise InputError(f"{where}.key", "must be a dice key")
+    dice.parse(out["dice"], f"{where}.dice")
+    out["optional"] = raw.get("optional") is True
+    return out

@@ -11,7 +11,7 @@ import json
 import pytest
 from fight_helpers import Fight
 
-from calc import browser, fight
+from calc import browser, evaluate, fight
 from calc.errors import InputError
 from calc.fight import state as fight_state
 
@@ -256,3 +256,13 @@ def test_next_round_while_the_dice_form_is_open_is_refused() -> None:
     with pytest.raises(InputError):
         f.do("next_round")
     assert f.state["pending"]["rolls"] == {"init:c1": 4}
+
+
+def test_the_tracker_skips_the_chance_tables_only_inside_its_own_requests() -> None:
+    f = Fight("countup")
+    for name in ("A", "B", "C"):
+        f.add(name, hp=5)
+    f.round()
+    assert f.view["order"][0]["why"]  # the order and its reasons are there
+    answer = evaluate({"system": "countup", "calculator": "initiative", "inputs": {}})
+    assert answer["pairwise"] and all(c["p"]["fraction"] != "0" for c in answer["chances"])

@@ -1,0 +1,132 @@
+"""The encounter tracker's fight, timed and counted (`calc.benchmark` reports it; the same code
+runs under Pyodide): a scripted fight of the most combatants a fight holds (40) in each system,
+every action sent as the worker receives it (`calc.browser.evaluate_json`, JSON text in and out),
+each action type timed; and, for a six-combatant fight, what a round costs the GM: the actions
+(taps) and dice of one round, declarations and dice included."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from calc import data
+from calc.browser import evaluate_json
+from calc.fight import MAX_COMBATANTS
+
+TARGET_MS = 50
+
+
+def _send(system_id: str, state: Any, action: dict[str, Any]) -> tuple[dict[str, Any], float]:
+    text = json.dumps({"kind": "fight", "system": system_id, "state": state, "action": action})
+    start = time.perf_counter()
+    answer = json.loads(evaluate_json(text))
+    took = (time.perf_counter() - start) * 1000
+    if "error" in answer:
+        raise RuntimeError(f"{system_id} {action['type']}: {answer['error']}")
+    return answer["result"], took
+
+
+def _faces(pending: dict[str, Any], salt: int) -> dict[str, int]:
+    """Varied faces for the dice still to roll (the optional ones left out)."""
+    out = {}
+    for i, entry in enumerate(pending["dice"]):
+        if entry["optional"] or entry["value"] is not None:
+            continue
+        count, sides = (int(x) for x in entry["dice"].split("d"))
+        out[entry["key"]] = count + (i * 7 + salt) % (count * (sides - 1) + 1)
+    return out
+
+
+class Script:
+    """A fight driven action by action, each answer's time kept by action type."""
+
+    def __init__(self, system_id: str) -> None:
+        self.system = system_id
+        self.state: Any = None
+        self.view: dict[str, Any] = {}
+        self.times: dict[str, list[float]] = {}
+        self.actions = 0
+
+    def do(self, kind: str, **fields: Any) -> None:
+        answer, took = _send(self.system, self.state, {"type": kind, **fields})
+        self.state, self.view = answer["state"], answer["view"]
+        self.times.setdefault(kind, []).append(took)
+        self.actions += 1
+
+    def round(self, salt: int) -> int:
+        """One round: next_round, the dice (one roll action, as "Roll the empty ones"), start,
+        re-rolls while the procedure asks, then every turn. The number of dice rolled."""
+        self.do("next_round")
+        rolled = 0
+        while self.state["pending"] is not None:
+            faces = _faces(self.view["pending"], salt)
+            rolled += len(faces)
+            self.do("roll", rolls=faces)
+            self.do("start_round")
+        while self.view["current"] is not None:
+            self.do("next_turn")
+        return rolled
+
+
+def _roster(script: Script, count: int) -> None:
+    for i in range(count):
+        side = "pc" if i % 2 else "foe"
+        script.do("add", combatant={"name": f"C{i + 1}", "side": side, "max": 8 + i % 5})
+
+
+def timed(system_id: str, rounds: int = 3) -> dict[str, list[float]]:
+    """Milliseconds of each action type in a 40-combatant fight of `rounds` rounds, with damage
+    (some drop), healing, declarations (phases) and a reload of the saved state."""
+    s = Script(system_id)
+    _roster(s, MAX_COMBATANTS)
+    for r in range(rounds):
+        s.round(r)
+        for c in s.view["combatants"][::4]:
+            if c["hp"] > c["floor"] and c["state"] != "Dead":
+                s.do("damage", id=c["id"], amount=3 + (len(c["name"]) + r) % 9)
+        s.do("heal", id="c1", amount=2)
+        if system_id == "phases":
+            s.do("declare", id="c2", declaration={"move": r % 2 == 0, "action": ["ranged", "spell", "melee"][r % 3]})
+    s.do("load", state=s.state)
+    return s.times
+
+
+def per_round(system_id: str, rounds: int = 3) -> dict[str, Any]:
+    """What a round of a six-combatant fight costs: actions (each a tap in the tracker) and dice,
+    averaged over `rounds` rounds after the roster is in; one combatant drops in round 1."""
+    s = Script(system_id)
+    _roster(s, 6)
+    start, dice = s.actions, 0
+    for r in range(rounds):
+        dice += s.round(r)
+        if r == 0:
+            s.do("damage", id="c1", amount=100)
+    return {"system": system_id, "actions": (s.actions - start - 1) / rounds, "dice": dice / rounds}
+
+
+def run(repeat: int = 1, only: str = "") -> list[dict[str, Any]]:
+    """Per system and action type: the median and worst milliseconds over the scripted fights."""
+    rows = []
+    for system_id in data.system_ids():
+        if only not in f"{system_id}/fight" or not data.system(system_id).raw.get("tracker"):
+            continue
+        merged: dict[str, list[float]] = {}
+        for _ in range(max(1, repeat)):
+            for kind, times in timed(system_id).items():
+                merged.setdefault(kind, []).extend(times)
+        for kind, times in merged.items():
+            ordered = sorted(times)
+            rows.append(
+                {
+                    "system": system_id,
+                    "calculator": f"fight:{kind}",
+                    "case": "limit",
+                    "median_ms": round(ordered[len(ordered) // 2], 3),
+                    "min_ms": round(ordered[0], 3),
+                    "max_ms": round(ordered[-1], 3),
+                    "page_median_ms": round(ordered[len(ordered) // 2], 3),
+                    "page_min_ms": round(ordered[0], 3),
+                }
+            )
+    return rows
