@@ -1,5 +1,6 @@
 """What the tracker shows of a fight, computed from its state (never stored): the order with each
-entry's hit points, state and whether the rules let it act, whose turn it is and whose is next,
+entry's hit points, state and whether the rules let it act (its reasons stay in the state's
+`order[i].why`, not sent twice), whose turn it is and whose is next,
 ties (and which of them act at the same time), the dice the pending round needs, each
 combatant's health, and the rulings and fields the page offers."""
 
@@ -59,7 +60,6 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
                 "done": i < turn,
                 "tied": tied,
                 "simultaneous": tied and at_once,
-                "why": t["why"],
             }
         )
     current = fight["order"][turn]["id"] if turn < len(fight["order"]) else None

@@ -263,6 +263,6 @@ def test_the_tracker_skips_the_chance_tables_only_inside_its_own_requests() -> N
     for name in ("A", "B", "C"):
         f.add(name, hp=5)
     f.round()
-    assert f.view["order"][0]["why"]  # the order and its reasons are there
+    assert f.state["order"][0]["why"]  # the order and its reasons are there
     answer = evaluate({"system": "countup", "calculator": "initiative", "inputs": {}})
     assert answer["pairwise"] and all(c["p"]["fraction"] != "0" for c in answer["chances"])
