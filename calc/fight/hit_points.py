@@ -91,6 +91,11 @@ class HitPointRules:
         """Dice `c` rolls as a round starts, beyond initiative (action-points' dying check)."""
         return []
 
+    def due_dice(self, people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> dict:
+        """Optional dice the rules call for in round `round_no` (phases' morale roll), by key: the
+        step that says why."""
+        return {}
+
     def start_round(
         self, c: dict[str, Any], rolls: dict[str, int], round_no: int, data: SystemData, options: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict]]:

@@ -50,7 +50,8 @@ def round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list
         needed = turns.dice_needed(data.id, people, number, init, kept)
     for c in fight["combatants"]:
         needed += rules.round_dice(c, data, options)
-    return needed
+    due = rules.due_dice(fight["combatants"], number, data, options)
+    return [{**e, "optional": False, "due": due[e["key"]]} if e["key"] in due else e for e in needed]
 
 
 def face_range(entry: dict[str, Any]) -> tuple[int, int]:
