@@ -105,7 +105,15 @@ def pending_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> li
     known (`value`)."""
     rolls = _all_rolls(fight, data)
     listed = [*round_dice(fight, data, rules, options), *fight["pending"]["needs"]]
-    return [{**e, "value": rolls.get(e["key"])} for e in listed]
+    return [{**e, **_shape(e), "value": rolls.get(e["key"])} for e in listed]
+
+
+def _shape(entry: dict[str, Any]) -> dict[str, int]:
+    """How many dice of how many sides, and what they can show: the page rolls from these and
+    never parses dice text itself."""
+    expr = dice.parse(entry["dice"], f"rolls.{entry['key']}")
+    low, high = face_range(entry)
+    return {"count": expr.terms[0].count, "sides": expr.terms[0].sides, "min": low, "max": high}
 
 
 def next_round(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, Any]:

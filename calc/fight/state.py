@@ -129,6 +129,8 @@ def checked_options(data: SystemData, raw: Any, where: str = "options") -> dict[
 
 
 def _whole(raw: Any, where: str, low: int, high: int) -> int:
+    if isinstance(raw, str) and raw.strip().lstrip("+-").isdigit() and raw.strip().isascii() and len(raw) < 12:
+        raw = int(raw.strip())  # a number typed in a form, sent as its text
     if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
         raise InputError(where, f"must be a whole number from {low} to {high} (got {inputs.shown(raw)})")
     return raw

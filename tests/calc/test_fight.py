@@ -266,3 +266,20 @@ def test_the_tracker_skips_the_chance_tables_only_inside_its_own_requests() -> N
     assert f.state["order"][0]["why"]  # the order and its reasons are there
     answer = evaluate({"system": "countup", "calculator": "initiative", "inputs": {}})
     assert answer["pairwise"] and all(c["p"]["fraction"] != "0" for c in answer["chances"])
+
+
+def test_numbers_typed_as_text_are_read_and_bad_text_is_named() -> None:
+    f = Fight("countup")
+    f.do("add", combatant={"name": "Orc", "side": "foe", "max": "12", "values": {"modifier": "2"}})
+    assert (f.who("Orc")["max"], f.who("Orc")["values"]["modifier"]) == (12, 2)
+    with pytest.raises(InputError) as err:
+        f.do("add", combatant={"name": "Gob", "side": "foe", "max": 5, "values": {"modifier": "two"}})
+    assert err.value.input == "action.combatant.values.modifier"
+    f.do("next_round")
+    entry = f.view["pending"]["dice"][0]
+    assert (entry["count"], entry["sides"], entry["min"], entry["max"]) == (1, 10, 1, 10)
+    with pytest.raises(InputError) as err:
+        f.do("roll", rolls={"init:c1": "x"})
+    assert err.value.input == "action.rolls.init:c1"
+    f.do("roll", rolls={"init:c1": "7"}).do("damage", id="c1", amount="3")
+    assert f.view["pending"]["dice"][0]["value"] == 7 and f.who("Orc")["hp"] == 9
