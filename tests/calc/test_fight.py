@@ -283,3 +283,16 @@ def test_numbers_typed_as_text_are_read_and_bad_text_is_named() -> None:
     assert err.value.input == "action.rolls.init:c1"
     f.do("roll", rolls={"init:c1": "7"}).do("damage", id="c1", amount="3")
     assert f.view["pending"]["dice"][0]["value"] == 7 and f.who("Orc")["hp"] == 9
+
+
+def test_a_newcomer_to_a_once_rolled_fight_rolls_once_next_round() -> None:
+    f = Fight("active-defense")
+    f.add("A", hp=10)
+    f.round(faces={"init:c1": 12})
+    late = f.add("B", hp=10)
+    f.do("next_round")
+    assert [d["key"] for d in f.view["pending"]["dice"]] == [f"init:{late}"]
+    f.do("start_round", rolls={f"init:{late}": 20})
+    assert f.order() == ["B", "A"]
+    f.do("next_round")  # round 3: nobody new, no die, the round starts at once
+    assert f.state["round"] == 3 and f.state["pending"] is None and f.order() == ["B", "A"]
