@@ -296,3 +296,32 @@ def test_a_newcomer_to_a_once_rolled_fight_rolls_once_next_round() -> None:
     assert f.order() == ["B", "A"]
     f.do("next_round")  # round 3: nobody new, no die, the round starts at once
     assert f.state["round"] == 3 and f.state["pending"] is None and f.order() == ["B", "A"]
+
+
+def test_the_command_line_runs_one_action_on_a_saved_state(tmp_path, capsys) -> None:
+    from calc.__main__ import main
+
+    assert (
+        main(
+            [
+                "countup",
+                "fight",
+                "--json",
+                "--action",
+                '{"type": "add", "combatant": {"name": "Orc", "side": "foe", "max": 5}}',
+            ]
+        )
+        == 0
+    )
+    saved = tmp_path / "fight.json"
+    saved.write_text(json.dumps(json.loads(capsys.readouterr().out)["state"]))
+    assert (
+        main(["countup", "fight", "--state", str(saved), "--action", '{"type": "damage", "id": "c1", "amount": 5}'])
+        == 0
+    )
+    assert "Orc (foe): 0/5 HP Dead" in capsys.readouterr().out
+    assert (
+        main(["countup", "fight", "--state", str(saved), "--action", '{"type": "damage", "id": "c9", "amount": 1}'])
+        == 2
+    )
+    assert "action.id" in capsys.readouterr().err
