@@ -1,5 +1,5 @@
 """The encounter tracker's fight, timed and counted (`calc.benchmark` reports it; the same code
-runs under Pyodide): a scripted fight of the most combatants a fight holds (40) in each system,
+runs under Pyodide): a scripted fight of the most combatants a fight holds (`max_combatants`, 40) in each system,
 every action sent as the worker receives it (`calc.browser.evaluate_json`, JSON text in and out),
 each action type timed; and, for a six-combatant fight, what a round costs the GM: the actions
 (taps) and dice of one round, declarations and dice included."""
@@ -12,7 +12,7 @@ from typing import Any
 
 from calc import data
 from calc.browser import evaluate_json
-from calc.fight import MAX_COMBATANTS
+from calc.turn_helpers import max_combatants
 
 TARGET_MS = 50
 
@@ -79,7 +79,7 @@ def timed(system_id: str, rounds: int = 3) -> dict[str, list[float]]:
     """Milliseconds of each action type in a 40-combatant fight of `rounds` rounds, with damage
     (some drop), healing, declarations (phases) and a reload of the saved state."""
     s = Script(system_id)
-    _roster(s, MAX_COMBATANTS)
+    _roster(s, max_combatants(data.system(system_id)))
     for r in range(rounds):
         s.round(r)
         for c in s.view["combatants"][::4]:

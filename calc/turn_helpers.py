@@ -22,6 +22,11 @@ def tracker(data: SystemData) -> dict[str, Any]:
     return spec
 
 
+def max_combatants(data: SystemData) -> int:
+    """The most combatants the tracker orders (`max_combatants` of its declaration)."""
+    return int(tracker(data)["max_combatants"])
+
+
 def list_declaration(data: SystemData) -> dict[str, Any]:
     """The initiative calculator's list input the tracker's combatants fill."""
     spec = tracker(data)
@@ -66,7 +71,12 @@ def initiative(data: SystemData, raw: dict[str, Any], people: list[dict[str, Any
     its combatants named by `tag`; an error names the tracker's combatants, never the tags."""
     spec = tracker(data)
     try:
-        values = inputs.validate(data.calculator(spec["calculator"])["inputs"], raw)
+        most = max_combatants(data)
+        decls = [
+            {**d, "max_items": max(d.get("max_items", 0), most)} if d["name"] == spec["list"] else d
+            for d in data.calculator(spec["calculator"])["inputs"]
+        ]  # the tracker's cap, above the calculator form's: the order alone stays fast
+        values = inputs.validate(decls, raw)
         with order.order_only():  # the order only: its chance tables are never read here
             return systems.engine(data.id).CALCULATORS[spec["calculator"]](values, data)
     except InputError as err:

@@ -20,8 +20,7 @@ from calc.fight import state as st
 from calc.fight.actions import ACTIONS
 from calc.fight.view import view
 
-__all__ = ["ACTIONS", "MAX_COMBATANTS", "act"]
-MAX_COMBATANTS = st.MAX_COMBATANTS
+__all__ = ["ACTIONS", "act"]
 
 
 class Remembered:

@@ -20,12 +20,10 @@ from calc import applies, dice, inputs
 from calc import turns as turns_mod
 from calc.data import SystemData
 from calc.errors import CalcError, InputError
-from calc.turn_helpers import tracker
+from calc.turn_helpers import max_combatants, tracker
 
 FORMAT = "cc-fight"
 VERSION = 2
-MAX_COMBATANTS = 40
-"""The most combatants a fight holds: the number the initiative calculators accept."""
 NAME_MAX = 40
 TAG_MAX = 30
 MAX_TAGS = 12
@@ -244,8 +242,9 @@ def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tu
 
     state = empty(data.id)
     people = raw.get("combatants")
-    if not isinstance(people, list) or len(people) > MAX_COMBATANTS:
-        raise InputError("combatants", f"must be a list of at most {MAX_COMBATANTS} combatants")
+    most = max_combatants(data)
+    if not isinstance(people, list) or len(people) > most:
+        raise InputError("combatants", f"must be a list of at most {most} combatants")
     seen_ids: set[str] = set()
     seen_names: set[str] = set()
     for i, c in enumerate(people, start=1):

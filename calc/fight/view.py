@@ -11,10 +11,9 @@ from typing import Any
 from calc.data import SystemData
 from calc.fight import rounds
 from calc.fight import state as st
-from calc.turn_helpers import tracker
+from calc.turn_helpers import max_combatants, tracker
 
 LIMITS = {
-    "combatants": st.MAX_COMBATANTS,
     "name": st.NAME_MAX,
     "tag": st.TAG_MAX,
     "tags": st.MAX_TAGS,
@@ -83,7 +82,7 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         "rulings": _rulings(data, options),
         "fields": st.fields(data),
         "rolled": tracker(data)["rolled"],
-        "limits": LIMITS,
+        "limits": {"combatants": max_combatants(data), **LIMITS},
     }
 
 

@@ -325,3 +325,19 @@ def test_the_command_line_runs_one_action_on_a_saved_state(tmp_path, capsys) -> 
         == 2
     )
     assert "action.id" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("system", ["countup", "segments", "action-points", "phases", "active-defense"])
+def test_the_tracker_orders_its_cap_though_the_calculator_form_keeps_its_own(system: str) -> None:
+    """Forty combatants are ordered (initiative without its chance tables); the initiative
+    calculator's form, which works out every pair's chances, keeps its smaller cap."""
+    f = Fight(system)
+    most = f.do("view").view["limits"]["combatants"]
+    assert most == 40
+    for i in range(most):
+        f.add(f"C{i + 1}", side="pc" if i % 2 else "foe", hp=5)
+    f.round()
+    assert len({e["id"] for e in f.view["order"]}) == most
+    people = [{"name": f"C{i}"} for i in range(most)]
+    with pytest.raises(InputError):
+        evaluate({"system": system, "calculator": "initiative", "inputs": {"combatants": people}})
