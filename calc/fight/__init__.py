@@ -30,6 +30,9 @@ class Remembered:
     def __init__(self, rules: Any) -> None:
         self._rules = rules
         self._health: dict[int, tuple[dict, dict, dict]] = {}
+        self.memo: dict[tuple, tuple[Any, Any]] = {}
+        """Other answers worked out once a request (a round's dice), by the ids of what they
+        depend on, each kept with those objects so that no id is reused meanwhile."""
 
     def health(self, c: dict[str, Any], data: Any, options: dict[str, Any]) -> dict[str, Any]:
         known = self._health.get(id(c))
@@ -60,9 +63,11 @@ def act(system_id: str, state: Any, action: Any) -> dict[str, Any]:
     else:
         fight, _ = st.checked(data, state, rules)
     options = st.typed_options(data, fight["options"])
+    chosen = fight["options"]
     done = ACTIONS[kind](fight, action, data, rules, options)
     fight, steps = done if isinstance(done, tuple) else (done, [])
-    options = st.typed_options(data, fight["options"])
+    if fight["options"] != chosen:
+        options = st.typed_options(data, fight["options"])
     answer = {"state": fight, "view": view(fight, data, rules, options), "steps": steps}
     if action.get("type") == "load":
         answer["dropped"] = dropped

@@ -10,6 +10,7 @@ healed mid-round takes the turn the roll gives."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from calc import dice, turns
@@ -40,7 +41,19 @@ def _people(fight: dict, data: SystemData, rules: Any, options: dict, round_no: 
 
 
 def round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict[str, Any]]:
-    """The dice the pending round needs before its order (initiative, then the system's own)."""
+    """The dice the pending round needs before its order (initiative, then the system's own);
+    asked again within one request (the roll, then the view), answered once."""
+    memo = getattr(rules, "memo", None)
+    if memo is None:
+        return _round_dice(fight, data, rules, options)
+    deps = (fight["combatants"], fight["rolls"], options, fight["pending"]["round"])
+    key = ("round_dice", *(id(d) for d in deps[:3]), deps[3])
+    if key not in memo:
+        memo[key] = (_round_dice(fight, data, rules, options), deps)
+    return list(memo[key][0])
+
+
+def _round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict[str, Any]]:
     number = fight["pending"]["round"]
     people = _people(fight, data, rules, options, number)
     kept = fight["rolls"] if tracker(data)["rolled"] == "once" else None
@@ -56,8 +69,14 @@ def round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list
 
 def face_range(entry: dict[str, Any]) -> tuple[int, int]:
     """What a dice entry's dice can show (the sum of several), by the one dice parser."""
-    dist = dice.parse(entry["dice"], f"rolls.{entry['key']}").dist()
-    return int(dist.min), int(dist.max)
+    return _shape_of(entry["dice"])[2:]
+
+
+@lru_cache(maxsize=64)
+def _shape_of(text: str) -> tuple[int, int, int, int]:
+    """(count, sides, least, most) of dice text such as "2d6" (a handful of texts, each once)."""
+    expr = dice.parse(text, "dice")
+    return expr.terms[0].count, expr.terms[0].sides, expr.min, expr.max
 
 
 def record(fight: dict, rolls: Any, data: SystemData, rules: Any, options: dict) -> dict[str, Any]:
@@ -111,9 +130,8 @@ def pending_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> li
 def _shape(entry: dict[str, Any]) -> dict[str, int]:
     """How many dice of how many sides, and what they can show: the page rolls from these and
     never parses dice text itself."""
-    expr = dice.parse(entry["dice"], f"rolls.{entry['key']}")
-    low, high = face_range(entry)
-    return {"count": expr.terms[0].count, "sides": expr.terms[0].sides, "min": low, "max": high}
+    count, sides, low, high = _shape_of(entry["dice"])
+    return {"count": count, "sides": sides, "min": low, "max": high}
 
 
 def next_round(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, Any]:
