@@ -91,7 +91,7 @@ def run(repeat: int = 5, only: str = "") -> list[dict[str, Any]]:
             continue
         times = _time(lambda s=system_id, p=people, f=face: _round(s, p, f), repeat)
         timed.append((system_id, "turns", kind, times, times))  # the tracker has no row cap
-    fights = fight_bench.run(max(1, repeat // 7), only)
+    fights = fight_bench.run(min(max(1, repeat), 5), only)
     for system_id, name, kind, times, page in timed:
         rows.append(
             {

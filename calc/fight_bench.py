@@ -17,11 +17,16 @@ from calc.turn_helpers import max_combatants
 TARGET_MS = 50
 
 
-def _send(system_id: str, state: Any, action: dict[str, Any]) -> tuple[dict[str, Any], float]:
+def _send(system_id: str, state: Any, action: dict[str, Any], tries: int = 1) -> tuple[dict[str, Any], float]:
+    """The answer, and the least of `tries` timings of the same request (an action is a pure
+    function of its request, so the least is its cost without the machine's other work)."""
     text = json.dumps({"kind": "fight", "system": system_id, "state": state, "action": action})
-    start = time.perf_counter()
-    answer = json.loads(evaluate_json(text))
-    took = (time.perf_counter() - start) * 1000
+    took = float("inf")
+    for _ in range(max(1, tries)):
+        start = time.perf_counter()
+        out = evaluate_json(text)
+        took = min(took, (time.perf_counter() - start) * 1000)
+    answer = json.loads(out)
     if "error" in answer:
         raise RuntimeError(f"{system_id} {action['type']}: {answer['error']}")
     return answer["result"], took
@@ -41,15 +46,16 @@ def _faces(pending: dict[str, Any], salt: int) -> dict[str, int]:
 class Script:
     """A fight driven action by action, each answer's time kept by action type."""
 
-    def __init__(self, system_id: str) -> None:
+    def __init__(self, system_id: str, tries: int = 1) -> None:
         self.system = system_id
+        self.tries = tries
         self.state: Any = None
         self.view: dict[str, Any] = {}
         self.times: dict[str, list[float]] = {}
         self.actions = 0
 
     def do(self, kind: str, **fields: Any) -> None:
-        answer, took = _send(self.system, self.state, {"type": kind, **fields})
+        answer, took = _send(self.system, self.state, {"type": kind, **fields}, self.tries)
         self.state, self.view = answer["state"], answer["view"]
         self.times.setdefault(kind, []).append(took)
         self.actions += 1
@@ -75,10 +81,11 @@ def _roster(script: Script, count: int) -> None:
         script.do("add", combatant={"name": f"C{i + 1}", "side": side, "max": 8 + i % 5})
 
 
-def timed(system_id: str, rounds: int = 3) -> dict[str, list[float]]:
-    """Milliseconds of each action type in a 40-combatant fight of `rounds` rounds, with damage
-    (some drop), healing, declarations (phases) and a reload of the saved state."""
-    s = Script(system_id)
+def timed(system_id: str, rounds: int = 3, tries: int = 3) -> dict[str, list[float]]:
+    """Milliseconds of each action in a 40-combatant fight of `rounds` rounds, with damage (some
+    drop), healing, declarations (phases) and a reload of the saved state: each the least of
+    `tries` runs of the same request."""
+    s = Script(system_id, tries)
     _roster(s, max_combatants(data.system(system_id)))
     for r in range(rounds):
         s.round(r)
@@ -105,17 +112,15 @@ def per_round(system_id: str, rounds: int = 3) -> dict[str, Any]:
     return {"system": system_id, "actions": (s.actions - start - 1) / rounds, "dice": dice / rounds}
 
 
-def run(repeat: int = 1, only: str = "") -> list[dict[str, Any]]:
-    """Per system and action type: the median and worst milliseconds over the scripted fights."""
+def run(tries: int = 3, only: str = "") -> list[dict[str, Any]]:
+    """Per system and action type, over the scripted fight's actions (each the least of `tries`
+    runs): the median, least and worst milliseconds. The worst is the figure: every action
+    must answer within TARGET_MS."""
     rows = []
     for system_id in data.system_ids():
         if only not in f"{system_id}/fight" or not data.system(system_id).raw.get("tracker"):
             continue
-        merged: dict[str, list[float]] = {}
-        for _ in range(max(1, repeat)):
-            for kind, times in timed(system_id).items():
-                merged.setdefault(kind, []).extend(times)
-        for kind, times in merged.items():
+        for kind, times in timed(system_id, tries=tries).items():
             ordered = sorted(times)
             rows.append(
                 {
@@ -126,7 +131,9 @@ def run(repeat: int = 1, only: str = "") -> list[dict[str, Any]]:
                     "min_ms": round(ordered[0], 3),
                     "max_ms": round(ordered[-1], 3),
                     "page_median_ms": round(ordered[len(ordered) // 2], 3),
-                    "page_min_ms": round(ordered[0], 3),
+                    # what bench/pyodide_compute.mjs judges as a case's least: here the worst
+                    # action's (each action is already the least of its tries)
+                    "page_min_ms": round(ordered[-1], 3),
                 }
             )
     return rows
