@@ -264,3 +264,12 @@ def test_a_monsters_first_wound_makes_the_next_rounds_morale_roll_due() -> None:
     f.damage("Orc", 1)  # a second Wound: no new morale roll
     f.do("next_round")
     assert next(d for d in f.view["pending"]["dice"] if d["key"] == "morale")["optional"]
+
+
+def test_a_pc_is_a_character_by_default_and_fields_that_do_not_apply_keep_their_default() -> None:
+    f = Fight("phases")
+    f.add("Hero", side="pc", hp=5, hd=9, free_slots=4)
+    f.add("Ogre", hp=5, hd=5)
+    hero, ogre = f.who("Hero"), f.who("Ogre")
+    assert (hero["kind"], hero["values"]["hd"], hero["slots"]) == ("character", 2, {"used": 0, "of": 4})
+    assert (ogre["kind"], ogre["wound_limit"], ogre["slots"]) == ("monster", 2, None)
