@@ -53,12 +53,7 @@ def turns_request(request: dict) -> dict | list:
     """The encounter tracker's request `{"kind": "turns", "op": "dice" | "order", "system",
     "combatants", "round", "rolls" (order; for dice, the rolls kept so far, optional), "options"
     (optional)}` → `calc.turns`' answer."""
-    unknown = sorted(set(request) - TURNS_KEYS)
-    if unknown:
-        raise InputError(unknown[0], f"is not part of a turns request ({', '.join(sorted(TURNS_KEYS))})")
-    system_id = request.get("system")
-    if not isinstance(system_id, str) or not system_id:
-        raise InputError("system", "is required")
+    system_id = _system_of(request, TURNS_KEYS, "turns")
     op = request.get("op")
     args = (system_id, request.get("combatants"))
     if op == "dice":
@@ -74,10 +69,16 @@ FIGHT_KEYS = {"kind", "system", "state", "action"}
 def fight_request(request: dict) -> dict:
     """The encounter tracker's request `{"kind": "fight", "system", "state" (null: a new fight),
     "action"}` → `calc.fight.act`'s answer `{"state", "view", "steps"}`."""
-    unknown = sorted(set(request) - FIGHT_KEYS)
+    system_id = _system_of(request, FIGHT_KEYS, "fight")
+    return fight.act(system_id, request.get("state"), request.get("action"))
+
+
+def _system_of(request: dict, keys: set[str], kind: str) -> str:
+    """The system a tracker request names, once its keys are all known ones."""
+    unknown = sorted(set(request) - keys)
     if unknown:
-        raise InputError(unknown[0], f"is not part of a fight request ({', '.join(sorted(FIGHT_KEYS))})")
+        raise InputError(unknown[0], f"is not part of a {kind} request ({', '.join(sorted(keys))})")
     system_id = request.get("system")
     if not isinstance(system_id, str) or not system_id:
         raise InputError("system", "is required")
-    return fight.act(system_id, request.get("state"), request.get("action"))
+    return system_id

@@ -15,6 +15,7 @@ from itertools import accumulate, repeat
 from operator import truediv
 from typing import Any
 
+from calc import order
 from calc.dist import Dist
 
 RESULT_KEYS = ("summary", "chances", "roll_needed", "distribution", "attack", "order", "pairwise", "table", "steps")
@@ -170,26 +171,12 @@ def order_groups(
     return out
 
 
-_PAIRS: ContextVar[bool] = ContextVar("pairs", default=True)
-
-
-@contextmanager
-def without_pairs() -> Iterator[None]:
-    """Within: `pairwise` answers [] (the encounter tracker orders concrete rolls and never reads
-    the chances of every pair, which cost 780 exact comparisons with 40 combatants)."""
-    token = _PAIRS.set(False)
-    try:
-        yield
-    finally:
-        _PAIRS.reset(token)
-
-
 def pairwise(
     names: Sequence[str], chances: Callable[[int, int], tuple[Fraction, Fraction, Fraction]]
 ) -> list[dict[str, Any]]:
     """For each ordered pair i < j: P(i acts before j), P(tied), P(j before i); [] within
-    `without_pairs()`."""
-    if not _PAIRS.get():
+    `calc.order.order_only()`."""
+    if order.ORDER_ONLY.get():
         return []
     out = []
     for i in range(len(names)):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import inputs, result, systems
+from calc import inputs, order, systems
 from calc.data import SystemData
 from calc.errors import DataError, InputError
 
@@ -20,6 +20,11 @@ def tracker(data: SystemData) -> dict[str, Any]:
     if not spec:
         raise DataError(f"{data.id}: no `tracker:` in calculators.yaml, so no encounter tracker")
     return spec
+
+
+def max_combatants(data: SystemData) -> int:
+    """The most combatants the tracker orders (`max_combatants` of its declaration)."""
+    return int(tracker(data)["max_combatants"])
 
 
 def list_declaration(data: SystemData) -> dict[str, Any]:
@@ -66,8 +71,13 @@ def initiative(data: SystemData, raw: dict[str, Any], people: list[dict[str, Any
     its combatants named by `tag`; an error names the tracker's combatants, never the tags."""
     spec = tracker(data)
     try:
-        values = inputs.validate(data.calculator(spec["calculator"])["inputs"], raw)
-        with result.without_pairs():  # the order only: the chances of every pair are never read here
+        most = max_combatants(data)
+        decls = [
+            {**d, "max_items": max(d.get("max_items", 0), most)} if d["name"] == spec["list"] else d
+            for d in data.calculator(spec["calculator"])["inputs"]
+        ]  # the tracker's cap, above the calculator form's: the order alone stays fast
+        values = inputs.validate(decls, raw)
+        with order.order_only():  # the order only: its chance tables are never read here
             return systems.engine(data.id).CALCULATORS[spec["calculator"]](values, data)
     except InputError as err:
         raise InputError(err.input, named(err.reason, people)) from None

@@ -24,7 +24,7 @@ from calc import data as data_mod
 from calc import inputs, systems
 from calc.data import SystemData
 from calc.errors import InputError
-from calc.turn_helpers import list_declaration, tracker
+from calc.turn_helpers import list_declaration, max_combatants, tracker
 
 SIDES = ("pc", "foe")
 ID_LIMIT = 60
@@ -88,7 +88,7 @@ def checked_combatants(data: SystemData, combatants: Any) -> list[dict[str, Any]
     decl = list_declaration(data)
     if not isinstance(combatants, list) or not all(isinstance(c, Mapping) for c in combatants):
         raise InputError("combatants", "must be a list of combatants (objects with id, name and side)")
-    hi = decl.get("max_items", 50)
+    hi = max_combatants(data)
     if not 1 <= len(combatants) <= hi:
         raise InputError("combatants", f"must have between 1 and {hi} combatants (got {len(combatants)})")
     fields = {f["name"]: f for f in decl["fields"]}

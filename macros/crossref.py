@@ -411,21 +411,11 @@ def _state_problem(system: System, state: dict) -> tuple[str, str] | None:
 
 
 def _state_condition_problem(system: System, spec: dict, state: dict) -> tuple[str, str] | None:
-    """A state's `unless` names a boolean status field; its `option` a value of one of the
-    tracker's `rulings`."""
+    """A state's `unless` names a boolean status field."""
     if "unless" in state:
         decls = [calculator_input(system, r) for r in spec.get("status") or []]
         if not any(d and d["name"] == state["unless"] and d["type"] == "boolean" for d in decls):
             return "unless", f"'{state['unless']}' is no boolean input of the tracker's status"
-    if "option" in state:
-        want = state["option"]
-        decls = [calculator_input(system, r) for r in spec.get("rulings") or []]
-        decl = next((d for d in decls if d and d["name"] == want["input"]), None)
-        if decl is None:
-            return "option", f"'{want['input']}' is none of the tracker's rulings"
-        values = {o["value"] for o in resolved_options(system, decl)} if decl["type"] == "choice" else {True, False}
-        if want["value"] not in values:
-            return "option", f"'{want['value']}' is no value of {want['input']}"
     return None
 
 

@@ -113,6 +113,7 @@ def export_tracker(system: System) -> dict[str, Any] | None:
     return {
         "calculator": spec["calculator"],
         "list": spec["list"],
+        "max_combatants": spec.get("max_combatants") or (crossref.tracker_fields(system)[0] or {}).get("max_items", 20),
         "inputs": [_input(system, fields[name]) for name in spec["inputs"]],
         "side": spec.get("side"),
         "rolled": spec["rolled"],

@@ -20,14 +20,35 @@ from calc.fight import state as st
 from calc.fight.actions import ACTIONS
 from calc.fight.view import view
 
-__all__ = ["ACTIONS", "MAX_COMBATANTS", "act"]
-MAX_COMBATANTS = st.MAX_COMBATANTS
+__all__ = ["ACTIONS", "act"]
+
+
+class Remembered:
+    """The system's rules with each combatant's health worked out once per request (the order,
+    the turns and the view all ask it; a combatant that changes is a new dict)."""
+
+    def __init__(self, rules: Any) -> None:
+        self._rules = rules
+        self._health: dict[int, tuple[dict, dict, dict]] = {}
+        self.memo: dict[tuple, tuple[Any, Any]] = {}
+        """Other answers worked out once a request (a round's dice), by the ids of what they
+        depend on, each kept with those objects so that no id is reused meanwhile."""
+
+    def health(self, c: dict[str, Any], data: Any, options: dict[str, Any]) -> dict[str, Any]:
+        known = self._health.get(id(c))
+        if known is None or known[0] is not c or known[1] is not options:
+            known = (c, options, self._rules.health(c, data, options))
+            self._health[id(c)] = known
+        return known[2]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rules, name)
 
 
 def act(system_id: str, state: Any, action: Any) -> dict[str, Any]:
     """Apply `action` to `state` (None: a new fight) of system `system_id`."""
     data = data_mod.system(system_id)
-    rules = systems.engine(system_id).FIGHT
+    rules = Remembered(systems.engine(system_id).FIGHT)
     if not isinstance(action, dict):
         raise InputError("action", "must be an object with a type")
     kind = action.get("type")
@@ -42,9 +63,11 @@ def act(system_id: str, state: Any, action: Any) -> dict[str, Any]:
     else:
         fight, _ = st.checked(data, state, rules)
     options = st.typed_options(data, fight["options"])
+    chosen = fight["options"]
     done = ACTIONS[kind](fight, action, data, rules, options)
     fight, steps = done if isinstance(done, tuple) else (done, [])
-    options = st.typed_options(data, fight["options"])
+    if fight["options"] != chosen:
+        options = st.typed_options(data, fight["options"])
     answer = {"state": fight, "view": view(fight, data, rules, options), "steps": steps}
     if action.get("type") == "load":
         answer["dropped"] = dropped

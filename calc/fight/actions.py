@@ -12,6 +12,7 @@ from calc.data import SystemData
 from calc.errors import InputError
 from calc.fight import rounds
 from calc.fight import state as st
+from calc.turn_helpers import max_combatants
 
 Fight = dict[str, Any]
 
@@ -48,8 +49,9 @@ def _unique_name(fight: Fight, name: str, ident: str | None) -> None:
 
 
 def add(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:
-    if len(fight["combatants"]) >= st.MAX_COMBATANTS:
-        raise InputError("action.combatant", f"a fight holds at most {st.MAX_COMBATANTS} combatants")
+    most = max_combatants(data)
+    if len(fight["combatants"]) >= most:
+        raise InputError("action.combatant", f"a fight holds at most {most} combatants")
     raw = action.get("combatant")
     if not isinstance(raw, dict):
         raise InputError("action.combatant", "must be an object: name, side, max, values")

@@ -1,10 +1,9 @@
 """Health by hit points alone, as the data's `tracker.states` name it (countup, segments,
 action-points and active-defense build on it; phases, with its Wounds, has its own).
 
-A state (`{label, rule, fact, when, value, side?, acts?, unless?, option?}`, gravest first)
-applies to a combatant whose hit points are `within` the fact's range, `below` or `at-or-below`
-its number, on its `side` if it names one, unless the combatant's boolean field `unless` is set,
-and only under the reading `option` of a ruling when it names one. The first that applies is
+A state (`{label, rule, fact, when, value, side?, acts?, unless?}`, gravest first) applies to a
+combatant whose hit points are `within` the fact's range, `below` or `at-or-below` its number, on
+its `side` if it names one, unless the combatant's boolean field `unless` is set. The first that applies is
 the combatant's state; `acts` says whether the rules still let it act (Hurt: yes; Down, Dying,
 Dead: no). Hit points go no lower than the lowest state that can apply (0 when none is below 0).
 """
@@ -45,9 +44,6 @@ class HitPointRules:
             if s.get("side") and s["side"] != c["side"]:
                 continue
             if s.get("unless") and c["values"].get(s["unless"]):
-                continue
-            want = s.get("option")
-            if want and options.get(want["input"]) != want["value"]:
                 continue
             out.append(s)
         return out
@@ -94,6 +90,11 @@ class HitPointRules:
     def round_dice(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> list[dict]:
         """Dice `c` rolls as a round starts, beyond initiative (action-points' dying check)."""
         return []
+
+    def due_dice(self, people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> dict:
+        """Optional dice the rules call for in round `round_no` (phases' morale roll), by key: the
+        step that says why."""
+        return {}
 
     def start_round(
         self, c: dict[str, Any], rolls: dict[str, int], round_no: int, data: SystemData, options: dict[str, Any]

@@ -10,6 +10,7 @@ healed mid-round takes the turn the roll gives."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from calc import dice, turns
@@ -40,7 +41,19 @@ def _people(fight: dict, data: SystemData, rules: Any, options: dict, round_no: 
 
 
 def round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict[str, Any]]:
-    """The dice the pending round needs before its order (initiative, then the system's own)."""
+    """The dice the pending round needs before its order (initiative, then the system's own);
+    asked again within one request (the roll, then the view), answered once."""
+    memo = getattr(rules, "memo", None)
+    if memo is None:
+        return _round_dice(fight, data, rules, options)
+    deps = (fight["combatants"], fight["rolls"], options, fight["pending"]["round"])
+    key = ("round_dice", *(id(d) for d in deps[:3]), deps[3])
+    if key not in memo:
+        memo[key] = (_round_dice(fight, data, rules, options), deps)
+    return list(memo[key][0])
+
+
+def _round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict[str, Any]]:
     number = fight["pending"]["round"]
     people = _people(fight, data, rules, options, number)
     kept = fight["rolls"] if tracker(data)["rolled"] == "once" else None
@@ -50,24 +63,31 @@ def round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list
         needed = turns.dice_needed(data.id, people, number, init, kept)
     for c in fight["combatants"]:
         needed += rules.round_dice(c, data, options)
-    return needed
+    due = rules.due_dice(fight["combatants"], number, data, options)
+    return [{**e, "optional": False, "due": due[e["key"]]} if e["key"] in due else e for e in needed]
 
 
 def face_range(entry: dict[str, Any]) -> tuple[int, int]:
     """What a dice entry's dice can show (the sum of several), by the one dice parser."""
-    dist = dice.parse(entry["dice"], f"rolls.{entry['key']}").dist()
-    return int(dist.min), int(dist.max)
+    return _shape_of(entry["dice"])[2:]
+
+
+@lru_cache(maxsize=64)
+def _shape_of(text: str) -> tuple[int, int, int, int]:
+    """(count, sides, least, most) of dice text such as "2d6" (a handful of texts, each once)."""
+    expr = dice.parse(text, "dice")
+    return expr.terms[0].count, expr.terms[0].sides, expr.min, expr.max
 
 
 def record(fight: dict, rolls: Any, data: SystemData, rules: Any, options: dict) -> dict[str, Any]:
-    """The pending round with `rolls` added, each checked against its dice."""
+    """The pending round with `rolls` added, each checked against its dice (`None` clears one)."""
     if fight["pending"] is None:
         raise InputError("action.type", "no round is being rolled: start one with next_round")
     if rolls is None:
         return fight
     if not isinstance(rolls, dict):
         raise InputError("action.rolls", "must be an object of dice keys to the faces rolled")
-    entries = {e["key"]: e for e in [*round_dice(fight, data, rules, options), *_needs(fight, data, rules, options)]}
+    entries = {e["key"]: e for e in [*round_dice(fight, data, rules, options), *fight["pending"]["needs"]]}
     merged = dict(fight["pending"]["rolls"])
     for key, value in rolls.items():
         if key not in entries:
@@ -89,11 +109,6 @@ def _all_rolls(fight: dict, data: SystemData) -> dict[str, int]:
     return {**kept, **fight["pending"]["rolls"]}
 
 
-def _missing(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict]:
-    rolls = _all_rolls(fight, data)
-    return [e for e in round_dice(fight, data, rules, options) if not e["optional"] and e["key"] not in rolls]
-
-
 def _order(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, Any] | None:
     """The pending round's order from its rolls, or None when nobody may act."""
     number = fight["pending"]["round"]
@@ -104,19 +119,19 @@ def _order(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str
     return turns.turn_order(data.id, people, rolls, number, st.initiative_options(data, options))
 
 
-def _needs(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict]:
-    """Dice the procedure asks for after the first rolls (ties to re-roll), once those are in."""
-    if fight["pending"] is None or _missing(fight, data, rules, options):
-        return []
-    answer = _order(fight, data, rules, options)
-    return answer["needs"] if answer else []
-
-
 def pending_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict]:
-    """Every die of the pending round, with its face when known (`value`)."""
+    """Every die of the pending round (and the re-rolls a start asked for), with its face when
+    known (`value`)."""
     rolls = _all_rolls(fight, data)
-    listed = [*round_dice(fight, data, rules, options), *_needs(fight, data, rules, options)]
-    return [{**e, "value": rolls.get(e["key"])} for e in listed]
+    listed = [*round_dice(fight, data, rules, options), *fight["pending"]["needs"]]
+    return [{**e, **_shape(e), "value": rolls.get(e["key"])} for e in listed]
+
+
+def _shape(entry: dict[str, Any]) -> dict[str, int]:
+    """How many dice of how many sides, and what they can show: the page rolls from these and
+    never parses dice text itself."""
+    count, sides, low, high = _shape_of(entry["dice"])
+    return {"count": count, "sides": sides, "min": low, "max": high}
 
 
 def next_round(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, Any]:
@@ -125,7 +140,7 @@ def next_round(fight: dict, data: SystemData, rules: Any, options: dict) -> dict
         raise InputError("combatants", "add combatants before the first round")
     if fight["pending"] is not None:
         raise InputError("action.type", "a round is being rolled: start it (start_round) or cancel it first")
-    out = {**fight, "pending": {"round": fight["round"] + 1, "rolls": {}}}
+    out = {**fight, "pending": {"round": fight["round"] + 1, "rolls": {}, "needs": []}}
     if not pending_dice(out, data, rules, options):
         return start(out, None, data, rules, options)
     return out
@@ -136,11 +151,11 @@ def start(fight: dict, rolls: Any, data: SystemData, rules: Any, options: dict) 
         (dying checks, Wounds that end), the turn at the first who acts. While the procedure asks for
     more dice (ties to re-roll), the round stays pending with the rolls recorded."""
     fight = record(fight, rolls, data, rules, options)
-    missing = _missing(fight, data, rules, options)
+    given = _all_rolls(fight, data)
+    missing = [e for e in round_dice(fight, data, rules, options) if not e["optional"] and e["key"] not in given]
     if missing:
         raise InputError(f"rolls.{missing[0]['key']}", f"is missing: roll {missing[0]['label']}")
     number = fight["pending"]["round"]
-    given = _all_rolls(fight, data)
     notes: list[dict] = []
     people = []
     for c in fight["combatants"]:
@@ -149,7 +164,8 @@ def start(fight: dict, rolls: Any, data: SystemData, rules: Any, options: dict) 
         notes += steps
     answer = _order({**fight, "combatants": people}, data, rules, options)
     if answer and any(e["key"] not in given for e in answer["needs"]):
-        return fight  # ties to re-roll first: the round stays pending, its view lists those dice
+        # ties to re-roll first: the round stays pending, and its view lists those dice too
+        return {**fight, "pending": {**fight["pending"], "needs": answer["needs"]}}
     order = [
         {k: t[k] for k in ("id", "when", "rank", "why", "phase") if k in t} for t in (answer or {}).get("turns", [])
     ]

@@ -16,16 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import applies, inputs
+from calc import applies, dice, inputs
 from calc import turns as turns_mod
 from calc.data import SystemData
 from calc.errors import CalcError, InputError
-from calc.turn_helpers import tracker
+from calc.turn_helpers import max_combatants, tracker
 
 FORMAT = "cc-fight"
 VERSION = 2
-MAX_COMBATANTS = 40
-"""The most combatants a fight holds: the number the initiative calculators accept."""
 NAME_MAX = 40
 TAG_MAX = 30
 MAX_TAGS = 12
@@ -129,6 +127,8 @@ def checked_options(data: SystemData, raw: Any, where: str = "options") -> dict[
 
 
 def _whole(raw: Any, where: str, low: int, high: int) -> int:
+    if isinstance(raw, str) and raw.strip().lstrip("+-").isdigit() and raw.strip().isascii() and len(raw) < 12:
+        raw = int(raw.strip())  # a number typed in a form, sent as its text
     if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
         raise InputError(where, f"must be a whole number from {low} to {high} (got {inputs.shown(raw)})")
     return raw
@@ -154,7 +154,7 @@ def checked_values(data: SystemData, raw: Any, where: str) -> dict[str, Any]:
             raise InputError(f"{where}.{key}", f"is no field of a combatant here (fields: {', '.join(sorted(known))})")
     out = {d["name"]: inputs.value(d, raw.get(d["name"]), f"{where}.{d['name']}") for d in decls}
     for d in decls:
-        if not applies.holds(d, out):
+        if "when" in d and not applies.holds(d, out):
             out[d["name"]] = inputs.value(d, None, f"{where}.{d['name']}")
     return out
 
@@ -242,8 +242,9 @@ def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tu
 
     state = empty(data.id)
     people = raw.get("combatants")
-    if not isinstance(people, list) or len(people) > MAX_COMBATANTS:
-        raise InputError("combatants", f"must be a list of at most {MAX_COMBATANTS} combatants")
+    most = max_combatants(data)
+    if not isinstance(people, list) or len(people) > most:
+        raise InputError("combatants", f"must be a list of at most {most} combatants")
     seen_ids: set[str] = set()
     seen_names: set[str] = set()
     for i, c in enumerate(people, start=1):
@@ -299,7 +300,23 @@ def _pending(raw: Any) -> dict[str, Any] | None:
         return None
     if not isinstance(raw, Mapping):
         raise InputError("pending", "must be the round being rolled, or null")
+    needs = raw.get("needs") or []
+    if not isinstance(needs, list) or len(needs) > MAX_ORDER:
+        raise InputError("pending.needs", "must be the list of dice to re-roll")
     return {
         "round": _whole(raw.get("round"), "pending.round", 1, HEALTH_MAX),
         "rolls": _rolls(raw.get("rolls"), "pending.rolls"),
+        "needs": [_die(n, f"pending.needs[{i + 1}]") for i, n in enumerate(needs)],
     }
+
+
+def _die(raw: Any, where: str) -> dict[str, Any]:
+    """A dice entry kept in a state (a tie's re-roll): plain short texts, dice the parser reads."""
+    if not isinstance(raw, Mapping):
+        raise InputError(where, "must be a dice entry")
+    out: dict[str, Any] = {k: str(raw.get(k, ""))[:TEXT_MAX] for k in ("key", "dice", "label", "rule", "url")}
+    if not out["key"] or len(out["key"]) > 2 * ID_LIMIT:
+        raise InputError(f"{where}.key", "must be a dice key")
+    dice.parse(out["dice"], f"{where}.dice")
+    out["optional"] = raw.get("optional") is True
+    return out

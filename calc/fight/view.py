@@ -1,5 +1,6 @@
 """What the tracker shows of a fight, computed from its state (never stored): the order with each
-entry's hit points, state and whether the rules let it act, whose turn it is and whose is next,
+entry's hit points, state and whether the rules let it act (its reasons stay in the state's
+`order[i].why`, not sent twice), whose turn it is and whose is next,
 ties (and which of them act at the same time), the dice the pending round needs, each
 combatant's health, and the rulings and fields the page offers."""
 
@@ -10,10 +11,9 @@ from typing import Any
 from calc.data import SystemData
 from calc.fight import rounds
 from calc.fight import state as st
-from calc.turn_helpers import tracker
+from calc.turn_helpers import max_combatants, tracker
 
 LIMITS = {
-    "combatants": st.MAX_COMBATANTS,
     "name": st.NAME_MAX,
     "tag": st.TAG_MAX,
     "tags": st.MAX_TAGS,
@@ -59,7 +59,6 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
                 "done": i < turn,
                 "tied": tied,
                 "simultaneous": tied and at_once,
-                "why": t["why"],
             }
         )
     current = fight["order"][turn]["id"] if turn < len(fight["order"]) else None
@@ -83,7 +82,7 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         "rulings": _rulings(data, options),
         "fields": st.fields(data),
         "rolled": tracker(data)["rolled"],
-        "limits": LIMITS,
+        "limits": {"combatants": max_combatants(data), **LIMITS},
     }
 
 

@@ -53,12 +53,11 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
         }
         for name in dict.fromkeys(linked)
     }
-    listed = next(i for i in calculators[spec["calculator"]]["inputs"] if i["name"] == spec["list"])
     return {
         "system": system_id,
         "fields": fields,
-        # as many combatants as the initiative calculator takes, so every fight can roll a round
-        "max_combatants": listed.get("max_items", 40),
+        # as many combatants as the fight's initiative orders (the data's, exported)
+        "max_combatants": spec["max_combatants"],
         "health": {
             "input": health["input"],
             "label": own_label(health.get("label", "Hit points").replace("current ", "")),

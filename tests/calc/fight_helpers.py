@@ -53,7 +53,11 @@ class Fight:
                 continue
             count, sides = (int(x) for x in entry["dice"].split("d"))
             rolls[entry["key"]] = (faces or {}).get(entry["key"], max(count, min(default, count * sides)))
-        return self.do("start_round", rolls=rolls)
+        self.do("start_round", rolls=rolls)
+        while self.state["pending"] is not None:  # ties to re-roll: distinct faces, so they break
+            new = [e for e in self.view["pending"]["dice"] if e["value"] is None and not e["optional"]]
+            self.do("start_round", rolls={e["key"]: e["max"] - i % e["max"] for i, e in enumerate(new)})
+        return self
 
     def order(self) -> list[str]:
         return [e["name"] for e in self.view["order"]]

@@ -11,7 +11,7 @@ import json
 import pytest
 from fight_helpers import Fight
 
-from calc import browser, fight
+from calc import browser, evaluate, fight
 from calc.errors import InputError
 from calc.fight import state as fight_state
 
@@ -256,3 +256,88 @@ def test_next_round_while_the_dice_form_is_open_is_refused() -> None:
     with pytest.raises(InputError):
         f.do("next_round")
     assert f.state["pending"]["rolls"] == {"init:c1": 4}
+
+
+def test_the_tracker_skips_the_chance_tables_only_inside_its_own_requests() -> None:
+    f = Fight("countup")
+    for name in ("A", "B", "C"):
+        f.add(name, hp=5)
+    f.round()
+    assert f.state["order"][0]["why"]  # the order and its reasons are there
+    answer = evaluate({"system": "countup", "calculator": "initiative", "inputs": {}})
+    assert answer["pairwise"] and all(c["p"]["fraction"] != "0" for c in answer["chances"])
+
+
+def test_numbers_typed_as_text_are_read_and_bad_text_is_named() -> None:
+    f = Fight("countup")
+    f.do("add", combatant={"name": "Orc", "side": "foe", "max": "12", "values": {"modifier": "2"}})
+    assert (f.who("Orc")["max"], f.who("Orc")["values"]["modifier"]) == (12, 2)
+    with pytest.raises(InputError) as err:
+        f.do("add", combatant={"name": "Gob", "side": "foe", "max": 5, "values": {"modifier": "two"}})
+    assert err.value.input == "action.combatant.values.modifier"
+    f.do("next_round")
+    entry = f.view["pending"]["dice"][0]
+    assert (entry["count"], entry["sides"], entry["min"], entry["max"]) == (1, 10, 1, 10)
+    with pytest.raises(InputError) as err:
+        f.do("roll", rolls={"init:c1": "x"})
+    assert err.value.input == "action.rolls.init:c1"
+    f.do("roll", rolls={"init:c1": "7"}).do("damage", id="c1", amount="3")
+    assert f.view["pending"]["dice"][0]["value"] == 7 and f.who("Orc")["hp"] == 9
+
+
+def test_a_newcomer_to_a_once_rolled_fight_rolls_once_next_round() -> None:
+    f = Fight("active-defense")
+    f.add("A", hp=10)
+    f.round(faces={"init:c1": 12})
+    late = f.add("B", hp=10)
+    f.do("next_round")
+    assert [d["key"] for d in f.view["pending"]["dice"]] == [f"init:{late}"]
+    f.do("start_round", rolls={f"init:{late}": 20})
+    assert f.order() == ["B", "A"]
+    f.do("next_round")  # round 3: nobody new, no die, the round starts at once
+    assert f.state["round"] == 3 and f.state["pending"] is None and f.order() == ["B", "A"]
+
+
+def test_the_command_line_runs_one_action_on_a_saved_state(tmp_path, capsys) -> None:
+    from calc.__main__ import main
+
+    assert (
+        main(
+            [
+                "countup",
+                "fight",
+                "--json",
+                "--action",
+                '{"type": "add", "combatant": {"name": "Orc", "side": "foe", "max": 5}}',
+            ]
+        )
+        == 0
+    )
+    saved = tmp_path / "fight.json"
+    saved.write_text(json.dumps(json.loads(capsys.readouterr().out)["state"]))
+    assert (
+        main(["countup", "fight", "--state", str(saved), "--action", '{"type": "damage", "id": "c1", "amount": 5}'])
+        == 0
+    )
+    assert "Orc (foe): 0/5 HP Dead" in capsys.readouterr().out
+    assert (
+        main(["countup", "fight", "--state", str(saved), "--action", '{"type": "damage", "id": "c9", "amount": 1}'])
+        == 2
+    )
+    assert "action.id" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("system", ["countup", "segments", "action-points", "phases", "active-defense"])
+def test_the_tracker_orders_its_cap_though_the_calculator_form_keeps_its_own(system: str) -> None:
+    """Forty combatants are ordered (initiative without its chance tables); the initiative
+    calculator's form, which works out every pair's chances, keeps its smaller cap."""
+    f = Fight(system)
+    most = f.do("view").view["limits"]["combatants"]
+    assert most == 40
+    for i in range(most):
+        f.add(f"C{i + 1}", side="pc" if i % 2 else "foe", hp=5)
+    f.round()
+    assert len({e["id"] for e in f.view["order"]}) == most
+    people = [{"name": f"C{i}"} for i in range(most)]
+    with pytest.raises(InputError):
+        evaluate({"system": system, "calculator": "initiative", "inputs": {"combatants": people}})

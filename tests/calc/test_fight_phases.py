@@ -242,3 +242,34 @@ def test_a_bad_declaration_is_named() -> None:
     with pytest.raises(InputError) as err:
         f.do("declare", id="c1", declaration={"action": "dance"})
     assert err.value.input == "action.declaration.action"
+
+
+def test_a_monsters_first_wound_makes_the_next_rounds_morale_roll_due() -> None:
+    f = Fight("phases")
+    f.add("Regdar", side="pc", hp=10)
+    f.add("Orc", hp=1, hd=4, morale=7)
+    f.do("next_round")
+    morale = next(d for d in f.view["pending"]["dice"] if d["key"] == "morale")
+    assert morale["optional"] and "due" not in morale
+    f.do("cancel_round").round()
+    f.damage("Orc", 3)  # its first Wound, in round 1
+    f.do("next_round")
+    morale = next(d for d in f.view["pending"]["dice"] if d["key"] == "morale")
+    assert not morale["optional"] and "first Wound" in morale["due"]["text"]
+    with pytest.raises(InputError) as err:
+        f.do("start_round", rolls={"melee:c1": 5, "melee:c2": 6})
+    assert err.value.input == "rolls.morale"
+    f.do("start_round", rolls={"melee:c1": 5, "melee:c2": 6, "morale": 9})
+    assert any("Orc flees" in n["text"] for n in f.state["notes"])
+    f.damage("Orc", 1)  # a second Wound: no new morale roll
+    f.do("next_round")
+    assert next(d for d in f.view["pending"]["dice"] if d["key"] == "morale")["optional"]
+
+
+def test_a_pc_is_a_character_by_default_and_fields_that_do_not_apply_keep_their_default() -> None:
+    f = Fight("phases")
+    f.add("Hero", side="pc", hp=5, hd=9, free_slots=4)
+    f.add("Ogre", hp=5, hd=5)
+    hero, ogre = f.who("Hero"), f.who("Ogre")
+    assert (hero["kind"], hero["values"]["hd"], hero["slots"]) == ("character", 2, {"used": 0, "of": 4})
+    assert (ogre["kind"], ogre["wound_limit"], ogre["slots"]) == ("monster", 2, None)

@@ -252,13 +252,6 @@ BAD = {
         "rules_data/countup/calculators.yaml:44: tracker.states[0].unless: "
         "'ac' is no boolean input of the tracker's status",
     ),
-    "tracker state's option names no ruling of the tracker": (
-        "calculators.yaml",
-        "    - {calculator: hit, input: ac}\n",
-        "    - {calculator: hit, input: ac}\n  states:\n"
-        "    - {label: Dead, rule: attack, fact: reach, when: at-or-below, option: {input: ac, value: 1}}\n",
-        "rules_data/countup/calculators.yaml:44: tracker.states[0].option: 'ac' is none of the tracker's rulings",
-    ),
     "YAML syntax error": (
         "tables.yaml",
         "    rule: damage\n",

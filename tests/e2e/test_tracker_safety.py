@@ -6,7 +6,7 @@
   before it overwrites anything, and chooses;
 * a saved fight that cannot be read whole: what can be read loads, the page names what could not,
   the original text is kept aside, downloadable byte for byte, until discarded;
-* the cap on combatants is the one the initiative calculator takes: a full fight rolls a round.
+* the cap on combatants is the one the fight's initiative orders: a full fight rolls a round.
 
 Storage full and a missed event are simulated by the test-only init script storage_knobs.js."""
 
@@ -236,10 +236,13 @@ def test_a_text_that_is_no_fight_is_kept_aside_and_not_overwritten_when_storage_
         context.close()
 
 
-def test_the_cap_is_the_initiative_calculators_and_a_full_fight_rolls_a_round(browser, site):
+def test_the_cap_is_the_one_initiative_orders_and_a_full_fight_rolls_a_round(browser, site):
+    """The tracker's cap (the data's tracker.max_combatants, 40) is what the fight's initiative
+    orders: a full fight rolls a round (with 21 the old tracker could start none), one more is
+    refused."""
     system = "countup"
-    initiative = calc_data.load()["systems"][system]["calculators"]["initiative"]
-    cap = next(i for i in initiative["inputs"] if i["type"] == "list")["max_items"]
+    cap = calc_data.load()["systems"][system]["tracker"]["max_combatants"]
+    assert cap == 40
     people = [
         {
             "id": f"c{i}",

@@ -1,6 +1,6 @@
 """What the tracker page is given (macros/render/tracker.py `tracker_declaration`): labels in the
 combatant's own voice (a card says "Armor Class", never "Target AC", "Enemy's Defense" or "Your
-wounds": issue 20), the combatant cap the initiative calculator takes, and every ruling the
+wounds": issue 20), the combatant cap the fight's engine (and its initiative) takes, and every ruling the
 fight's engine offers."""
 
 from __future__ import annotations
@@ -29,11 +29,9 @@ def test_labels_speak_of_the_combatant_itself(system: str) -> None:
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_the_cap_is_what_initiative_takes(system: str) -> None:
-    exported = calc_data.load()["systems"][system]
-    spec = exported["tracker"]
-    listed = next(i for i in exported["calculators"][spec["calculator"]]["inputs"] if i["name"] == spec["list"])
-    assert declaration(system)["max_combatants"] == listed["max_items"]
+def test_the_cap_is_the_one_the_engine_takes(system: str) -> None:
+    limits = act(system, None, {"type": "view"})["view"]["limits"]
+    assert declaration(system)["max_combatants"] == limits["combatants"] == 40
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

@@ -8,6 +8,9 @@ character dies when its Wounds' Severity fills its free inventory slots. A Wound
 knock-out row leaves it Unconscious. A natural 20 adds a Wound that lasts until the end of the
 next round (counted while it lasts by the ruling, not at all by the other reading).
 
+A monster's first Wound calls for a morale roll at the start of the next round: the optional
+morale die becomes due then.
+
 A round runs in phases: each combatant declares whether it moves and which one action it takes
 (melee or other, ranged, spell, none), kept from round to round (a melee attack, no move, in the
 first), and rolls only in the phases it acts in."""
@@ -51,6 +54,7 @@ class WoundRules(HitPointRules):
             "wounds": [_wound(w, f"{where}.wounds[{i + 1}]", data) for i, w in enumerate(wounds)],
             "dead": dead,
             "declared": _declaration(raw.get("declared"), f"{where}.declared"),
+            "first_wound": _round_or_none(raw.get("first_wound"), f"{where}.first_wound"),
         }
         return out
 
@@ -58,7 +62,8 @@ class WoundRules(HitPointRules):
         return {"target_kind": KIND_BY_SIDE[side]}
 
     def fresh(self, c: dict[str, Any]) -> dict[str, Any]:
-        return {**super().fresh(c), "wounds": [], "dead": False, "declared": dict(FIRST_DECLARATION)}
+        fresh = {"wounds": [], "dead": False, "declared": dict(FIRST_DECLARATION), "first_wound": None}
+        return {**super().fresh(c), **fresh}
 
     def _kind(self, c: dict[str, Any]) -> str:
         return str(c["values"]["target_kind"])
@@ -154,6 +159,8 @@ class WoundRules(HitPointRules):
                 data.step("critical-hits", f"A natural 20: a {crit['name']} that lasts until the end of round {until}.")
             )
         after = {**after, "wounds": wounds}
+        if wounds and not c["wounds"] and c["first_wound"] is None:
+            after["first_wound"] = round_no  # a monster's first Wound calls for a morale roll
         now = self.health(after, data, options)
         if now["state"] in (DEAD, UNCONSCIOUS) and now["state"] != self.health(c, data, options)["state"]:
             steps.append(data.step(now["rule"], f"{name} is {now['state'].lower()}."))
@@ -168,6 +175,20 @@ class WoundRules(HitPointRules):
         kept = [w for w in c["wounds"] if w not in ended]
         text = f"{c['name']}'s critical Wound from a natural 20 has ended."
         return {**c, "wounds": kept}, [data.step("critical-hits", text)]
+
+    def due_dice(self, people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> dict:
+        """The morale roll is due in round `round_no` when a monster took its first Wound in the
+        round before (as the monster_wounds calculator reads the rule: each monster's first).
+        The text's other trigger, half the monsters Wounded or incapacitated, adds nothing here:
+        a monster is incapacitated only by a Wound, and the Wound that makes it half was a first."""
+        firsts = [
+            c["name"]
+            for c in people
+            if c["side"] == "foe" and self._kind(c) == "monster" and c["first_wound"] == round_no - 1
+        ]
+        if not firsts:
+            return {}
+        return {"morale": data.step("morale", f"{', '.join(firsts)} took a first Wound: morale is rolled.")}
 
     def acts_in(self, c: dict[str, Any], data: SystemData) -> list[str] | None:
         known = {row["id"] for row in data.table("phases")}
@@ -214,6 +235,12 @@ def _wound(raw: Any, where: str, data: SystemData) -> dict[str, Any]:
     ):
         raise InputError(where, "critical must be true or false, until a round number or null")
     return _as_wound(rows[raw["name"]], critical, until)
+
+
+def _round_or_none(raw: Any, where: str) -> int | None:
+    if raw is None or (isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 100000):
+        return raw
+    raise InputError(where, "must be a round number or null")
 
 
 def _declaration(raw: Any, where: str) -> dict[str, Any]:

@@ -32,11 +32,13 @@ export class Cards {
     this.tagList = el("datalist", { id: uid("tk-tags") });
   }
 
-  render(v) {
+  /** Draw view `v`; the order's reasons (`why`) are the state's (`state.order[i].why`). */
+  render(v, state) {
     const health = this.tk.decl.health.label;
+    const reasons = state?.order || [];
     replace(
       this.orderList,
-      v.order.map((t) => {
+      v.order.map((t, i) => {
         const go = button("", () => this.goTo(t.id), {
           class: "cc-tk-slotbtn",
           "aria-label": `${t.name}: ${t.hp} of ${t.max} ${health}${t.state ? `, ${t.state}` : ""}${t.acts ? "" : ", passed over"}${t.simultaneous ? ", at the same time as the one before" : t.tied ? ", tied" : ""} — show the card`,
@@ -54,7 +56,7 @@ export class Cards {
           t.state ? [" ", el("span", { class: "cc-tk-state" }, t.state)] : null,
           t.simultaneous || t.tied ? el("span", { class: "cc-tk-tie" }, t.simultaneous ? " same time" : " tied") : null,
         );
-        const why = steps(t.why);
+        const why = steps(reasons[i]?.id === t.id ? reasons[i].why : t.why);
         return el(
           "li",
           { class: `cc-tk-slot cc-tk-${t.side}${t.acts ? "" : " cc-tk-passed"}${t.done ? " cc-tk-done" : ""}`, "aria-current": t.current ? "step" : null, "data-cc-id": t.id, "data-cc-state": t.state || "" },

@@ -126,6 +126,11 @@ export class AddForm {
     this.details.scrollIntoView({ block: "start" });
   }
 
+  /** The engine's limits on what is typed (`view.limits`), once it has answered. */
+  limit(limits) {
+    if (Number.isInteger(limits?.name)) this.nameInput.maxLength = limits.name;
+  }
+
   /** Open the form for a new combatant, the name field ready (a keyboard is wanted here). */
   open() {
     this.details.open = true;

@@ -205,10 +205,11 @@ class Tracker {
     replace(this.roundBtn, v.round ? `Roll initiative for round ${v.round + 1}` : "Roll initiative for round 1");
     this.roundBtn.hidden = Boolean(v.pending);
     this.dice.render(v.pending);
-    this.cards.render(v);
+    this.cards.render(v, this.state);
     replace(this.notes, S.steps(v.notes).map((n) => el("li", {}, n.text)));
     if (!v.combatants.length) this.form.details.open = true;
     if (this.view) this.rulings.render(v.rulings || []);
+    this.form.limit(v.limits);
     // What scrolls into view stops above the sticky turn bar and below the site's header.
     document.documentElement.style.scrollPaddingBottom = `${this.bar.offsetHeight + 8}px`;
     // (+3rem: Material's "Back to top" button, shown while scrolling up, sits below the header.)

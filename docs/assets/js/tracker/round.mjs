@@ -23,12 +23,10 @@ export function roll(count, sides, random = uint32) {
   return total;
 }
 
-/** The number and sides of an entry's dice: the engine's `count` and `sides`, or (until every
- * engine sends them) read from its text "NdS". */
+/** The number and sides of an entry's dice, as the engine gives them (calc/dice.py parsed the
+ * text); null when it gives none (then the page does not roll it). */
 export function diceOf(d) {
-  if (Number.isInteger(d.count) && Number.isInteger(d.sides)) return { count: d.count, sides: d.sides };
-  const m = /^(\d*)d(\d+)$/i.exec(String(d.dice || "").trim()); // TODO: drop once the view carries count/sides
-  return m ? { count: Number(m[1] || 1), sides: Number(m[2]) } : null;
+  return Number.isInteger(d.count) && Number.isInteger(d.sides) && d.count >= 1 && d.sides >= 1 ? { count: d.count, sides: d.sides } : null;
 }
 
 const coarse = () => window.matchMedia?.("(pointer: coarse)").matches;
@@ -88,7 +86,7 @@ export class RoundDice {
       input.addEventListener("input", () => {
         this.typed[d.key] = input.value;
       });
-      const lab = el("label", { for: input.id }, `${d.label}${d.optional ? " (only if the rule calls for it)" : ""} `, el("span", { class: "cc-tk-dicetext" }, d.dice));
+      const lab = el("label", { for: input.id }, `${d.label}${d.optional ? " (only if the rule calls for it)" : ""}${d.due ? ` (${typeof d.due === "string" ? d.due : (d.due.text ?? "")})` : ""} `, el("span", { class: "cc-tk-dicetext" }, d.dice));
       return el("li", {}, lab, input);
     });
     const go = el("button", { type: "submit", class: "md-button md-button--primary" }, `Start round ${pending.round}`);
