@@ -106,8 +106,8 @@ def export_tracker(system: System) -> dict[str, Any] | None:
     _, fields = crossref.tracker_fields(system)
 
     def resolved(ref: dict) -> dict:
-        # the tracker's own label (the combatant's voice) over the calculator's
-        own = {"label": ref["label"]} if "label" in ref else {}
+        # the tracker's own label (the combatant's voice, for its card) beside the calculator's
+        own = {"card_label": ref["label"]} if "label" in ref else {}
         return {**ref, **_input(system, crossref.calculator_input(system, ref) or {}), **own}
 
     return {

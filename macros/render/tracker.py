@@ -20,7 +20,7 @@ LINKED = ("hit", "round")
 """The calculators a combatant opens with its values filled in (with the one its health input
 belongs to, where that is another)."""
 
-FIELD_KEYS = ("name", "type", "label", "help", "min", "max", "default", "options", "max_length")
+FIELD_KEYS = ("name", "type", "label", "card_label", "help", "min", "max", "default", "options", "max_length")
 
 
 def ruling_inputs(calculator: dict[str, Any]) -> list[dict[str, Any]]:

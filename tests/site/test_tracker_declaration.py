@@ -1,6 +1,6 @@
-"""What the tracker page is given (macros/render/tracker.py `tracker_declaration`): labels in the
-combatant's own voice (a card says "Armor Class", never "Target AC", "Enemy's Defense" or "Your
-wounds": issue 20), the combatant cap the fight's engine (and its initiative) takes, and every ruling the
+"""What the tracker page is given (macros/render/tracker.py `tracker_declaration`): card labels in
+the combatant's own voice (a card says "Armor Class", never "Target AC", "Enemy's Defense" or
+"Your wounds": issue 20), the combatant cap the fight's engine (and its initiative) takes, and every ruling the
 fight's engine offers."""
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ def declaration(system: str) -> dict:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_labels_speak_of_the_combatant_itself(system: str) -> None:
-    labels = [f.get("label", f["name"]) for f in declaration(system)["fields"]]
+    # the form keeps the calculators' labels (outside tests find the fields by them); the card
+    # shows each value under its own label
+    labels = [f.get("card_label") or f.get("label", f["name"]) for f in declaration(system)["fields"]]
     borrowed = [label for label in labels if BORROWED.search(label)]
     assert not borrowed, (system, borrowed)
 

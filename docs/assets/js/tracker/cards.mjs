@@ -184,7 +184,7 @@ export class Cards {
         addTag();
       }
     });
-    const values = tk.fields.map((f) => `${f.label || f.name}: ${shownValue(f, c.values?.[f.name])}`).join(" · ");
+    const values = tk.fields.map((f) => `${f.card_label || f.label || f.name}: ${shownValue(f, c.values?.[f.name])}`).join(" · ");
     const links = Object.entries(decl.links || {}).map(([name, link]) => {
       const query = calculatorQuery(c, decl, name);
       const href = siteHref(`${link.url}${query ? `?${query}` : ""}`, SITE_ROOT);
