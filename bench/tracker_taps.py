@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 from pathlib import Path
 from urllib.parse import urljoin
@@ -64,7 +65,7 @@ def answered_ms(page) -> float | None:
 
 
 def action_times(browser, base: str, system: str, n: int = 40) -> dict:
-    """Each kind of action with `n` combatants, as the worker timed it (ms, the slowest of each)."""
+    """Each kind of action with `n` combatants, as the worker timed it (ms)."""
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -86,17 +87,22 @@ def action_times(browser, base: str, system: str, n: int = 40) -> dict:
         page.locator(".cc-tk-form input[data-cc-health]").first.fill("20")
         timed("add", page.get_by_role("button", name="Add", exact=True))
     timed("next_round", page.locator(".cc-tk-roundbtn"))
-    if page.locator(".cc-tk-diceform").count():
+    for _ in range(5):  # again while a tie asks for more dice
+        if not page.locator(".cc-tk-diceform").count():
+            break
         page.get_by_role("button", name="Roll the empty ones here").click()
         timed("start_round", page.get_by_role("button", name="Start round 1"))
+    if page.locator(".cc-tracker").get_attribute("data-cc-round") != "1":
+        raise AssertionError(f"{system}: round 1 did not start: {page.locator('.cc-tk-status').inner_text()}")
     for i in (1, 2, 3):
-        page.get_by_label(f"Amount of damage or healing for Foe {i}").fill("5")
-        timed("damage", page.get_by_role("button", name=f"Damage Foe {i}"))
+        page.get_by_label(f"Amount of damage or healing for Foe {i}", exact=True).fill("5")
+        timed("damage", page.get_by_role("button", name=f"Damage Foe {i}", exact=True))
     for _ in range(5):
         timed("next_turn", page.locator(".cc-tk-bar").get_by_role("button", name="Next turn"))
     timed("undo", page.locator(".cc-tk-bar").get_by_role("button", name="Undo"))
     context.close()
-    return {k: round(max(v), 1) for k, v in times.items()}
+    # the median and the slowest of each kind (the first request also imports the fight's modules)
+    return {k: (round(statistics.median(v), 1), round(max(v), 1)) for k, v in times.items()}
 
 
 def add_people(page) -> None:
@@ -213,7 +219,7 @@ def main() -> None:
             print(f"{system:15} {per} | page {r.get('page')} px, cards {lo}–{hi} px", flush=True)
             if args.times:
                 r["ms_40"] = action_times(browser, args.base, system)
-                print(f"{'':15} slowest answer per action, 40 combatants (ms in the worker): {r['ms_40']}", flush=True)
+                print(f"{'':15} ms in the worker, 40 combatants (median, slowest): {r['ms_40']}", flush=True)
         browser.close()
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
