@@ -1,4 +1,6 @@
-"""Command line: `python -m calc SYSTEM CALCULATOR --input value …`.
+"""Command line: `python -m calc SYSTEM CALCULATOR --input value …`, and for the encounter
+tracker `python -m calc SYSTEM turns …` (a round's dice and order) and `python -m calc SYSTEM
+fight --action JSON [--state FILE]` (one action of a fight).
 
 Options come from the calculators' input declarations in the data (`--help` at each level lists
 them); `--json` prints exactly what `calc.evaluate` returns. Bad input prints one line and exits 2.
@@ -11,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from calc import applies, bounds, data, evaluate, inputs, statblock, turns
+from calc import applies, bounds, data, evaluate, fight, inputs, statblock, turns
 from calc.errors import CalcError, InputError
 
 
@@ -34,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
             _add_turns(calcs)
         if system.raw.get("statblock") and STATBLOCK not in system.calculators:
             _add_statblock(calcs)
+        if system.raw.get("tracker") and FIGHT not in system.calculators:
+            _add_fight(calcs)
     return parser
 
 
@@ -104,6 +108,54 @@ def _turns(args: argparse.Namespace) -> Any:
     if args.rolls is None:
         return turns.dice_needed(args.system, people, round_no, options)
     return turns.turn_order(args.system, people, parsed("rolls", args.rolls), round_no, options)
+
+
+FIGHT = "fight"
+"""The encounter tracker's fight (`calc.fight`): `python -m calc SYSTEM fight --action JSON
+[--state FILE]`: the new state and view (`--json`), or the order and the combatants as text."""
+
+
+def _add_fight(calcs: Any) -> None:
+    fp = calcs.add_parser(FIGHT, help="The encounter tracker's fight: one action on a saved state")
+    fp.add_argument("--json", action="store_true", help="print exactly what calc.fight.act returns")
+    fp.add_argument("--action", required=True, metavar="JSON", help='{"type": "damage", "id": "c1", "amount": 4}, …')
+    fp.add_argument(
+        "--state", metavar="FILE", help="the fight's state as JSON ('-': standard input); none: a new fight"
+    )
+
+
+def _fight(args: argparse.Namespace) -> dict[str, Any]:
+    try:
+        action = json.loads(args.action)
+    except ValueError:
+        raise InputError("action", "must be JSON") from None
+    state = None
+    if args.state:
+        try:
+            text = sys.stdin.read() if args.state == "-" else open(args.state, encoding="utf-8").read()  # noqa: SIM115
+            state = json.loads(text)
+        except (OSError, ValueError) as err:
+            raise InputError("state", f"cannot be read as JSON ({err})") from None
+    return fight.act(args.system, state, action)
+
+
+def _render_fight(answer: dict[str, Any]) -> str:
+    view = answer["view"]
+    lines = [f"Round {view['round']}" + (" (over)" if view["round_over"] else "")]
+    for e in view["order"]:
+        mark = ">" if e["current"] else " "
+        skip = "" if e["acts"] else " (passed over)"
+        lines.append(f"{mark} {e['position']}. {e['name']} [{e['when']}] {e['hp']}/{e['max']} {e['state']}{skip}")
+    for c in view["combatants"]:
+        lines.append(f"  {c['id']} {c['name']} ({c['side']}): {c['hp']}/{c['max']} HP {c['state']}".rstrip())
+    if view["pending"]:
+        lines.append(f"Round {view['pending']['round']}: roll")
+        lines += [
+            f"  {d['key']}: {d['dice']} = {d['value'] if d['value'] is not None else '?'}"
+            for d in view["pending"]["dice"]
+        ]
+    lines += [f"  - {s['text']} [{s['rule']}]" for s in answer["steps"]]
+    return "\n".join(lines)
 
 
 def _render_turns(answer: Any, people: list[dict[str, Any]]) -> str:
@@ -208,6 +260,14 @@ def main(argv: list[str] | None = None) -> int:
             answer = _turns(args)
             shown = json.dumps(answer, indent=2, ensure_ascii=False) if args.json else None
             print(shown or _render_turns(answer, bounds.loads(args.combatants, "combatants")))
+        except CalcError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        return 0
+    if args.calculator == FIGHT and FIGHT not in system.calculators:
+        try:
+            answer = _fight(args)
+            print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else _render_fight(answer))
         except CalcError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2

@@ -22,6 +22,14 @@ def given(raw: Mapping[str, Any], name: str) -> bool:
     return value is not None and not (isinstance(value, str) and not value.strip())
 
 
+def holds(decl: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
+    """Whether a declaration's `when` holds among typed `values` (an input it names that is not
+    among them does not stop it): the tracker's combatant fields, e.g. phases' Hit Dice only for
+    a monster."""
+    when = decl.get("when") or {}
+    return all(values[name] == wanted for name, wanted in when.items() if name in values)
+
+
 def condition_text(when: Mapping[str, Any]) -> str:
     """`when` in words, e.g. "target_source is direct"."""
     return " and ".join(f"{name} is {_plain(value)}" for name, value in when.items())

@@ -11,20 +11,23 @@ whole range (`calc.result.row_limit`: the rows left out are never written out). 
 such as 100d20 with a power attack has 7000+ rows of 130-digit weights (megabytes of JSON); the
 page shows a few dozen of them unless the reader asks for all.
 
-`{"kind": "turns", …}` is the encounter tracker's request (`turns_request`): the dice a round
-needs, or the round's order from its rolls, by `calc.turns`. `{"kind": "statblock", "system",
-"text", "hp", "rolls"}` reads pasted stat blocks into fighters (`calc.statblock.parse`).
+`{"kind": "fight", "system", "state", "action"}` is the encounter tracker's request
+(`fight_request`): the fight's new state and view after one action, by `calc.fight`.
+`{"kind": "turns", …}` (`turns_request`) answers the dice a round needs, or the round's order
+from its rolls, by `calc.turns` alone.
+`{"kind": "statblock", "system", "text", "hp", "rolls"}` reads pasted stat blocks into fighters
+(`calc.statblock.parse`).
 """
 
 from __future__ import annotations
 
 import json
 
-from calc import bounds, evaluate, statblock, turns
+from calc import bounds, evaluate, fight, statblock, turns
 from calc.errors import CalcError, InputError
 from calc.result import CHART_BARS, row_limit
 
-__all__ = ["CHART_BARS", "evaluate_json", "statblock_request", "turns_request"]
+__all__ = ["CHART_BARS", "evaluate_json", "fight_request", "statblock_request", "turns_request"]
 
 
 def evaluate_json(request_text: str) -> str:
@@ -35,6 +38,8 @@ def evaluate_json(request_text: str) -> str:
             return json.dumps({"result": turns_request(request)})
         if isinstance(request, dict) and request.get("kind") == "statblock":
             return json.dumps({"result": statblock_request(request)})
+        if isinstance(request, dict) and request.get("kind") == "fight":
+            return json.dumps({"result": fight_request(request)})
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None
         if not (isinstance(max_rows, int) and not isinstance(max_rows, bool) and max_rows > 0):
             max_rows = None
@@ -81,3 +86,24 @@ def turns_request(request: dict) -> dict | list:
     if op == "order":
         return turns.turn_order(*args, request.get("rolls"), request.get("round", 1), request.get("options"))
     raise InputError("op", "must be dice or order")
+
+
+FIGHT_KEYS = {"kind", "system", "state", "action"}
+
+
+def fight_request(request: dict) -> dict:
+    """The encounter tracker's request `{"kind": "fight", "system", "state" (null: a new fight),
+    "action"}` → `calc.fight.act`'s answer `{"state", "view", "steps"}`."""
+    system_id = _system_of(request, FIGHT_KEYS, "fight")
+    return fight.act(system_id, request.get("state"), request.get("action"))
+
+
+def _system_of(request: dict, keys: set[str], kind: str) -> str:
+    """The system a tracker request names, once its keys are all known ones."""
+    unknown = sorted(set(request) - keys)
+    if unknown:
+        raise InputError(unknown[0], f"is not part of a {kind} request ({', '.join(sorted(keys))})")
+    system_id = request.get("system")
+    if not isinstance(system_id, str) or not system_id:
+        raise InputError("system", "is required")
+    return system_id

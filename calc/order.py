@@ -8,12 +8,31 @@ stand (acting at once, or the players choose) or are rolled again until they bre
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from itertools import accumulate
 from math import prod
 
 from calc.dist import Dist
+
+ORDER_ONLY: ContextVar[bool] = ContextVar("order_only", default=False)
+"""Set within `order_only()`: the caller reads an initiative calculator's order, never its
+chances, so the chances of every pair (`calc.result.pairwise`) and of acting first of all
+(`first_chances`) are not worked out."""
+
+
+@contextmanager
+def order_only() -> Iterator[None]:
+    """The encounter tracker orders concrete rolls: with 40 combatants the chance tables cost
+    more than the order itself (780 pairs, 40 products of 39 factors) and are never read there."""
+    token = ORDER_ONLY.set(True)
+    try:
+        yield
+    finally:
+        ORDER_ONLY.reset(token)
+
 
 Chances = tuple[Fraction, Fraction, Fraction]
 """(P(a acts before b), P(tied), P(b acts before a))."""
@@ -63,7 +82,10 @@ def first_chance(
 def first_chances(
     totals: Sequence[Dist], *, high_first: bool, priority: Sequence[int] | None = None, alone: bool
 ) -> list[Fraction]:
-    """`first_chance` of every combatant, each total's tallies worked out once for all."""
+    """`first_chance` of every combatant, each total's tallies worked out once for all (zeros
+    within `order_only()`, where nobody reads them)."""
+    if ORDER_ONLY.get():
+        return [Fraction(0)] * len(totals)
     tallies = [_tallies(d) for d in totals]
     return [_first_chance(i, totals, tallies, high_first, priority, alone) for i in range(len(totals))]
 

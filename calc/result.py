@@ -15,7 +15,7 @@ from itertools import accumulate, repeat
 from operator import truediv
 from typing import Any
 
-from calc import bounds
+from calc import bounds, order
 from calc.dist import Dist
 
 RESULT_KEYS = (
@@ -186,7 +186,10 @@ def order_groups(
 def pairwise(
     names: Sequence[str], chances: Callable[[int, int], tuple[Fraction, Fraction, Fraction]]
 ) -> list[dict[str, Any]]:
-    """For each ordered pair i < j: P(i acts before j), P(tied), P(j before i)."""
+    """For each ordered pair i < j: P(i acts before j), P(tied), P(j before i); [] within
+    `calc.order.order_only()`."""
+    if order.ORDER_ONLY.get():
+        return []
     out = []
     for i in range(len(names)):
         for j in range(i + 1, len(names)):

@@ -2,9 +2,12 @@
 that round, by each system's own procedure.
 
 The tracker (a page) never orders anyone itself: it asks `dice_needed`, rolls those dice (or the
-GM types the table's dice), and asks `turn_order`. Each system's `calc.systems.<pkg>.turns` runs
-its procedure through that system's initiative calculator (same engine, same data), so the
-tracker and the calculator cannot disagree.
+GM types the table's dice), and asks `turn_order`. This module is the dispatcher above the
+systems: it checks the request and hands it to the system's engine, found through the one lookup
+`calc.systems.engine(id)`, whose `TURNS` (the system's `calc.systems.<pkg>.turns`, typed by
+`calc.systems.contract.Turns`) runs its procedure through that system's initiative calculator
+(same engine, same data), so the tracker and the calculator cannot disagree. The helpers those
+modules share are in `calc.turn_helpers`.
 
 A combatant is `{"id", "name", "side": "pc" | "foe", …}` plus the fields of the initiative
 calculator's combatant list that the system's `tracker:` declaration (calculators.yaml, exported
@@ -15,13 +18,13 @@ tracker's own and ignored here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import import_module
 from typing import Any
 
 from calc import data as data_mod
 from calc import inputs, systems
 from calc.data import SystemData
-from calc.errors import DataError, InputError
+from calc.errors import InputError
+from calc.turn_helpers import list_declaration, max_combatants, tracker
 
 SIDES = ("pc", "foe")
 ID_LIMIT = 60
@@ -46,7 +49,7 @@ def dice_needed(
     if rolls is not None and not isinstance(rolls, Mapping):
         raise InputError("rolls", "must be an object of dice keys to the numbers rolled")
     spec = tracker(data)
-    needed = _engine(system_id).dice_needed(people, number, data, opts)
+    needed = systems.engine(system_id).TURNS.dice_needed(people, number, data, opts)
     if spec["rolled"] == "once" and number > 1:
         return [e for e in needed if rolls is not None and e["key"] not in rolls]
     return needed
@@ -66,38 +69,16 @@ def turn_order(
     opts = checked_options(data, options)
     if not isinstance(rolls, Mapping):
         raise InputError("rolls", "must be an object of dice keys to the numbers rolled")
-    answer = _engine(system_id).turn_order(people, dict(rolls), number, data, opts)
+    answer = systems.engine(system_id).TURNS.turn_order(people, dict(rolls), number, data, opts)
     answer.setdefault("notes", [])
     answer.setdefault("needs", [])
     return answer
-
-
-# --- shared helpers for the systems' `turns` modules -------------------------------------------
-def tracker(data: SystemData) -> dict[str, Any]:
-    """The system's exported `tracker:` declaration."""
-    spec = data.raw.get("tracker")
-    if not spec:
-        raise DataError(f"{data.id}: no `tracker:` in calculators.yaml, so no encounter tracker")
-    return spec
-
-
-def _engine(system_id: str) -> Any:
-    return import_module(systems.module_name(system_id) + ".turns")
 
 
 def checked_round(round_no: Any) -> int:
     if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
         raise InputError("round", f"must be a round number, 1 or more (got {inputs.shown(round_no)})")
     return round_no
-
-
-def list_declaration(data: SystemData) -> dict[str, Any]:
-    """The initiative calculator's list input the tracker's combatants fill."""
-    spec = tracker(data)
-    for decl in data.calculator(spec["calculator"])["inputs"]:
-        if decl["name"] == spec["list"]:
-            return decl
-    raise DataError(f"{data.id}: calculator '{spec['calculator']}' has no input '{spec['list']}'")
 
 
 def checked_combatants(data: SystemData, combatants: Any) -> list[dict[str, Any]]:
@@ -107,7 +88,7 @@ def checked_combatants(data: SystemData, combatants: Any) -> list[dict[str, Any]
     decl = list_declaration(data)
     if not isinstance(combatants, list) or not all(isinstance(c, Mapping) for c in combatants):
         raise InputError("combatants", "must be a list of combatants (objects with id, name and side)")
-    hi = decl.get("max_items", 50)
+    hi = max_combatants(data)
     if not 1 <= len(combatants) <= hi:
         raise InputError("combatants", f"must have between 1 and {hi} combatants (got {len(combatants)})")
     fields = {f["name"]: f for f in decl["fields"]}
@@ -139,7 +120,7 @@ def checked_options(data: SystemData, options: Mapping[str, Any] | None) -> dict
     list inputs and those the round itself sets (a system's `ROUND_INPUTS`, e.g. phases' phase)
     are not options."""
     spec = tracker(data)
-    own = set(getattr(_engine(data.id), "ROUND_INPUTS", ()))
+    own = set(systems.engine(data.id).TURNS.ROUND_INPUTS)
     decls = [d for d in data.calculator(spec["calculator"])["inputs"] if d["type"] != "list" and d["name"] not in own]
     if options is None:
         options = {}
@@ -150,85 +131,3 @@ def checked_options(data: SystemData, options: Mapping[str, Any] | None) -> dict
         if key not in known:
             raise InputError(f"options.{key}", f"is not an option here (options: {', '.join(sorted(known))})")
     return {d["name"]: inputs.value(d, options.get(d["name"]), f"options.{d['name']}") for d in decls}
-
-
-def die(
-    data: SystemData, key: str, sides: int, label: str, rule: str, count: int = 1, optional: bool = False
-) -> dict[str, Any]:
-    """One entry of `dice_needed`; `optional` marks a roll made only when the rule is triggered."""
-    cited = data.step(rule, "")
-    return {
-        "key": key,
-        "dice": f"{count}d{sides}",
-        "label": label,
-        "rule": rule,
-        "url": cited["url"],
-        "optional": optional,
-    }
-
-
-def rolled(rolls: Mapping[str, Any], key: str, low: int, high: int, what: str) -> int:
-    """The roll under `key`, checked to lie in low..high (`what` says which die, for the message)."""
-    if key not in rolls:
-        raise InputError(f"rolls.{key}", f"is missing: roll {what}")
-    value = rolls[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.strip().isascii():
-            value = int(value)
-        else:
-            raise InputError(f"rolls.{key}", f"must be a whole number (got {inputs.shown(value)})")
-    if not low <= value <= high:
-        raise InputError(f"rolls.{key}", f"{what} shows {low} to {high} (got {value})")
-    return value
-
-
-def initiative(data: SystemData, raw: dict[str, Any], people: list[dict[str, Any]]) -> dict[str, Any]:
-    """Run the system's initiative calculator on `raw` inputs (validated as the calculator's own),
-    its combatants named by `tag`; an error names the tracker's combatants, never the tags."""
-    spec = tracker(data)
-    try:
-        values = inputs.validate(data.calculator(spec["calculator"])["inputs"], raw)
-        return systems.engine(data.id).CALCULATORS[spec["calculator"]](values, data)
-    except InputError as err:
-        raise InputError(err.input, named(err.reason, people)) from None
-
-
-def tag(i: int) -> str:
-    """The name combatant i goes by inside the calculator (unique whatever the tracker's names)."""
-    return f"#{i + 1}"
-
-
-def untag(name: str) -> int:
-    """The index of the combatant a calculator's result names by `tag`."""
-    return int(name[1:]) - 1
-
-
-def named(text: str, people: list[dict[str, Any]]) -> str:
-    """A calculator's text with its combatant tags replaced by their names (longest tags first)."""
-    for i in sorted(range(len(people)), reverse=True):
-        text = text.replace(tag(i), people[i]["name"])
-    return text
-
-
-def mentions(step: dict[str, str], i: int) -> bool:
-    """Whether a calculator's step names combatant i (by its tag, as a whole word)."""
-    words = step["text"]
-    for mark in ",:;()":
-        words = words.replace(mark, " ")
-    return tag(i) in words.split()
-
-
-def turns_from_order(
-    order: list[dict[str, Any]],
-    people: list[dict[str, Any]],
-    when: Any,
-    why: Any,
-) -> list[dict[str, Any]]:
-    """The calculator's order groups (named by `tag`) as turns: one per combatant, in order;
-    combatants of one group share a `rank` (they are tied: see the notes)."""
-    turns = []
-    for group in order:
-        for name in group["names"]:
-            i = untag(name)
-            turns.append({"id": people[i]["id"], "when": when(group, i), "rank": group["rank"], "why": why(group, i)})
-    return turns

@@ -4,7 +4,6 @@ Each dangling id comes with the nearest known id as a suggestion."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -361,13 +360,13 @@ def _check_tracker(system: System, out: list[Problem], complete: bool = False) -
     where = system.where[("tracker", "tracker")]
     if complete:
         try:
-            turns_module = importlib.import_module(f"{system.module}.turns")
+            turns_module = systems.engine(system.id).TURNS
         except Exception as err:  # any import failure is reported as data, not as a traceback
-            out.append(where.problem(f"cannot import {system.module}.turns: {type(err).__name__}: {err}"))
+            out.append(where.problem(f"cannot load the engine's TURNS of {system.module}: {type(err).__name__}: {err}"))
         else:
             for name in ("dice_needed", "turn_order"):
                 if not callable(getattr(turns_module, name, None)):
-                    out.append(where.problem(f"{system.module}.turns has no function {name}"))
+                    out.append(where.problem(f"{system.module}.TURNS has no function {name}"))
     if spec["calculator"] not in system.calculators:
         out.append(where.problem(f"no calculator '{spec['calculator']}'", "calculator"))
         return
@@ -391,12 +390,15 @@ def _check_tracker(system: System, out: list[Problem], complete: bool = False) -
     if spec["rule"] not in system.rules:
         out.append(where.problem(f"no rule '{spec['rule']}'{suggest(spec['rule'], system.rules)}", "rule"))
     refs = [(("health",), spec["health"])]
-    refs += [((key, i), r) for key in ("defenses", "status") for i, r in enumerate(spec.get(key) or [])]
+    refs += [((key, i), r) for key in ("defenses", "status", "rulings") for i, r in enumerate(spec.get(key) or [])]
     for field, ref in refs:
-        if calculator_input(system, ref) is None:
+        decl = calculator_input(system, ref)
+        if decl is None:
             out.append(where.problem(f"no input '{ref['input']}' in calculator '{ref['calculator']}'", *field))
+        elif field[0] == "rulings" and not decl.get("ruling"):
+            out.append(where.problem(f"input '{ref['input']}' of '{ref['calculator']}' is no ruling's option", *field))
     for i, state in enumerate(spec.get("states") or []):
-        problem = _state_problem(system, state)
+        problem = _state_problem(system, state) or _state_condition_problem(system, spec, state)
         if problem:
             out.append(where.problem(problem[1], "states", i, problem[0]))
 
@@ -414,6 +416,15 @@ def _state_problem(system: System, state: dict) -> tuple[str, str] | None:
     kinds = ("range",) if state["when"] == "within" else ("number", "threshold", "modifier")
     if fact.get("kind") not in kinds:
         return "fact", f"'{state['fact']}' is a {fact.get('kind')} fact; `{state['when']}` needs {' or '.join(kinds)}"
+    return None
+
+
+def _state_condition_problem(system: System, spec: dict, state: dict) -> tuple[str, str] | None:
+    """A state's `unless` names a boolean status field."""
+    if "unless" in state:
+        decls = [calculator_input(system, r) for r in spec.get("status") or []]
+        if not any(d and d["name"] == state["unless"] and d["type"] == "boolean" for d in decls):
+            return "unless", f"'{state['unless']}' is no boolean input of the tracker's status"
     return None
 
 

@@ -113,11 +113,14 @@ def export_tracker(system: System) -> dict[str, Any] | None:
     _, fields = crossref.tracker_fields(system)
 
     def resolved(ref: dict) -> dict:
-        return {**ref, **_input(system, crossref.calculator_input(system, ref) or {})}
+        # the tracker's own label (the combatant's voice, for its card) beside the calculator's
+        own = {"card_label": ref["label"]} if "label" in ref else {}
+        return {**ref, **_input(system, crossref.calculator_input(system, ref) or {}), **own}
 
     return {
         "calculator": spec["calculator"],
         "list": spec["list"],
+        "max_combatants": spec.get("max_combatants") or (crossref.tracker_fields(system)[0] or {}).get("max_items", 20),
         "inputs": [_input(system, fields[name]) for name in spec["inputs"]],
         "side": spec.get("side"),
         "rolled": spec["rolled"],
@@ -125,6 +128,7 @@ def export_tracker(system: System) -> dict[str, Any] | None:
         "health": resolved(spec["health"]),
         "defenses": [resolved(r) for r in spec["defenses"]],
         "status": [resolved(r) for r in spec.get("status") or []],
+        "rulings": [resolved(r) for r in spec.get("rulings") or []],
         "states": [
             {**state, "value": system.rules[state["rule"]]["facts"][state["fact"]]["value"]}
             for state in spec.get("states") or []

@@ -29,9 +29,76 @@ class TableGenerator(Protocol):
     def __call__(self, data: SystemData, /) -> dict[str, Any]: ...
 
 
+class Turns(Protocol):
+    """A system's round for the encounter tracker (its `turns` module, the engine's `TURNS`):
+    `people` and `options` come checked and typed by `calc.turns` (see CONTRIBUTING.md)."""
+
+    @property
+    def ROUND_INPUTS(self) -> tuple[str, ...]: ...  # noqa: N802 - a module constant
+
+    def dice_needed(
+        self, people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict, /
+    ) -> list[dict]: ...
+
+    def turn_order(
+        self, people: list[dict[str, Any]], rolls: dict, round_no: int, data: SystemData, options: dict, /
+    ) -> dict: ...
+
+
+class Fight(Protocol):
+    """A system's rules of a fight (the engine's `FIGHT`): how a combatant fares by its hit points
+    (and Wounds), whether the rules still let it act, what damage and healing do, the dice and
+    changes a new round brings, and the system's own declarations and actions. `c` is a checked
+    combatant of `calc.fight.state`; `options` every ruling's value. `calc.fight.hit_points.
+    HitPointRules` serves a system whose data's `tracker.states` say it all."""
+
+    def check_extra(self, raw: Any, where: str, data: SystemData, /) -> dict[str, Any]: ...
+    def shown_extra(self, c: dict[str, Any], data: SystemData, options: dict[str, Any], /) -> dict[str, Any]: ...
+    def fresh(self, c: dict[str, Any], /) -> dict[str, Any]: ...
+    def side_values(self, side: str, /) -> dict[str, Any]: ...
+    def floor(self, c: dict[str, Any], data: SystemData, options: dict[str, Any], /) -> int: ...
+    def health(self, c: dict[str, Any], data: SystemData, options: dict[str, Any], /) -> dict[str, Any]: ...
+
+    def damage(
+        self,
+        c: dict[str, Any],
+        amount: int,
+        data: SystemData,
+        options: dict[str, Any],
+        critical: bool,
+        round_no: int,
+        /,
+    ) -> tuple[dict[str, Any], list[dict]]: ...
+
+    def heal(
+        self, c: dict[str, Any], amount: int, data: SystemData, options: dict[str, Any], /
+    ) -> tuple[dict[str, Any], list[dict]]: ...
+
+    def round_dice(self, c: dict[str, Any], data: SystemData, options: dict[str, Any], /) -> list[dict]: ...
+
+    def due_dice(self, people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict, /) -> dict: ...
+
+    def start_round(
+        self, c: dict[str, Any], rolls: dict[str, int], round_no: int, data: SystemData, options: dict[str, Any], /
+    ) -> tuple[dict[str, Any], list[dict]]: ...
+
+    def acts_in(self, c: dict[str, Any], data: SystemData, /) -> list[str] | None: ...
+    def declare(self, c: dict[str, Any], raw: Any, data: SystemData, /) -> dict[str, Any]: ...
+    def special(
+        self, action: dict[str, Any], c: dict[str, Any], data: SystemData, options: dict, /
+    ) -> dict[str, Any]: ...
+
+
 class Engine(Protocol):
     """A system's engine module: its calculators and table generators by name (the names the
-    system's calculators.yaml and tables.yaml declare)."""
+    system's calculators.yaml and tables.yaml declare), its round for the encounter tracker
+    (`TURNS`) and the health rules of its fights (`FIGHT`)."""
+
+    @property
+    def TURNS(self) -> Turns: ...  # noqa: N802 - a module constant
+
+    @property
+    def FIGHT(self) -> Fight: ...  # noqa: N802 - a module constant
 
     @property
     def CALCULATORS(self) -> Mapping[str, Calculator]: ...  # noqa: N802 - a module constant

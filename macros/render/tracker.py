@@ -1,5 +1,5 @@
 """A system's encounter tracker page: an empty container filled in the browser by
-docs/assets/js/tracker.mjs, carrying the page's declaration as JSON in a data attribute (the same
+docs/assets/js/tracker/page.mjs, carrying the page's declaration as JSON in a data attribute (the same
 reason as calculator blocks: Material's instant navigation would run JSON in a script element).
 
 The declaration is the system's `tracker:` block as exported to calc/rules.json (what a combatant
@@ -20,7 +20,7 @@ LINKED = ("hit", "round")
 """The calculators a combatant opens with its values filled in (with the one its health input
 belongs to, where that is another)."""
 
-FIELD_KEYS = ("name", "type", "label", "help", "min", "max", "default", "options", "max_length")
+FIELD_KEYS = ("name", "type", "label", "card_label", "help", "min", "max", "default", "options", "max_length")
 
 
 def ruling_inputs(calculator: dict[str, Any]) -> list[dict[str, Any]]:
@@ -34,7 +34,7 @@ def ruling_inputs(calculator: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, Any] | None:
-    """What tracker.mjs reads, or None when the system declares no tracker."""
+    """What the tracker page (tracker/page.mjs) reads, or None when the system declares no tracker."""
     spec = exported.get("tracker")
     if not spec:
         return None
@@ -56,6 +56,8 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
     return {
         "system": system_id,
         "fields": fields,
+        # as many combatants as the fight's initiative orders (the data's, exported)
+        "max_combatants": spec["max_combatants"],
         "health": {
             "input": health["input"],
             "label": own_label(health.get("label", "Hit points").replace("current ", "")),
@@ -64,7 +66,7 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
             "default": health.get("default", 10),
         },
         "rolled": spec.get("rolled"),
-        "rulings": ruling_inputs(calculators[spec["calculator"]]),
+        "rulings": _rulings(calculators[spec["calculator"]], spec.get("rulings", [])),
         "states": [
             {
                 **state,
@@ -78,6 +80,18 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
         "version": exported.get("version"),
         "builtins": exported.get("presets") or [],
     }
+
+
+def _rulings(initiative: dict[str, Any], fight: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Rulings block: the initiative calculator's ruling inputs, then the fight's own (the
+    `rulings:` of the `tracker:` block: how damage, Wounds and death are read), once each."""
+    out = ruling_inputs(initiative)
+    names = {r["name"] for r in out}
+    for ref in fight:
+        if ref["input"] not in names:
+            names.add(ref["input"])
+            out.append({**_field({**ref, "name": ref["input"]}), **{k: ref[k] for k in ("ruling", "when") if k in ref}})
+    return out
 
 
 def _field(decl: dict[str, Any]) -> dict[str, Any]:

@@ -96,3 +96,13 @@ def test_resolve_on_small_declarations():
         applies.resolve(DECLS, {"n": 3, "flag": "false"})
     assert err.value.input == "n" and "flag is true (flag is false)" in str(err.value)
     assert applies.condition_text({"flag": True}) == "flag is true"
+
+
+def test_holds_reads_when_among_typed_values() -> None:
+    """The tracker's combatant fields: phases' Hit Dice apply to a monster, free slots to a
+    character; a condition on an input that is not among the values does not stop a field."""
+    hd = {"name": "hd", "when": {"target_kind": "monster"}}
+    assert applies.holds(hd, {"target_kind": "monster", "hd": 3})
+    assert not applies.holds(hd, {"target_kind": "character", "hd": 3})
+    assert applies.holds(hd, {"hd": 3})
+    assert applies.holds({"name": "ac"}, {"ac": 5})

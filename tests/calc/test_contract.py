@@ -39,6 +39,17 @@ def test_engine_satisfies_the_contract(system: catalog.System) -> None:
     assert set(engine.TABLES) == generators
 
 
+@pytest.mark.parametrize("system", SYSTEMS, ids=[s.id for s in SYSTEMS])
+def test_the_tracker_is_found_through_the_engine(system: catalog.System) -> None:
+    """The one lookup gives the round (`TURNS`: the system's `turns` module, which
+    tools/check_types.py checks against `Turns`) and the fight's rules (`FIGHT`)."""
+    engine = systems.engine(system.id)
+    assert engine.TURNS.__name__ == f"{systems.module_name(system.id)}.turns"
+    assert isinstance(engine.TURNS.ROUND_INPUTS, tuple)
+    for name in ("health", "damage", "heal", "round_dice", "start_round", "acts_in", "check_extra"):
+        assert callable(getattr(engine.FIGHT, name)), name
+
+
 def test_unknown_system_has_no_engine() -> None:
     with pytest.raises(UnknownSystem):
         systems.engine("no-such-system")

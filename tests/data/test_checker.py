@@ -238,6 +238,20 @@ BAD = {
         "rules_data/countup/calculators.yaml:44: tracker.states[0].fact: "
         "'reach' is a number fact; `within` needs range",
     ),
+    "tracker ruling is no ruling's option": (
+        "calculators.yaml",
+        "    - {calculator: hit, input: ac}\n",
+        "    - {calculator: hit, input: ac}\n  rulings:\n    - {calculator: hit, input: ac}\n",
+        "rules_data/countup/calculators.yaml:44: tracker.rulings[0]: input 'ac' of 'hit' is no ruling's option",
+    ),
+    "tracker state's unless names no boolean status": (
+        "calculators.yaml",
+        "    - {calculator: hit, input: ac}\n",
+        "    - {calculator: hit, input: ac}\n  states:\n"
+        "    - {label: Dead, rule: attack, fact: reach, when: at-or-below, unless: ac}\n",
+        "rules_data/countup/calculators.yaml:44: tracker.states[0].unless: "
+        "'ac' is no boolean input of the tracker's status",
+    ),
     "YAML syntax error": (
         "tables.yaml",
         "    rule: damage\n",
@@ -317,10 +331,10 @@ def test_a_tracker_needs_the_engines_turns_module(root: Path) -> None:
     system = cat.systems["countup"]
     assert crossref.check(system, cat, complete=True) == []
     elsewhere = dataclasses.replace(system, id="no-such")  # its engine would be calc.systems.no_such
-    found = [str(p) for p in crossref.check(elsewhere, cat, complete=True) if ".turns" in str(p)]
+    found = [str(p) for p in crossref.check(elsewhere, cat, complete=True) if "TURNS" in str(p)]
     assert found == [
-        "rules_data/countup/calculators.yaml:34: tracker: cannot import calc.systems.no_such.turns: "
-        "ModuleNotFoundError: No module named 'calc.systems.no_such'"
+        "rules_data/countup/calculators.yaml:34: tracker: cannot load the engine's TURNS of calc.systems.no_such: "
+        "UnknownSystem: system: system 'no-such' has no engine"
     ]
 
 

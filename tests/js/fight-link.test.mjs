@@ -49,10 +49,10 @@ test("a spoilt link is a FightLinkError", async () => {
 test("the fight as it stands carries damage and conditions; bad ones are refused", async () => {
   const standing = [{ name: "Ogre", side: "foe", values: { ac: 4 }, damage: 7, tags: ["Hurt"] }];
   assert.deepEqual((await unpackFight(await packFight("countup", "v", standing))).roster, standing);
-  const { rosterOf, stateFromRoster } = await import("../../docs/assets/js/tracker-fighters.mjs");
+  const { rosterOf, stateFromRoster } = await import("../../docs/assets/js/tracker/fighters.mjs");
   const decl = { fields: [{ name: "ac", type: "integer", min: -10, max: 50, default: 10 }], health: { input: "target_hp", default: 10 } };
   const state = stateFromRoster("countup", [{ ...standing[0], values: { ac: 4, target_hp: 20 } }], decl);
-  assert.deepEqual([state.combatants[0].damage, state.combatants[0].tags, state.combatants[0].max], [7, ["Hurt"], 20]);
+  assert.deepEqual([state.combatants[0].hp, state.combatants[0].tags, state.combatants[0].max], [13, ["Hurt"], 20]);
   assert.deepEqual(rosterOf(state, decl, true)[0], { name: "Ogre", side: "foe", values: { ac: 4, target_hp: 20 }, damage: 7, tags: ["Hurt"] });
   assert.deepEqual(rosterOf(state, decl)[0], { name: "Ogre", side: "foe", values: { ac: 4, target_hp: 20 } });
   const spoilt = await packFight("countup", "v", [{ ...standing[0], damage: 1.5 }]);

@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { builtinPresets, matchesName, presetText } from "../../docs/assets/js/presets.mjs";
 import { fighterPreset, pieces, rollAll, rollDie } from "../../docs/assets/js/stat-fighters.mjs";
-import { trackerCombatant } from "../../docs/assets/js/tracker-fighters.mjs";
+import { trackerCombatant } from "../../docs/assets/js/tracker/fighters.mjs";
 
 test("rollDie is fair: every face once over the residues, and biased draws are rejected", () => {
   const limit = 2 ** 32 - (2 ** 32 % 6);
@@ -70,7 +70,7 @@ test("a fighter becomes preset text and the tracker's combatant", () => {
     health: { input: "target_hp", default: 10 },
   };
   const c = trackerCombatant({ ...FIGHTER, values: { ...FIGHTER.values, target_hp: 16 } }, "foe", decl);
-  assert.deepEqual(c, { name: "Bugbear", side: "foe", values: { ac: 5, delayed: false }, max: 16 });
+  assert.deepEqual(c, { name: "Bugbear", side: "foe", values: { ac: 5, delayed: false }, max: 16 }); // routine: not a tracker field
   assert.equal(trackerCombatant(FIGHTER, "pc", decl).max, 10); // no hit points: the tracker's default
   assert.equal(trackerCombatant(FIGHTER, "pc", decl).side, "pc");
 });
@@ -93,43 +93,45 @@ test("built-in presets by role, values as text, found by any words of the name",
   assert.ok(matchesName("Élan", "elan"));
 });
 
-test("a link's roster makes a new fight, and a fight's roster goes back into a link", async () => {
-  const { rosterOf, stateFromRoster } = await import("../../docs/assets/js/tracker-fighters.mjs");
+test("a link's roster makes a saved fight for the engine's load, and a fight's roster goes back into a link", async () => {
+  const { rosterOf, stateFromRoster } = await import("../../docs/assets/js/tracker/fighters.mjs");
   const decl = { fields: [{ name: "ac", type: "integer", min: -10, max: 10, default: 5 }], health: { input: "target_hp", default: 10 } };
   const roster = [
     { name: "Ogre", side: "foe", values: { ac: 4, target_hp: 22, routine: [] } },
-    { name: "Aria", side: "pc", values: { ac: 99 } }, // no longer fits: the default
+    { name: "Aria", side: "pc", values: { ac: 99 } }, // sent as it is: the engine's load names what does not fit
   ];
   const state = stateFromRoster("segments", roster, decl);
+  assert.equal(state.format, "cc-fight");
+  assert.equal(state.next_id, 3);
   assert.deepEqual(
-    state.combatants.map((c) => [c.id, c.name, c.side, c.values.ac, c.max]),
+    state.combatants.map((c) => [c.id, c.name, c.side, c.values.ac, c.max, c.hp]),
     [
-      ["c1", "Ogre", "foe", 4, 22],
-      ["c2", "Aria", "pc", 5, 10],
+      ["c1", "Ogre", "foe", 4, 22, 22],
+      ["c2", "Aria", "pc", 99, 10, 10],
     ],
   );
   assert.deepEqual(rosterOf(state, decl), [
     { name: "Ogre", side: "foe", values: { ac: 4, target_hp: 22 } },
-    { name: "Aria", side: "pc", values: { ac: 5, target_hp: 10 } },
+    { name: "Aria", side: "pc", values: { ac: 99, target_hp: 10 } },
   ]);
 });
 
 test("the players' view: order, whose turn, states; a foe's hit points hidden", async () => {
-  const { playersView } = await import("../../docs/assets/js/tracker-fighters.mjs");
-  const decl = { states: [{ label: "Dead", when: "at-or-below", value: 0, side: "foe" }, { label: "Hurt", when: "within", value: { min: -9, max: 0 } }] };
-  const state = {
+  const { playersView } = await import("../../docs/assets/js/tracker/fighters.mjs");
+  const view = {
     round: 2,
-    turn: 1,
+    current: "c1",
     order: [{ id: "c2" }, { id: "c1" }],
     combatants: [
-      { id: "c1", name: "Aria", side: "pc", max: 20, damage: 21, tags: ["Prone"] },
-      { id: "c2", name: "Orc", side: "foe", max: 6, damage: 6, tags: [] },
-      { id: "c3", name: "Late", side: "foe", max: 9, damage: 0, tags: [] },
+      { id: "c1", name: "Aria", side: "pc", max: 20, hp: -1, state: "Hurt", tags: ["Prone"] },
+      { id: "c2", name: "Orc", side: "foe", max: 6, hp: 0, state: "Dead", tags: [] },
+      { id: "c3", name: "Late", side: "foe", max: 9, hp: 9, state: "", tags: [] },
     ],
   };
-  assert.deepEqual(playersView(state, decl), [
+  assert.deepEqual(playersView(view), [
     { name: "Orc", side: "foe", now: false, hp: null, state: "Dead", tags: [] },
     { name: "Aria", side: "pc", now: true, hp: "-1 / 20", state: "Hurt", tags: ["Prone"] },
     { name: "Late", side: "foe", now: false, hp: null, state: null, tags: [] },
   ]);
+  assert.deepEqual(playersView(null), []);
 });

@@ -89,4 +89,4 @@ def test_the_site_modules_graph_is_found() -> None:
     graph = module_preload.static_imports(docs, "assets/js/calculators.mjs")
     for needed in ("calc-form.mjs", "calc-results.mjs", "calc-worker-client.mjs", "dom.mjs"):
         assert f"assets/js/{needed}" in graph
-    assert "assets/js/pyodide-worker.mjs" not in graph and "assets/js/tracker.mjs" not in graph
+    assert "assets/js/pyodide-worker.mjs" not in graph and "assets/js/tracker/page.mjs" not in graph

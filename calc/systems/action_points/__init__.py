@@ -11,9 +11,11 @@ defense against an attacker), `dying` (checks and stabilising), `spells` (spell 
 
 from __future__ import annotations
 
+from calc.systems.action_points import turns as TURNS
 from calc.systems.action_points.attack import damage, hit
 from calc.systems.action_points.defense import defense
 from calc.systems.action_points.dying import dying
+from calc.systems.action_points.fight import FIGHT
 from calc.systems.action_points.initiative import initiative
 from calc.systems.action_points.planner import ap_plan
 from calc.systems.action_points.round import round_
@@ -34,6 +36,8 @@ CALCULATORS = {
 __all__ = [
     "CALCULATORS",
     "TABLES",
+    "FIGHT",
+    "TURNS",
     "ap_plan",
     "damage",
     "defense",

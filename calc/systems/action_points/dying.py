@@ -23,6 +23,17 @@ def check_pass(sides: int, bonus: int, dc: int, meets: bool) -> Fraction:
     return Fraction(faces, sides)
 
 
+def dc_at(hp: int, data: SystemData) -> int:
+    """The dying check's DC at `hp` hit points: the base + the hit points below 0."""
+    return int(data.fact("dying", "check_dc_base")) + (data.fact("dying", "dying_below") - hp)
+
+
+def passes(total: int, dc: int, meets: bool) -> bool:
+    """Whether a check's total passes: reaching the DC under the ruling, exceeding it otherwise
+    (the rolled face's side of `check_pass`)."""
+    return total >= dc if meets else total > dc
+
+
 def dying(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     below, dead = data.fact("dying", "dying_below"), data.fact("dead", "dead_at")
     hp, con = inputs["hp"], inputs["constitution"]
@@ -35,7 +46,7 @@ def dying(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     meets = inputs["dc_ties"] == "meets"
 
     def dc(h: int) -> int:
-        return base + (below - h)
+        return dc_at(h, data)
 
     def p_pass(h: int) -> Fraction:
         return check_pass(sides, con, dc(h), meets)

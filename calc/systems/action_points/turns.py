@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import turns
+from calc import turn_helpers as kit
 from calc.data import SystemData
 from calc.errors import InputError
 from calc.format import number, signed
 from calc.systems.action_points.initiative import deft_bonus
+
+ROUND_INPUTS: tuple[str, ...] = ()
+"""Initiative calculator inputs the round sets itself: none (every other input is an option)."""
 
 
 def _teams(people: list[dict[str, Any]], options: dict) -> dict[str, list[int]]:
@@ -43,11 +46,11 @@ def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, o
     for team, members in teams.items():
         who = people[_roller(members, people, data)]["name"]
         label = f"Team {team}: one initiative roll for the encounter ({who}, the lowest bonus, rolls)"
-        out.append(turns.die(data, f"team:{team}", sides, label, "team-initiative"))
+        out.append(kit.die(data, f"team:{team}", sides, label, "team-initiative"))
     for i, p in enumerate(people):
         if i not in in_team:
             label = f"{p['name']}: initiative for the encounter, d{sides} {signed(_bonus(p, data))}"
-            out.append(turns.die(data, f"init:{p['id']}", sides, label, "initiative"))
+            out.append(kit.die(data, f"init:{p['id']}", sides, label, "initiative"))
     return out
 
 
@@ -69,21 +72,21 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
                 raise InputError(f"combatants[{i + 1}].swap_with", f"no combatant has the id '{p['swap_with']}'")
             if people[j]["side"] != p["side"]:
                 raise InputError(f"combatants[{i + 1}].swap_with", f"{people[j]['name']} is not an ally")
-            swap = turns.tag(j)
+            swap = kit.tag(j)
         entries.append(
             {
-                "name": turns.tag(i),
+                "name": kit.tag(i),
                 "bonus": p["bonus"],
-                "roll": turns.rolled(rolls, key, 1, sides, what),
+                "roll": kit.rolled(rolls, key, 1, sides, what),
                 "deft": p["deft"],
                 "delay": p["delay"],
                 "swap_with": swap,
                 "team": p["team"],
             }
         )
-    answer = turns.initiative(data, {**options, "combatants": entries}, people)
-    steps = {i: [s for s in answer["steps"] if turns.mentions(s, i)] for i in range(len(people))}
-    score = {turns.tag(i): None for i in range(len(people))}
+    answer = kit.initiative(data, {**options, "combatants": entries}, people)
+    steps = {i: [s for s in answer["steps"] if kit.mentions(s, i)] for i in range(len(people))}
+    score = {kit.tag(i): None for i in range(len(people))}
     for g in answer["order"]:
         for n in g["names"]:
             score[n] = g["score"]
@@ -92,7 +95,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
     notes: list[dict] = []
     blocks: list[tuple[list[int], str]] = []  # combatants sharing a rank, in order, and why
     for g in answer["order"]:
-        members = [turns.untag(n) for n in g["names"]]
+        members = [kit.untag(n) for n in g["names"]]
         if len(members) == 1:
             blocks.append((members, ""))
             continue
@@ -113,17 +116,13 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
                     "initiative",
                     f"{name(i)}: rolled {entries[i]['roll']} {signed(_bonus(people[i], data))}"
                     + (f" (rolled once, in round 1; this is round {round_no})" if round_no > 1 else "")
-                    + f"; acts at {score[turns.tag(i)]}, highest first.",
+                    + f"; acts at {score[kit.tag(i)]}, highest first.",
                 )
             ]
-            why += [
-                {**s, "text": turns.named(s["text"], people)} for s in steps.get(i, []) if s["rule"] != "initiative"
-            ]
+            why += [{**s, "text": kit.named(s["text"], people)} for s in steps.get(i, []) if s["rule"] != "initiative"]
             if tie:
-                why.append(data.step("initiative-ties", f"Tied at {score[turns.tag(i)]}: {tie}."))
-            listed.append(
-                {"id": people[i]["id"], "when": f"initiative {score[turns.tag(i)]}", "rank": rank, "why": why}
-            )
+                why.append(data.step("initiative-ties", f"Tied at {score[kit.tag(i)]}: {tie}."))
+            listed.append({"id": people[i]["id"], "when": f"initiative {score[kit.tag(i)]}", "rank": rank, "why": why})
     return {"turns": listed, "notes": notes, "needs": needs}
 
 
@@ -178,14 +177,12 @@ def _break_tie(
         for u in missing:
             who = " and ".join(people[i]["name"] for i in u)
             how = f"d{sides} {signed(_reroll_bonus(u, people, data, options))}" if with_bonus else f"a bare d{sides}"
-            needs.append(
-                turns.die(data, key(u), sides, f"{who}: re-roll the tie at {score} ({how})", "initiative-ties")
-            )
+            needs.append(kit.die(data, key(u), sides, f"{who}: re-roll the tie at {score} ({how})", "initiative-ties"))
         notes.append(data.step("initiative-ties", f"{names} are tied at {score}: re-roll to break the tie."))
         return [([i for u in units for i in u], "re-roll to break the tie")]
     total = {}
     for u in units:
-        roll = turns.rolled(rolls, key(u), 1, sides, f"the d{sides} re-rolled for {people[u[0]]['name']}")
+        roll = kit.rolled(rolls, key(u), 1, sides, f"the d{sides} re-rolled for {people[u[0]]['name']}")
         total[key(u)] = roll + (_reroll_bonus(u, people, data, options) if with_bonus else 0)
     shown = "; ".join(f"{' and '.join(people[i]['name'] for i in u)} {number(total[key(u)])}" for u in units)
     notes.append(

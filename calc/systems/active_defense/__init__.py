@@ -12,8 +12,10 @@ dodges), `contest` (counterspell and feint) and `reserve` (where to spend a rese
 
 from __future__ import annotations
 
+from calc.systems.active_defense import turns as TURNS
 from calc.systems.active_defense.contest import counterspell, feint
 from calc.systems.active_defense.damage import damage
+from calc.systems.active_defense.fight import FIGHT
 from calc.systems.active_defense.hit import hit
 from calc.systems.active_defense.initiative import initiative
 from calc.systems.active_defense.reserve import block_plan
@@ -40,6 +42,8 @@ TABLES = {"two_weapon_combinations": two_weapon_combinations}
 __all__ = [
     "CALCULATORS",
     "TABLES",
+    "FIGHT",
+    "TURNS",
     "applicable_rows",
     "block_plan",
     "counterspell",

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import turns
+from calc import turn_helpers as kit
 from calc.data import SystemData
 from calc.systems.active_defense.readers import num, plus
+
+ROUND_INPUTS: tuple[str, ...] = ()
+"""Initiative calculator inputs the round sets itself: none (every other input is an option)."""
 
 
 def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> list[dict]:
     sides = data.die_sides("initiative", "die")
     return [
-        turns.die(data, f"init:{p['id']}", sides, f"{p['name']}: initiative for the encounter", "initiative")
+        kit.die(data, f"init:{p['id']}", sides, f"{p['name']}: initiative for the encounter", "initiative")
         for p in people
     ]
 
@@ -25,10 +28,10 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
     by_dex = options["initiative_ties"] == "dexterity"
     entries, totals = [], []
     for i, p in enumerate(people):
-        roll = turns.rolled(rolls, f"init:{p['id']}", 1, sides, f"{p['name']}'s d{sides}")
-        entries.append({"name": turns.tag(i), "dexterity": p["dexterity"], "agility": p["agility"], "roll": roll})
+        roll = kit.rolled(rolls, f"init:{p['id']}", 1, sides, f"{p['name']}'s d{sides}")
+        entries.append({"name": kit.tag(i), "dexterity": p["dexterity"], "agility": p["agility"], "roll": roll})
         totals.append(roll + (p["agility"] if by_agility else p["dexterity"]))
-    order = turns.initiative(data, {**options, "combatants": entries}, people)["order"]
+    order = kit.initiative(data, {**options, "combatants": entries}, people)["order"]
     added = "Agility score" if by_agility else "Dexterity modifier"
     again = f" (rolled once, in round 1; this is round {round_no})" if round_no > 1 else ""
 
@@ -58,12 +61,12 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
             steps.append(data.step("ruling:initiative-ties", f"Tied with {', '.join(same)}: the table settles it."))
         return steps
 
-    listed = turns.turns_from_order(order, people, lambda g, i: f"initiative {num(totals[i])}", why)
+    listed = kit.turns_from_order(order, people, lambda g, i: f"initiative {num(totals[i])}", why)
     notes = [
         data.step(
             "ruling:initiative-ties",
             f"Initiative {g['score']}: "
-            + ", ".join(people[turns.untag(n)]["name"] for n in g["names"])
+            + ", ".join(people[kit.untag(n)]["name"] for n in g["names"])
             + " are tied; the table settles their order.",
         )
         for g in order

@@ -12,7 +12,9 @@ Modules: `readers` (dice facts, the ability score table, number formatting), `hi
 
 from __future__ import annotations
 
+from calc.systems.countup import turns as TURNS
 from calc.systems.countup.damage import damage
+from calc.systems.countup.fight import FIGHT
 from calc.systems.countup.forecast import forecast
 from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds, natural_healing
 from calc.systems.countup.healing import healing
@@ -35,6 +37,8 @@ CALCULATORS = {
 __all__ = [
     "CALCULATORS",
     "TABLES",
+    "FIGHT",
+    "TURNS",
     "ability_bonus_of",
     "damage",
     "healing",

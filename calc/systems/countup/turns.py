@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import turns
+from calc import turn_helpers as kit
 from calc.data import SystemData
 from calc.format import number, signed
 from calc.systems.countup.initiative import PLAYER, initiative_dice
+
+ROUND_INPUTS: tuple[str, ...] = ()
+"""Initiative calculator inputs the round sets itself: none (every other input is an option)."""
 
 
 def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> list[dict]:
     sides = initiative_dice(data)
     return [
-        turns.die(
+        kit.die(
             data,
             f"init:{p['id']}",
             sides[p["die"]],
@@ -28,15 +31,15 @@ def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, o
 
 def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: SystemData, options: dict) -> dict:
     sides = initiative_dice(data)
-    side_of = turns.tracker(data)["side"]
+    side_of = kit.tracker(data)["side"]
     entries, totals = [], []
     for i, p in enumerate(people):
-        roll = turns.rolled(rolls, f"init:{p['id']}", 1, sides[p["die"]], f"{p['name']}'s {p['die']}")
+        roll = kit.rolled(rolls, f"init:{p['id']}", 1, sides[p["die"]], f"{p['name']}'s {p['die']}")
         entries.append(
-            {"name": turns.tag(i), "side": side_of[p["side"]], "die": p["die"], "modifier": p["modifier"], "roll": roll}
+            {"name": kit.tag(i), "side": side_of[p["side"]], "die": p["die"], "modifier": p["modifier"], "roll": roll}
         )
         totals.append(roll + p["modifier"])
-    order = turns.initiative(data, {**options, "combatants": entries}, people)["order"]
+    order = kit.initiative(data, {**options, "combatants": entries}, people)["order"]
     start = data.fact("initiative-count", "count_start")
 
     def why(group: dict, i: int) -> list[dict]:
@@ -62,12 +65,12 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
                 steps.append(data.step("ruling:initiative-npc-ties", "NPCs on the same count: the GM orders them."))
         return steps
 
-    listed = turns.turns_from_order(order, people, lambda g, i: f"count {g['score']}", why)
+    listed = kit.turns_from_order(order, people, lambda g, i: f"count {g['score']}", why)
     notes = []
     for g in order:
         if g["tied"]:
-            names = ", ".join(people[turns.untag(n)]["name"] for n in g["names"])
-            if entries[turns.untag(g["names"][0])]["side"] == PLAYER:
+            names = ", ".join(people[kit.untag(n)]["name"] for n in g["names"])
+            if entries[kit.untag(g["names"][0])]["side"] == PLAYER:
                 notes.append(
                     data.step("initiative-ties", f"Count {g['score']}: {names} tie; the players choose their order.")
                 )

@@ -9,9 +9,11 @@ Modules: `attack_roll` (attack target, target number, the d20 used, what each fa
 
 from __future__ import annotations
 
+from calc.systems.phases import turns as TURNS
 from calc.systems.phases.damage import damage
 from calc.systems.phases.dodge import dodge
 from calc.systems.phases.feint import feint
+from calc.systems.phases.fight import FIGHT
 from calc.systems.phases.generated import TABLES
 from calc.systems.phases.hit import hit
 from calc.systems.phases.maneuver import maneuver
@@ -28,6 +30,8 @@ CALCULATORS["round"] = round_  # issue 13 item 1: a whole round and rounds to dr
 __all__ = [
     "CALCULATORS",
     "TABLES",
+    "FIGHT",
+    "TURNS",
     "damage",
     "dodge",
     "feint",

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice, turns
+from calc import dice
+from calc import turn_helpers as kit
 from calc.data import SystemData
 from calc.errors import InputError
 from calc.format import number
 from calc.systems.phases import order as phase_order
 
-ROUND_INPUTS = ("phase",)
+ROUND_INPUTS: tuple[str, ...] = ("phase",)
 """Initiative calculator inputs the round sets itself (every phase in turn), so not options."""
 
 
@@ -57,7 +58,7 @@ def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, o
         expr = _morale_dice(data)
         term = expr.terms[0]
         label = "Morale: one roll for all the monsters, only when morale is triggered"
-        out.append(turns.die(data, "morale", term.sides, label, "morale", count=term.count, optional=True))
+        out.append(kit.die(data, "morale", term.sides, label, "morale", count=term.count, optional=True))
     acting = [_acts_in(p, i, ordered) for i, p in enumerate(people)]
     for row in ordered:
         for p, acts in zip(people, acting, strict=True):
@@ -65,7 +66,7 @@ def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, o
                 what = "Dexterity roll" if row["id"] == "movement" else "d20"
                 label = f"{p['name']}: phase {row['n']} ({row['name']}), {what}"
                 rule = "movement-order" if row["id"] == "movement" else "simultaneous-actions"
-                out.append(turns.die(data, f"{row['id']}:{p['id']}", sides, label, rule))
+                out.append(kit.die(data, f"{row['id']}:{p['id']}", sides, label, rule))
     return out
 
 
@@ -79,7 +80,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
     if morale and "morale" in rolls and any(p["morale"] > 0 for p in people):
         expr = _morale_dice(data)
         dist = expr.dist()
-        total = turns.rolled(rolls, "morale", dist.min, dist.max, f"the morale {expr}")
+        total = kit.rolled(rolls, "morale", dist.min, dist.max, f"the morale {expr}")
         fled = {
             i
             for i, p in enumerate(people)
@@ -101,15 +102,15 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
         entries = []
         for i in members:
             p = people[i]
-            roll = turns.rolled(rolls, f"{row['id']}:{p['id']}", 1, sides, f"{p['name']}'s d{sides} in {row['name']}")
-            entries.append({"name": turns.tag(i), "roll": roll, "dex_target": p["dex_target"], "morale": p["morale"]})
-        answer = turns.initiative(data, {**options, "phase": row["id"], "combatants": entries}, people)
+            roll = kit.rolled(rolls, f"{row['id']}:{p['id']}", 1, sides, f"{p['name']}'s d{sides} in {row['name']}")
+            entries.append({"name": kit.tag(i), "roll": roll, "dex_target": p["dex_target"], "morale": p["morale"]})
+        answer = kit.initiative(data, {**options, "phase": row["id"], "combatants": entries}, people)
         by_margin = row["id"] == "movement" and options["movement_order"] == "margin"
         shift = {i: people[i]["dex_target"] if by_margin else 0 for i in members}
-        roll_of = {turns.untag(e["name"]): e["roll"] for e in entries}
+        roll_of = {kit.untag(e["name"]): e["roll"] for e in entries}
         steps = [s for s in answer["steps"] if s["rule"] != "declaration-order"]
         for group in answer["order"]:
-            tied = [turns.untag(n) for n in group["names"]]
+            tied = [kit.untag(n) for n in group["names"]]
             if len(tied) > 1 and options["ties"] == "reroll":
                 blocks = _break_tie(tied, shift, row, people, rolls, data, needs, notes, sides)
             else:
@@ -165,10 +166,10 @@ def _break_tie(
     if missing:
         for i in missing:
             label = f"{people[i]['name']}: roll again, tie in {row['name']}"
-            needs.append(turns.die(data, key(i), sides, label, "ruling:phase-ties"))
+            needs.append(kit.die(data, key(i), sides, label, "ruling:phase-ties"))
         notes.append(data.step("ruling:phase-ties", f"{row['name']}: {names} are tied: roll again."))
         return [(tied, "tied: roll again")]
-    value = {i: turns.rolled(rolls, key(i), 1, sides, f"the d{sides} rolled again") - shift[i] for i in tied}
+    value = {i: kit.rolled(rolls, key(i), 1, sides, f"the d{sides} rolled again") - shift[i] for i in tied}
     shown = "; ".join(f"{people[i]['name']} {number(value[i])}" for i in tied)
     notes.append(data.step("ruling:phase-ties", f"{row['name']}: tie rolled again: {shown}."))
     out: list[tuple[list[int], str]] = []

@@ -7,7 +7,9 @@ round and rounds to drop a foe), `saves` (the Monster Save Table), `generated` (
 
 from __future__ import annotations
 
+from calc.systems.segments import turns as TURNS
 from calc.systems.segments.damage import damage
+from calc.systems.segments.fight import FIGHT
 from calc.systems.segments.generated import TABLES
 from calc.systems.segments.hit import hit
 from calc.systems.segments.initiative import initiative
@@ -16,4 +18,4 @@ from calc.systems.segments.saves import save
 
 CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative, "round": round_, "save": save}
 
-__all__ = ["CALCULATORS", "TABLES", "damage", "hit", "initiative", "round_", "save"]
+__all__ = ["CALCULATORS", "TABLES", "FIGHT", "TURNS", "damage", "hit", "initiative", "round_", "save"]

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import turns
+from calc import turn_helpers as kit
 from calc.data import SystemData
+
+ROUND_INPUTS: tuple[str, ...] = ()
+"""Initiative calculator inputs the round sets itself: none (every other input is an option)."""
 
 GROUPS = {"pc": "PCs", "foe": "Foes"}
 """The group each side forms (its name shows in the steps)."""
@@ -18,9 +21,7 @@ GROUPS = {"pc": "PCs", "foe": "Foes"}
 def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> list[dict]:
     sides = data.die_sides("group-initiative", "die")
     return [
-        turns.die(
-            data, f"side:{side}", sides, f"{name}: group initiative, one d{sides} for the side", "group-initiative"
-        )
+        kit.die(data, f"side:{side}", sides, f"{name}: group initiative, one d{sides} for the side", "group-initiative")
         for side, name in GROUPS.items()
     ]
 
@@ -28,19 +29,19 @@ def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, o
 def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: SystemData, options: dict) -> dict:
     sides = data.die_sides("group-initiative", "die")
     groups = [
-        {"name": name, "roll": turns.rolled(rolls, f"side:{side}", 1, sides, f"the {name}' d{sides}")}
+        {"name": name, "roll": kit.rolled(rolls, f"side:{side}", 1, sides, f"the {name}' d{sides}")}
         for side, name in GROUPS.items()
     ]
     entries = [
         {
-            "name": turns.tag(i),
+            "name": kit.tag(i),
             "group": GROUPS[p["side"]],
             **{k: p[k] for k in ("action", "weapon", "minor_actions", "minor_after", "delayed", "casting_time")},
         }
         for i, p in enumerate(people)
     ]
-    answer = turns.initiative(data, {**options, "groups": groups, "combatants": entries}, people)
-    shared = [s for s in answer["steps"] if not any(turns.mentions(s, i) for i in range(len(people)))]
+    answer = kit.initiative(data, {**options, "groups": groups, "combatants": entries}, people)
+    shared = [s for s in answer["steps"] if not any(kit.mentions(s, i) for i in range(len(people)))]
 
     def when(group: dict, i: int) -> str:
         note = group["note"]
@@ -50,18 +51,18 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
         return group["score"]
 
     def why(group: dict, i: int) -> list[dict]:
-        own = [{**s, "text": turns.named(s["text"], people)} for s in answer["steps"] if turns.mentions(s, i)]
+        own = [{**s, "text": kit.named(s["text"], people)} for s in answer["steps"] if kit.mentions(s, i)]
         rolled = [s for s in shared if s["rule"] == "group-initiative" and " rolled " in s["text"]]
         kind = [s for s in shared if s["rule"] == "action-order"]
         delayed = [s for s in shared if s["rule"] == "delayed-condition" and people[i]["delayed"]]
         spell = [s for s in shared if s["rule"] == "spell-initiative" and people[i]["action"] == "spell"]
         steps = rolled + kind + delayed + spell + own
         if group["note"]:
-            steps.append(data.step("action-order", turns.named(group["note"], people) + "."))
+            steps.append(data.step("action-order", kit.named(group["note"], people) + "."))
         return steps
 
-    listed = turns.turns_from_order(answer["order"], people, when, why)
-    notes = [{**s, "text": turns.named(s["text"], people)} for s in shared]
+    listed = kit.turns_from_order(answer["order"], people, when, why)
+    notes = [{**s, "text": kit.named(s["text"], people)} for s in shared]
     return {
         "turns": listed,
         "notes": notes,

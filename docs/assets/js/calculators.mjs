@@ -287,7 +287,7 @@ function bind() {
   }
   if (document.querySelector(".cc-tracker:not([data-cc-bound])") && !pageBuildMismatch()) {
     // The encounter tracker (its own module, fetched only on its page).
-    import("./tracker.mjs").then((m) => m.bindTrackers());
+    import("./tracker/page.mjs").then((m) => m.bindTrackers());
   }
   const roots = [...document.querySelectorAll(".cc-calc:not([data-cc-bound])")];
   if (!roots.length || pageBuildMismatch()) return;

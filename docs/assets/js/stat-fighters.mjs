@@ -15,7 +15,7 @@ export function rollAll(needed, roll = rollDie) {
   return needed.flatMap((d) => Array.from({ length: d.count }, () => roll(d.sides)));
 }
 
-/** A fighter's values as a preset keeps them ({input: text}), for presets.mjs and tracker-state.mjs. */
+/** A fighter's values as a preset keeps them ({input: text}), for presets.mjs and the tracker. */
 export function fighterPreset(fighter) {
   return { name: fighter.name, values: Object.fromEntries(Object.entries(fighter.values).map(([k, v]) => [k, presetText(v)])) };
 }

@@ -1,12 +1,11 @@
-// The tracker's quick set-up, called once each from tracker.mjs: the paste box and the text's own
+// The tracker's quick set-up, called once each from page.mjs: the paste box and the text's own
 // creatures at the top of the add form (`pasteIntoTracker`), and encounter links (`linkFights`):
 // a page opened with `#fight=…` starts that fight in one undoable step (a link from another
 // rules-data version says so), and "Link to this fight" packs the roster as it stands.
-import { el, replace } from "./dom.mjs";
-import { FightLinkError, packFight, unpackFight } from "./fight-link.mjs";
-import { mountStatPaste } from "./stat-paste.mjs";
-import { playersView, rosterOf, stateFromRoster, trackerCombatant } from "./tracker-fighters.mjs";
-import { TrackerError } from "./tracker-state.mjs";
+import { el, replace } from "../dom.mjs";
+import { FightLinkError, packFight, unpackFight } from "../fight-link.mjs";
+import { mountStatPaste } from "../stat-paste.mjs";
+import { playersView, rosterOf, stateFromRoster, trackerCombatant } from "./fighters.mjs";
 
 /** The tracker's hook: the paste box and the text's creatures at the top of its add form; each
  * fighter joins the fight as one undoable "add". `dispatch(action, said)` is the tracker's own. */
@@ -28,7 +27,7 @@ export function pasteIntoTracker(container, { system, decl, dispatch }) {
 }
 
 /** Read `location.hash` into a new fight, and add the "link to this fight" button. */
-export function linkFights(root, { system, decl, state, dispatch, say }) {
+export function linkFights(root, { system, decl, state, view, dispatch, say }) {
   const out = el("input", { type: "text", readonly: true, class: "cc-tk-fightlink", "aria-label": "Link to this fight", hidden: true });
   const button = el("button", { type: "button", class: "md-button cc-tk-share" }, "Link to this fight");
   const standing = el("input", { type: "checkbox", class: "cc-tk-standing" });
@@ -46,7 +45,7 @@ export function linkFights(root, { system, decl, state, dispatch, say }) {
     }
   });
   const tools = root.querySelector("#cc-tk-h-tools")?.parentElement.querySelector(".cc-tk-row");
-  if (tools) tools.append(button, withState, playersButton(root, state, decl));
+  if (tools) tools.append(button, withState, playersButton(root, view));
   tools?.parentElement.append(out);
   return openLink(system, decl, dispatch, say);
 }
@@ -62,26 +61,23 @@ async function openLink(system, decl, dispatch, say) {
   if (!got) return;
   history.replaceState(null, "", location.pathname + location.search); // a reload does not add them again
   if (got.system !== system) return say(`This link holds a fight of “${got.system}”, not of this system: open it on that system's tracker. Nothing changed.`, true);
-  let next;
-  try {
-    next = stateFromRoster(system, got.roster, decl);
-  } catch (err) {
-    if (!(err instanceof TrackerError)) throw err;
-    return say(`The link's fight could not be opened: ${err.message} Nothing changed.`, true);
-  }
-  const changed = got.version && decl.version && got.version !== decl.version ? ` The link was made with rules data ${got.version}; this site has ${decl.version}: values that no longer fit took their defaults.` : "";
-  dispatch({ type: "replace", state: next }, `Opened the link's fight: ${next.combatants.length} combatants (Undo returns to the fight you had).${changed}`);
+  const next = stateFromRoster(system, got.roster, decl);
+  const changed = got.version && decl.version && got.version !== decl.version ? ` The link was made with rules data ${got.version}; this site has ${decl.version}: what no longer fits is named.` : "";
+  dispatch({ type: "load", state: next }, (answer) => {
+    const dropped = answer.dropped?.length ? ` Not opened: ${answer.dropped.map((d) => d.message).join("; ")}.` : "";
+    return `Opened the link's fight: ${answer.state.combatants.length} combatants (Undo returns to the fight you had).${changed}${dropped}`;
+  });
 }
 
 /** "Players' view": a read-only panel to turn towards the table (order, whose turn, states; a
  * foe's hit points hidden), kept current while it is open. */
-function playersButton(root, state, decl) {
+function playersButton(root, view) {
   const panel = el("section", { class: "cc-tk-players", "aria-label": "Players' view", hidden: true });
   const button = el("button", { type: "button", class: "md-button cc-tk-players-open", "aria-expanded": "false" }, "Players' view");
   let timer = null;
   const draw = () => {
-    const s = state();
-    const rows = playersView(s, decl).map((p) =>
+    const v = view();
+    const rows = playersView(v).map((p) =>
       el(
         "li",
         { class: `cc-tk-${p.side}`, "aria-current": p.now ? "step" : null },
@@ -92,7 +88,7 @@ function playersButton(root, state, decl) {
         p.tags.length ? ` · ${p.tags.join(", ")}` : "",
       ),
     );
-    replace(panel, el("h2", {}, `Players' view · round ${s.round}`), el("ol", { class: "cc-tk-players-list" }, rows));
+    replace(panel, el("h2", {}, `Players' view · round ${v?.round ?? 0}`), el("ol", { class: "cc-tk-players-list" }, rows));
   };
   button.addEventListener("click", () => {
     const open = panel.hidden;

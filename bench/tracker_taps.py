@@ -1,0 +1,229 @@
+"""Taps per round in the encounter tracker: a scripted six-combatant fight in each system, on a
+390×844 phone, counted the way a GM at a table spends them.
+
+`python -m bench.tracker_taps BASE_URL [--rounds N] [--shots DIR]` drives a built site (served at
+BASE_URL, e.g. http://127.0.0.1:8000/sub/) in headless Chromium: adds six combatants (not
+counted), then plays N rounds (default 2) through the page's own controls, counting
+
+  taps  — every button pressed (the round button, Start round, each Next turn, each declaration);
+  dice  — every die typed from the table (one entry per die the round asks for; rolling them all
+          in the page instead costs one tap, "Roll the empty ones here").
+
+A round ends when the page shows the round over (no current combatant). It also reports the
+page's height and the collapsed cards' heights with six combatants, and, with --shots, takes a
+screenshot of the tracker mid-round in the light and dark schemes.
+
+It uses only the hooks the issue keeps for outside tests (`.cc-tracker[data-cc-round]`,
+`data-cc-turn`, the buttons' names, the dice form's `input[data-cc-key]`), so the same script
+measures the page before and after a change."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+from urllib.parse import urljoin
+
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
+PEOPLE = [
+    ("Ann", "pc", 20),
+    ("Bob", "pc", 14),
+    ("Cy", "pc", 11),
+    ("Orc", "foe", 15),
+    ("Gob", "foe", 7),
+    ("Ogre", "foe", 30),
+]
+PHONE = {"width": 390, "height": 844}
+TIMEOUT_MS = 120_000
+
+
+class Counter:
+    def __init__(self) -> None:
+        self.taps = 0
+        self.dice = 0
+
+    def tap(self, locator) -> None:
+        self.taps += 1
+        locator.click()
+        settle(locator.page)
+
+
+def settle(page) -> None:
+    """Wait until the page has its answer (a tracker that asks an engine marks itself busy)."""
+    page.locator(".cc-tracker:not([data-cc-busy])").wait_for(state="attached")
+
+
+def answered_ms(page) -> float | None:
+    """How long the worker took over the last action (the page's data-cc-answered-ms), if it says."""
+    ms = page.locator(".cc-tracker").get_attribute("data-cc-answered-ms")
+    return float(ms) if ms not in (None, "", "-1") else None
+
+
+def action_times(browser, base: str, system: str, n: int = 40) -> dict:
+    """Each kind of action with `n` combatants, as the worker timed it (ms)."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(urljoin(base, f"{system}/tracker/"))
+    page.wait_for_selector(".cc-tracker[data-cc-bound]")
+    times: dict[str, list[float]] = {}
+
+    def timed(kind: str, locator) -> None:
+        locator.click()
+        settle(page)
+        ms = answered_ms(page)
+        if ms is not None:
+            times.setdefault(kind, []).append(ms)
+
+    for i in range(n):
+        if not page.locator(".cc-tk-add[open]").count():
+            page.locator(".cc-tk-add > summary").click()
+        page.get_by_label("Name", exact=True).fill(f"Foe {i + 1}")
+        page.locator(".cc-tk-form input[data-cc-health]").first.fill("20")
+        timed("add", page.get_by_role("button", name="Add", exact=True))
+    timed("next_round", page.locator(".cc-tk-roundbtn"))
+    for _ in range(5):  # again while a tie asks for more dice
+        if not page.locator(".cc-tk-diceform").count():
+            break
+        page.get_by_role("button", name="Roll the empty ones here").click()
+        timed("start_round", page.get_by_role("button", name="Start round 1"))
+    if page.locator(".cc-tracker").get_attribute("data-cc-round") != "1":
+        raise AssertionError(f"{system}: round 1 did not start: {page.locator('.cc-tk-status').inner_text()}")
+    for i in (1, 2, 3):
+        page.get_by_label(f"Amount of damage or healing for Foe {i}", exact=True).fill("5")
+        timed("damage", page.get_by_role("button", name=f"Damage Foe {i}", exact=True))
+    for _ in range(5):
+        timed("next_turn", page.locator(".cc-tk-bar").get_by_role("button", name="Next turn"))
+    timed("undo", page.locator(".cc-tk-bar").get_by_role("button", name="Undo"))
+    context.close()
+    # the median and the slowest of each kind (the first request also imports the fight's modules)
+    return {k: (round(statistics.median(v), 1), round(max(v), 1)) for k, v in times.items()}
+
+
+def add_people(page) -> None:
+    for name, side, hp in PEOPLE:
+        if not page.locator(".cc-tk-add[open]").count():
+            page.locator(".cc-tk-add > summary").click()
+        page.get_by_label("Name", exact=True).fill(name)
+        page.locator(".cc-tk-form select").filter(has=page.locator("option[value=foe]")).first.select_option(side)
+        page.locator(".cc-tk-form label:has-text('(full)') + input, .cc-tk-form input[data-cc-health]").first.fill(
+            str(hp)
+        )
+        page.get_by_role("button", name="Add", exact=True).click()
+        page.locator(f".cc-tk-card[data-cc-id]:has-text('{name}')").first.wait_for()
+
+
+def round_over(page, round_no: int) -> bool:
+    root = page.locator(".cc-tracker")
+    return root.get_attribute("data-cc-round") == str(round_no) and not root.get_attribute("data-cc-turn")
+
+
+def play_round(page, round_no: int, count: Counter) -> None:
+    """One round through the page's buttons: the round button, the dice typed, Start, Next turn
+    until the round is over. Dice are typed as the table rolled them (face 1 + i mod sides)."""
+    root = page.locator(".cc-tracker")
+    started = f".cc-tracker[data-cc-round='{round_no}']"
+    count.tap(
+        root.get_by_role("button", name="Roll initiative").or_(root.get_by_role("button", name="Next round")).first
+    )
+    page.locator(f"{started}, .cc-tk-diceform").first.wait_for()
+    while not page.locator(started).count():
+        form = root.locator(".cc-tk-diceform")
+        inputs = form.locator("input[data-cc-key]")
+        for i in range(inputs.count()):
+            field = inputs.nth(i)
+            if not field.input_value():
+                dice = field.evaluate("(e) => e.labels[0].querySelector('.cc-tk-dicetext').textContent")
+                n, sides = (int(x or 1) for x in dice.lower().split("d"))
+                field.fill(str(n + (i * 7 + round_no * 3) % (n * sides - n + 1)))
+                count.dice += 1
+        form.evaluate("(f) => f.setAttribute('data-bench-old', '')")
+        count.tap(form.get_by_role("button", name=f"Start round {round_no}"))
+        page.locator(f"{started}, .cc-tk-diceform:not([data-bench-old])").first.wait_for()
+    guard = 0
+    while not round_over(page, round_no):
+        count.tap(page.locator(".cc-tk-bar").get_by_role("button", name="Next turn"))
+        guard += 1
+        assert guard < 200, "the round never ends"
+
+
+def heights(page) -> dict:
+    return page.evaluate(
+        """() => ({
+            page: document.documentElement.scrollHeight,
+            cards: [...document.querySelectorAll('.cc-tk-card')]
+                .map((c) => Math.round(c.getBoundingClientRect().height)),
+        })"""
+    )
+
+
+def measure(browser, base: str, system: str, rounds: int, shots: Path | None) -> dict:
+    out: dict = {"system": system, "rounds": []}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport=PHONE, color_scheme=scheme, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(urljoin(base, f"{system}/tracker/"))
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        add_people(page)
+        if scheme == "light":
+            for round_no in range(1, rounds + 1):
+                count = Counter()
+                t0 = time.perf_counter()
+                play_round(page, round_no, count)
+                out["rounds"].append(
+                    {
+                        "round": round_no,
+                        "taps": count.taps,
+                        "dice": count.dice,
+                        "seconds": round(time.perf_counter() - t0, 1),
+                    }
+                )
+            out.update(heights(page))
+        if shots:
+            # mid-round: the next round asked for, then its first turn
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.screenshot(path=str(shots / f"{system}-{scheme}-top.png"))
+            now = page.locator(".cc-tk-card[aria-current]")
+            if now.count():
+                now.scroll_into_view_if_needed()
+            page.screenshot(path=str(shots / f"{system}-{scheme}-cards.png"))
+        context.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("base", help="the built site's URL, e.g. http://127.0.0.1:8000/sub/")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--shots", type=Path, default=None, help="a folder for screenshots")
+    parser.add_argument("--systems", default=",".join(SYSTEMS))
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--times", action="store_true", help="also time each action with 40 combatants")
+    args = parser.parse_args()
+    if args.shots:
+        args.shots.mkdir(parents=True, exist_ok=True)
+    results = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--disable-gpu", "--no-first-run"])
+        for system in args.systems.split(","):
+            r = measure(browser, args.base, system, args.rounds, args.shots)
+            results.append(r)
+            per = " · ".join(f"round {x['round']}: {x['taps']} taps + {x['dice']} dice typed" for x in r["rounds"])
+            lo, hi = min(r.get("cards", [0])), max(r.get("cards", [0]))
+            print(f"{system:15} {per} | page {r.get('page')} px, cards {lo}–{hi} px", flush=True)
+            if args.times:
+                r["ms_40"] = action_times(browser, args.base, system)
+                print(f"{'':15} ms in the worker, 40 combatants (median, slowest): {r['ms_40']}", flush=True)
+        browser.close()
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

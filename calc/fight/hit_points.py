@@ -1,0 +1,131 @@
+"""Health by hit points alone, as the data's `tracker.states` name it (countup, segments,
+action-points and active-defense build on it; phases, with its Wounds, has its own).
+
+A state (`{label, rule, fact, when, value, side?, acts?, unless?}`, gravest first) applies to a
+combatant whose hit points are `within` the fact's range, `below` or `at-or-below` its number, on
+its `side` if it names one, unless the combatant's boolean field `unless` is set. The first that applies is
+the combatant's state; `acts` says whether the rules still let it act (Hurt: yes; Down, Dying,
+Dead: no). Hit points go no lower than the lowest state that can apply (0 when none is below 0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from calc.data import SystemData
+from calc.errors import InputError
+from calc.turn_helpers import tracker
+
+
+class HitPointRules:
+    """A system's fight rules when its hit points alone say how a combatant fares."""
+
+    def check_extra(self, raw: Any, where: str, data: SystemData) -> dict[str, Any]:
+        """The system's own keys of a combatant, read from a state (none here)."""
+        return {}
+
+    def side_values(self, side: str) -> dict[str, Any]:
+        """Field values a combatant of `side` has when they are not given (none here)."""
+        return {}
+
+    def shown_extra(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> dict[str, Any]:
+        """What the view shows of the system's own keys (none here)."""
+        return {}
+
+    def fresh(self, c: dict[str, Any]) -> dict[str, Any]:
+        """The combatant at full health, for a new fight that keeps the roster."""
+        return {**c, "hp": c["max"], "tags": []}
+
+    # --- health -------------------------------------------------------------------------------
+    def states(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> list[dict[str, Any]]:
+        """The data's states that can apply to `c` under the chosen rulings."""
+        out = []
+        for s in tracker(data).get("states", []):
+            if s.get("side") and s["side"] != c["side"]:
+                continue
+            if s.get("unless") and c["values"].get(s["unless"]):
+                continue
+            out.append(s)
+        return out
+
+    def floor(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> int:
+        """The lowest hit points the rules count for `c`."""
+        lows = [_lowest(s) for s in self.states(c, data, options)]
+        return min([0, *lows])
+
+    def health(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> dict[str, Any]:
+        """`{"state": label or "", "rule": id or "", "url", "title", "acts": bool, "effects": [text]}`."""
+        hp = c["hp"]
+        for s in self.states(c, data, options):
+            if _holds(s, hp):
+                rule = data.rule(s["rule"])
+                return {
+                    "state": s["label"],
+                    "rule": s["rule"],
+                    "title": rule["title"],
+                    "url": rule["url"],
+                    "acts": bool(s.get("acts", False)),
+                    "effects": [rule["summary"]] if s.get("acts") else [],
+                }
+        return {"state": "", "rule": "", "title": "", "url": "", "acts": True, "effects": []}
+
+    # --- changes ------------------------------------------------------------------------------
+    def damage(
+        self, c: dict[str, Any], amount: int, data: SystemData, options: dict[str, Any], critical: bool, round_no: int
+    ) -> tuple[dict[str, Any], list[dict]]:
+        """`c` after `amount` damage, and the steps that say why (hit points stop at the floor)."""
+        low = self.floor(c, data, options)
+        if c["hp"] <= low:
+            raise InputError("action.amount", f"{c['name']} is at {c['hp']} hit points: the lowest the rules count")
+        hp = max(low, c["hp"] - amount)
+        return {**c, "hp": hp}, []
+
+    def heal(
+        self, c: dict[str, Any], amount: int, data: SystemData, options: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict]]:
+        """`c` after `amount` healing, up to its maximum."""
+        return {**c, "hp": min(c["max"], c["hp"] + amount)}, []
+
+    # --- rounds -------------------------------------------------------------------------------
+    def round_dice(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> list[dict]:
+        """Dice `c` rolls as a round starts, beyond initiative (action-points' dying check)."""
+        return []
+
+    def due_dice(self, people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> dict:
+        """Optional dice the rules call for in round `round_no` (phases' morale roll), by key: the
+        step that says why."""
+        return {}
+
+    def start_round(
+        self, c: dict[str, Any], rolls: dict[str, int], round_no: int, data: SystemData, options: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict]]:
+        """`c` as round `round_no` starts, with the steps that say what happened."""
+        return c, []
+
+    def acts_in(self, c: dict[str, Any], data: SystemData) -> list[str] | None:
+        """The phases `c` declared to act in this round (phases), or None: the system has no phases."""
+        return None
+
+    def declare(self, c: dict[str, Any], raw: Any, data: SystemData) -> dict[str, Any]:
+        """`c` with this round's declaration (phases); other systems have none to make."""
+        raise InputError("action.type", f"{data.name} has no declarations to make")
+
+    def special(self, action: dict[str, Any], c: dict[str, Any], data: SystemData, options: dict) -> dict[str, Any]:
+        """A system's own action on one combatant (stabilize, remove_wound)."""
+        raise InputError("action.type", f"'{action.get('type')}' is no action of {data.name}'s fights")
+
+
+def _lowest(s: dict[str, Any]) -> int:
+    if s["when"] == "within":
+        return int(s["value"]["min"])
+    if s["when"] == "below":
+        return int(s["value"]) - 1
+    return int(s["value"])
+
+
+def _holds(s: dict[str, Any], hp: int) -> bool:
+    if s["when"] == "within":
+        return bool(s["value"]["min"] <= hp <= s["value"]["max"])
+    if s["when"] == "below":
+        return bool(hp < s["value"])
+    return bool(hp <= s["value"])

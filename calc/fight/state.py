@@ -1,0 +1,322 @@
+"""The fight's state as plain JSON, checked on every request: the encounter tracker keeps it (and
+an undo stack of it) in the browser and sends it with each action; nothing else is remembered.
+
+What a combatant carries is the system's `tracker:` declaration (calc/rules.json): the
+initiative fields, defenses and status inputs, each read by `calc.inputs.value` (the one meaning
+of a declaration: limits, choices, defaults), and a field whose `when:` does not hold is not
+read (`calc.applies.holds`). Rulings are the initiative calculator's options and the tracker's
+`rulings:`, kept only when they differ from the data's default.
+
+A state that cannot be read whole is an error naming the field (`combatants[2].die`); `load`
+reads a saved state leniently instead: what can be read is kept and the rest is named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from calc import applies, dice, inputs
+from calc import turns as turns_mod
+from calc.data import SystemData
+from calc.errors import CalcError, InputError
+from calc.turn_helpers import max_combatants, tracker
+
+FORMAT = "cc-fight"
+VERSION = 2
+NAME_MAX = 40
+TAG_MAX = 30
+MAX_TAGS = 12
+HEALTH_MAX = 100000
+ID_LIMIT = turns_mod.ID_LIMIT
+SIDES = turns_mod.SIDES
+MAX_ORDER = 400
+"""Entries of a round's order a saved state may hold (phases: a combatant in up to five phases)."""
+TEXT_MAX = 500
+
+
+def empty(system_id: str) -> dict[str, Any]:
+    """A new fight: no round yet, nobody in it."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "system": system_id,
+        "round": 0,
+        "turn": 0,
+        "order": [],
+        "notes": [],
+        "rolls": {},
+        "pending": None,
+        "options": {},
+        "combatants": [],
+        "next_id": 1,
+    }
+
+
+_CACHE: dict[tuple[str, str, int], Any] = {}
+"""Declarations worked out once per system's data (the data never changes while it is loaded)."""
+
+
+def _cached(kind: str, data: SystemData, make: Any) -> Any:
+    key = (kind, data.id, id(data.raw))
+    if key not in _CACHE:
+        _CACHE[key] = (make(data), data.raw)  # the data kept alive, so its id is never reused
+    return _CACHE[key][0]
+
+
+def fields(data: SystemData) -> list[dict[str, Any]]:
+    """The declarations of what a combatant carries besides id, name, side and hit points: the
+    initiative fields, then the defenses and status inputs (first declaration of a name wins)."""
+    return _cached("fields", data, _fields)
+
+
+def _fields(data: SystemData) -> list[dict[str, Any]]:
+    spec = tracker(data)
+    out: dict[str, dict[str, Any]] = {}
+    for decl in [*spec["inputs"], *spec.get("defenses", []), *spec.get("status", [])]:
+        out.setdefault(decl["name"], {k: v for k, v in decl.items() if k not in ("calculator", "input")})
+    return list(out.values())
+
+
+def ruling_declarations(data: SystemData) -> list[dict[str, Any]]:
+    """Every ruling input the fight reads: the initiative calculator's options (as `calc.turns`
+    takes them) and the tracker's `rulings:` (inputs of other calculators, same names)."""
+    return _cached("rulings", data, _ruling_declarations)
+
+
+def _ruling_declarations(data: SystemData) -> list[dict[str, Any]]:
+    spec = tracker(data)
+    own = set(turns_mod.systems.engine(data.id).TURNS.ROUND_INPUTS)
+    decls = [d for d in data.calculator(spec["calculator"])["inputs"] if d["type"] != "list" and d["name"] not in own]
+    names = {d["name"] for d in decls}
+    for decl in spec.get("rulings", []):
+        if decl["name"] not in names:
+            decls.append({k: v for k, v in decl.items() if k not in ("calculator", "input")})
+            names.add(decl["name"])
+    return decls
+
+
+def typed_options(data: SystemData, stored: Mapping[str, Any]) -> dict[str, Any]:
+    """Every ruling input's value: the stored choice or the data's default."""
+    return {
+        d["name"]: inputs.value(d, stored.get(d["name"]), f"options.{d['name']}") for d in ruling_declarations(data)
+    }
+
+
+def initiative_options(data: SystemData, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options `calc.turns` takes (the initiative calculator's; the tracker's own rulings left out)."""
+    names = {d["name"] for d in data.calculator(tracker(data)["calculator"])["inputs"]}
+    return {k: v for k, v in options.items() if k in names}
+
+
+def checked_options(data: SystemData, raw: Any, where: str = "options") -> dict[str, Any]:
+    """The stored choices: known ruling inputs only, typed, those equal to the default dropped."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise InputError(where, "must be an object of ruling inputs")
+    decls = {d["name"]: d for d in ruling_declarations(data)}
+    out = {}
+    for key, value in raw.items():
+        if key not in decls:
+            raise InputError(f"{where}.{key}", f"is no ruling here (rulings: {', '.join(sorted(decls))})")
+        typed = inputs.value(decls[key], value, f"{where}.{key}")
+        if typed != inputs.value(decls[key], None, key):
+            out[key] = typed
+    return out
+
+
+def _whole(raw: Any, where: str, low: int, high: int) -> int:
+    if isinstance(raw, str) and raw.strip().lstrip("+-").isdigit() and raw.strip().isascii() and len(raw) < 12:
+        raw = int(raw.strip())  # a number typed in a form, sent as its text
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        raise InputError(where, f"must be a whole number from {low} to {high} (got {inputs.shown(raw)})")
+    return raw
+
+
+def _text(raw: Any, where: str, most: int) -> str:
+    if not isinstance(raw, str) or not raw.strip() or len(raw.strip()) > most:
+        raise InputError(where, f"must be a text of 1 to {most} characters (got {inputs.shown(raw)})")
+    return raw.strip()
+
+
+def checked_values(data: SystemData, raw: Any, where: str) -> dict[str, Any]:
+    """A combatant's declared fields, typed, defaults filled; a field whose `when:` does not hold
+    among them keeps its default (it does not apply)."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise InputError(where, "must be an object of the combatant's fields")
+    decls = fields(data)
+    known = {d["name"] for d in decls}
+    for key in raw:
+        if key not in known:
+            raise InputError(f"{where}.{key}", f"is no field of a combatant here (fields: {', '.join(sorted(known))})")
+    out = {d["name"]: inputs.value(d, raw.get(d["name"]), f"{where}.{d['name']}") for d in decls}
+    for d in decls:
+        if "when" in d and not applies.holds(d, out):
+            out[d["name"]] = inputs.value(d, None, f"{where}.{d['name']}")
+    return out
+
+
+def checked_tags(raw: Any, where: str) -> list[str]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > MAX_TAGS:
+        raise InputError(where, f"must be a list of at most {MAX_TAGS} conditions")
+    return list(dict.fromkeys(_text(t, f"{where}[{i + 1}]", TAG_MAX) for i, t in enumerate(raw)))
+
+
+def checked_combatant(data: SystemData, raw: Any, where: str, rules: Any) -> dict[str, Any]:
+    """One combatant, typed: `{id, name, side, max, hp, values, tags}` and the system's own keys
+    (`rules.check_extra`)."""
+    if not isinstance(raw, Mapping):
+        raise InputError(where, "must be an object (a combatant)")
+    ident = raw.get("id")
+    if not isinstance(ident, str) or not ident.strip() or len(ident) > ID_LIMIT:
+        raise InputError(f"{where}.id", f"must be a text of 1 to {ID_LIMIT} characters")
+    side = raw.get("side")
+    if side not in SIDES:
+        raise InputError(f"{where}.side", f"must be pc or foe (got {inputs.shown(side)})")
+    top = _whole(raw.get("max"), f"{where}.max", 1, HEALTH_MAX)
+    out: dict[str, Any] = {
+        "id": ident,
+        "name": _text(raw.get("name"), f"{where}.name", NAME_MAX),
+        "side": side,
+        "max": top,
+        "hp": _whole(raw.get("hp", top), f"{where}.hp", -HEALTH_MAX, top),
+        "values": checked_values(data, _with_side(rules.side_values(side), raw.get("values")), f"{where}.values"),
+        "tags": checked_tags(raw.get("tags"), f"{where}.tags"),
+    }
+    out.update(rules.check_extra(raw, where, data))
+    return out
+
+
+def _with_side(defaults: dict[str, Any], given: Any) -> Any:
+    """The given values over the side's own defaults (phases: a PC is a character)."""
+    return {**defaults, **given} if isinstance(given, Mapping) else (defaults if given is None else given)
+
+
+def _steps(raw: Any) -> list[dict[str, str]]:
+    """Reasons kept from an answer (`[{rule, title, url, text}]`), as plain short strings."""
+    if not isinstance(raw, list):
+        return []
+    keys = ("rule", "title", "url", "text")
+    return [{k: str(s.get(k, ""))[:TEXT_MAX] for k in keys} for s in raw[:50] if isinstance(s, Mapping)]
+
+
+def _rolls(raw: Any, where: str) -> dict[str, int]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping) or len(raw) > 4 * MAX_ORDER:
+        raise InputError(where, "must be an object of dice keys to the faces rolled")
+    out = {}
+    for key, value in raw.items():
+        if not isinstance(key, str) or len(key) > 2 * ID_LIMIT:
+            raise InputError(where, "has a key that is no dice key")
+        out[key] = _whole(value, f"{where}.{key}", -HEALTH_MAX, HEALTH_MAX)
+    return out
+
+
+def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tuple[dict[str, Any], list[dict]]:
+    """The state as the engine works on it, and (lenient) what was left out: `[{"input", "message"}]`.
+    Strict: the first problem is an `InputError` naming its field."""
+    if not isinstance(raw, Mapping) or raw.get("format") != FORMAT:
+        raise InputError("state", f"is not a fight (a JSON object of format {FORMAT!r})")
+    if raw.get("version") != VERSION:
+        raise InputError(
+            "state.version", f"this engine reads version {VERSION} (got {inputs.shown(raw.get('version'))})"
+        )
+    if raw.get("system") != data.id:
+        raise InputError("state.system", f"this fight is for {inputs.shown(raw.get('system'))}, not {data.id}")
+    dropped: list[dict] = []
+
+    def keep(where: str, read: Any, fallback: Any) -> Any:
+        try:
+            return read()
+        except CalcError as err:
+            if not lenient:
+                raise
+            dropped.append({"input": err.input or where, "message": err.reason})
+            return fallback
+
+    state = empty(data.id)
+    people = raw.get("combatants")
+    most = max_combatants(data)
+    if not isinstance(people, list) or len(people) > most:
+        raise InputError("combatants", f"must be a list of at most {most} combatants")
+    seen_ids: set[str] = set()
+    seen_names: set[str] = set()
+    for i, c in enumerate(people, start=1):
+        where = f"combatants[{i}]"
+        person = keep(where, lambda c=c, where=where: checked_combatant(data, c, where, rules), None)
+        if person is None:
+            continue
+        if person["id"] in seen_ids or person["name"].lower() in seen_names:
+            what = "id" if person["id"] in seen_ids else "name"
+            keep(where, lambda w=where, k=what: _raise(f"{w}.{k}", f"is the {k} of another combatant"), None)
+            continue
+        seen_ids.add(person["id"])
+        seen_names.add(person["name"].lower())
+        state["combatants"].append(person)
+    state["options"] = keep("options", lambda: checked_options(data, raw.get("options")), {})
+    state["round"] = keep("round", lambda: _whole(raw.get("round", 0), "round", 0, HEALTH_MAX), 0)
+    state["rolls"] = keep("rolls", lambda: _rolls(raw.get("rolls"), "rolls"), {})
+    state["next_id"] = keep("next_id", lambda: _whole(raw.get("next_id", 1), "next_id", 1, 10**9), 1)
+    order = raw.get("order") or []
+    if not isinstance(order, list) or len(order) > MAX_ORDER:
+        keep("order", lambda: _raise("order", f"must be a list of at most {MAX_ORDER} turns"), None)
+        order = []
+    for i, t in enumerate(order, start=1):
+        entry = keep(f"order[{i}]", lambda t=t, i=i: _turn(t, f"order[{i}]", seen_ids), None)
+        if entry is not None:
+            state["order"].append(entry)
+    state["turn"] = keep("turn", lambda: _whole(raw.get("turn", 0), "turn", 0, len(state["order"])), 0)
+    state["notes"] = _steps(raw.get("notes"))
+    state["pending"] = keep("pending", lambda: _pending(raw.get("pending")), None)
+    return state, dropped
+
+
+def _raise(where: str, reason: str) -> Any:
+    raise InputError(where, reason)
+
+
+def _turn(raw: Any, where: str, ids: set[str]) -> dict[str, Any]:
+    if not isinstance(raw, Mapping) or raw.get("id") not in ids:
+        raise InputError(f"{where}.id", "names no combatant of the fight")
+    entry = {
+        "id": raw["id"],
+        "when": str(raw.get("when", ""))[:TEXT_MAX],
+        "rank": _whole(raw.get("rank", 1), f"{where}.rank", 1, MAX_ORDER),
+        "why": _steps(raw.get("why")),
+    }
+    if raw.get("phase") is not None:
+        entry["phase"] = str(raw["phase"])[:ID_LIMIT]
+    return entry
+
+
+def _pending(raw: Any) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise InputError("pending", "must be the round being rolled, or null")
+    needs = raw.get("needs") or []
+    if not isinstance(needs, list) or len(needs) > MAX_ORDER:
+        raise InputError("pending.needs", "must be the list of dice to re-roll")
+    return {
+        "round": _whole(raw.get("round"), "pending.round", 1, HEALTH_MAX),
+        "rolls": _rolls(raw.get("rolls"), "pending.rolls"),
+        "needs": [_die(n, f"pending.needs[{i + 1}]") for i, n in enumerate(needs)],
+    }
+
+
+def _die(raw: Any, where: str) -> dict[str, Any]:
+    """A dice entry kept in a state (a tie's re-roll): plain short texts, dice the parser reads."""
+    if not isinstance(raw, Mapping):
+        raise InputError(where, "must be a dice entry")
+    out: dict[str, Any] = {k: str(raw.get(k, ""))[:TEXT_MAX] for k in ("key", "dice", "label", "rule", "url")}
+    if not out["key"] or len(out["key"]) > 2 * ID_LIMIT:
+        raise InputError(f"{where}.key", "must be a dice key")
+    dice.parse(out["dice"], f"{where}.dice")
+    out["optional"] = raw.get("optional") is True
+    return out

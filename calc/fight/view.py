@@ -1,0 +1,137 @@
+"""What the tracker shows of a fight, computed from its state (never stored): the order with each
+entry's hit points, state and whether the rules let it act (its reasons stay in the state's
+`order[i].why`, not sent twice), whose turn it is and whose is next,
+ties (and which of them act at the same time), the dice the pending round needs, each
+combatant's health, and the rulings and fields the page offers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from calc.data import SystemData
+from calc.fight import rounds
+from calc.fight import state as st
+from calc.turn_helpers import max_combatants, tracker
+
+LIMITS = {
+    "name": st.NAME_MAX,
+    "tag": st.TAG_MAX,
+    "tags": st.MAX_TAGS,
+    "health": st.HEALTH_MAX,
+}
+"""What the engine accepts, for the page's forms (never typed again in JS)."""
+
+SIMULTANEOUS = {"ties": "simultaneous"}
+"""The ruling under which tied entries act at the same time (phases' phase-ties): an
+initiative option and its value. Elsewhere a tie is an order the table settles."""
+
+
+def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, Any]:
+    health = {c["id"]: rules.health(c, data, options) for c in fight["combatants"]}
+    by_id = {c["id"]: c for c in fight["combatants"]}
+    ranks: dict[tuple[str | None, int], int] = {}
+    for t in fight["order"]:
+        key = (t.get("phase"), t["rank"])
+        ranks[key] = ranks.get(key, 0) + 1
+    at_once = all(options.get(k) == v for k, v in SIMULTANEOUS.items())
+    turn = fight["turn"]
+    nxt = rounds.step(fight, turn, 1, data, rules, options) if turn < len(fight["order"]) else len(fight["order"])
+    order = []
+    for i, t in enumerate(fight["order"]):
+        c = by_id[t["id"]]
+        h = health[t["id"]]
+        tied = ranks[(t.get("phase"), t["rank"])] > 1
+        order.append(
+            {
+                "id": t["id"],
+                "name": c["name"],
+                "side": c["side"],
+                "when": t["when"],
+                "rank": t["rank"],
+                "phase": t.get("phase"),
+                "position": i + 1,
+                "hp": c["hp"],
+                "max": c["max"],
+                "state": h["state"],
+                "state_url": h["url"],
+                "acts": h["acts"],
+                "current": i == turn,
+                "done": i < turn,
+                "tied": tied,
+                "simultaneous": tied and at_once,
+            }
+        )
+    current = fight["order"][turn]["id"] if turn < len(fight["order"]) else None
+    following = fight["order"][nxt]["id"] if nxt < len(fight["order"]) else None
+    pending = None
+    if fight["pending"] is not None:
+        dice = rounds.pending_dice(fight, data, rules, options)
+        ready = all(d["optional"] or d["value"] is not None for d in dice)
+        pending = {"round": fight["pending"]["round"], "dice": dice, "ready": ready}
+    return {
+        "round": fight["round"],
+        "turn": turn,
+        "round_over": fight["round"] > 0 and turn >= len(fight["order"]),
+        "current": current,
+        "next": following,
+        "pending": pending,
+        "order": order,
+        "phases": _phases(fight, data),
+        "combatants": [_combatant(c, health[c["id"]], rules, data, options) for c in fight["combatants"]],
+        "notes": fight["notes"],
+        "rulings": _rulings(data, options),
+        "fields": st.fields(data),
+        "rolled": tracker(data)["rolled"],
+        "limits": {"combatants": max_combatants(data), **LIMITS},
+    }
+
+
+def _combatant(c: dict, h: dict, rules: Any, data: SystemData, options: dict) -> dict[str, Any]:
+    out = {
+        "id": c["id"],
+        "name": c["name"],
+        "side": c["side"],
+        "hp": c["hp"],
+        "max": c["max"],
+        "floor": rules.floor(c, data, options),
+        "state": h["state"],
+        "state_rule": h["rule"],
+        "state_title": h["title"],
+        "state_url": h["url"],
+        "acts": h["acts"],
+        "effects": h["effects"],
+        "values": c["values"],
+        "tags": c["tags"],
+    }
+    out.update(rules.shown_extra(c, data, options))
+    return out
+
+
+def _phases(fight: dict, data: SystemData) -> list[dict[str, Any]] | None:
+    """The round's phases with the order entries (indexes) of each, for a system of phases."""
+    if not any("phase" in t for t in fight["order"]):
+        return None
+    out: list[dict[str, Any]] = []
+    for i, t in enumerate(fight["order"]):
+        if not out or out[-1]["id"] != t["phase"]:
+            out.append({"id": t["phase"], "entries": []})
+        out[-1]["entries"].append(i)
+    names = {row["id"]: row for row in data.table("phases")} if "phases" in data.raw.get("tables", {}) else {}
+    for p in out:
+        row = names.get(p["id"], {})
+        p["n"], p["name"] = row.get("n"), row.get("name", p["id"])
+    return out
+
+
+def _rulings(data: SystemData, options: dict) -> list[dict[str, Any]]:
+    out = []
+    for d in st.ruling_declarations(data):
+        entry = {k: d[k] for k in ("name", "label", "type", "options", "ruling", "when", "help") if k in d}
+        entry["value"] = options[d["name"]]
+        entry["default"] = d.get("default")
+        if d.get("ruling"):
+            ruling = data.ruling(d["ruling"])
+            entry["url"] = ruling["url"]
+            entry["title"] = ruling["title"]
+        out.append(entry)
+    return out

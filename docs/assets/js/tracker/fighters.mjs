@@ -1,0 +1,60 @@
+// The tracker's new combatants from outside: a pasted stat block's fighter (calc/statblock.py's
+// answer), a built-in preset, an encounter link's roster; and a fight's roster for a link. Pure,
+// and holding no rule: the fight engine (calc.fight) checks every value it is sent, and reads a
+// link's fight leniently (`load`: what it cannot read is named). Unit-tested under node --test.
+
+/** A fighter of the answer as the tracker's new combatant ({name, side, values, max}): its values
+ * under the tracker's field names (others are the calculators' alone), its health input as the
+ * full hit points (the tracker's default without one). */
+export function trackerCombatant(fighter, side, decl) {
+  const names = new Set((decl.fields || []).map((f) => f.name));
+  const health = decl.health?.input;
+  const values = Object.fromEntries(Object.entries(fighter.values || {}).filter(([k]) => names.has(k) && k !== health));
+  const max = health && fighter.values?.[health] !== undefined ? fighter.values[health] : (decl.health?.default ?? 10);
+  return { name: fighter.name, side: side === "pc" ? "pc" : "foe", values, max };
+}
+
+/** The saved-fight form (cc-fight, version 2: calc/fight/state.py) of a link's roster, for the
+ * engine's `load`: a new fight of `system` with those combatants, damage and conditions. */
+export function stateFromRoster(system, roster, decl) {
+  const combatants = roster.map((c, i) => {
+    const { name, side, values, max } = trackerCombatant(c, c.side, decl);
+    return { id: `c${i + 1}`, name, side, max, hp: max - (c.damage || 0), values, tags: c.tags || [] };
+  });
+  return { format: "cc-fight", version: 2, system, round: 0, turn: 0, order: [], notes: [], rolls: {}, pending: null, options: {}, combatants, next_id: combatants.length + 1 };
+}
+
+/** The roster of a fight state, as a link carries it (the full hit points under the health
+ * input); `asItStands` adds each one's damage taken and conditions. */
+export function rosterOf(state, decl, asItStands = false) {
+  const health = decl.health?.input || "hp";
+  return (state?.combatants || []).map((c) => ({
+    name: c.name,
+    side: c.side,
+    values: { ...c.values, [health]: c.max },
+    ...(asItStands ? { damage: c.max - c.hp, tags: c.tags } : {}),
+  }));
+}
+
+/** What the players may see of a fight, from the engine's view: the order with whose turn it is,
+ * each combatant's health state (the engine's) and conditions, hit points for PCs only (a foe's
+ * stay hidden). [{name, side, now, hp: "12 / 20" | null, state: label | null, tags}] in turn
+ * order, those not in the order after it. */
+export function playersView(view) {
+  if (!view) return [];
+  const byId = new Map(view.combatants.map((c) => [c.id, c]));
+  const ids = [...view.order.map((t) => t.id), ...view.combatants.map((c) => c.id)];
+  return [...new Set(ids)]
+    .filter((id) => byId.has(id))
+    .map((id) => {
+      const c = byId.get(id);
+      return {
+        name: c.name,
+        side: c.side,
+        now: id === view.current,
+        hp: c.side === "pc" ? `${c.hp} / ${c.max}` : null,
+        state: c.state || null,
+        tags: [...(c.tags || [])],
+      };
+    });
+}
