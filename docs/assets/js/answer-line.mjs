@@ -42,6 +42,20 @@ export class AnswerLine {
     if (this.node.dataset.ccAnswer === "pending") replace(this.text, text);
   }
 
+  /** Nothing is being computed for the inputs shown (Cancel): say so, and let no later stage of
+   * Python's start write over it; `calculating(text)` makes the line wait again. */
+  stopped(text) {
+    replace(this.text, text);
+    this.node.dataset.ccAnswer = "stopped";
+  }
+
+  /** A calculation has started: a stopped line waits again, with `text`. */
+  calculating(text) {
+    if (this.node.dataset.ccAnswer !== "stopped") return;
+    this.node.dataset.ccAnswer = "pending";
+    replace(this.text, text);
+  }
+
   toggle() {
     const open = this.fold.getAttribute("aria-expanded") !== "true";
     this.fold.setAttribute("aria-expanded", String(open));
