@@ -130,12 +130,13 @@ def test_a_stall_is_named_within_15_s_and_retry_is_a_fresh_attempt(browser, site
 
 
 def test_leaving_a_page_cancels_its_calculation(browser, site):
-    """A calculation that takes 20 s (the `cc-busy-ms` knob) runs when the reader follows a link
-    to another calculator: an edit there is answered without waiting for the abandoned one."""
+    """A calculation that takes a minute (the `cc-busy-ms` knob) runs when the reader follows a
+    link to another calculator: an edit there is answered without waiting for the abandoned one
+    (a restart takes seconds even on a loaded machine; the abandoned calculation 40 s or more)."""
     pages = site.calculator_pages()
     here, there = pages[("action-points", "damage")], pages[("action-points", "hit")]
     ctx = browser.new_context(service_workers="block")
-    ctx.add_init_script("localStorage.setItem('cc-busy-ms', '20000')")
+    ctx.add_init_script("localStorage.setItem('cc-busy-ms', '60000')")
     try:
         page = ctx.new_page()
         page.set_default_timeout(FIRST_READY_MS)
@@ -151,7 +152,7 @@ def test_leaving_a_page_cancels_its_calculation(browser, site):
         settle(page, "hit", after=seen)
         waited = time.monotonic() - edited
         print(f"\nthe next page's edit answered in {waited:.2f} s")
-        assert waited < 10, waited
+        assert waited < 30, waited
     finally:
         ctx.close()
 
