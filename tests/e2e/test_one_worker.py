@@ -53,6 +53,17 @@ CALCULATOR_ASKED = "() => Boolean(document.querySelector('.cc-calc[data-cc-state
 """The calculator has computed a shared link, so it has asked for a worker."""
 
 
+def open_calculator_first(ctx, handler, url: str):
+    """A page at `url` whose calculator asks for a worker before the head's early start runs
+    (the order that made two workers): the server holds worker-early.mjs until then."""
+    handler.held = ("worker-early.mjs",)
+    page = ctx.new_page()
+    page.set_default_timeout(FIRST_READY_MS)
+    page.goto(url, wait_until="commit")
+    release(page, handler, CALCULATOR_ASKED)
+    return page
+
+
 def fetched(handler, site) -> dict:
     """How many times the server sent each runtime file, and the bytes of everything it sent."""
     counts = {kind: sum(part in p for p in handler.requests) for kind, part in RUNTIME_FILES.items()}
@@ -96,12 +107,8 @@ def test_a_stall_is_named_within_15_s_and_retry_is_a_fresh_attempt(browser, site
     handler.mode = "stall"
     ctx = browser.new_context(service_workers="block")
     ctx.add_init_script(FAST_LINK)
-    handler.held = ("worker-early.mjs",)  # the order that made two workers
     try:
-        page = ctx.new_page()
-        page.set_default_timeout(FIRST_READY_MS)
-        page.goto(shared_url(base, site), wait_until="commit")
-        release(page, handler, CALCULATOR_ASKED)
+        page = open_calculator_first(ctx, handler, shared_url(base, site))
         assert handler.stalled.wait(FIRST_READY_MS / 1000), "the wasm was never requested"
         page.wait_for_selector(".cc-calc[data-cc-state=failed]", timeout=40_000)
         detected = time.monotonic() - handler.last_byte_at
@@ -169,12 +176,8 @@ def test_no_line_describes_a_stage_that_has_ended(browser, site, controlled):
     ctx = browser.new_context(service_workers="block")
     ctx.add_init_script("localStorage.setItem('cc-fast-link-mbps', '1000000')")  # the normal start
     ctx.add_init_script(RECORD_TEXTS)
-    handler.held = ("worker-early.mjs",)  # the order that made two workers
     try:
-        page = ctx.new_page()
-        page.set_default_timeout(FIRST_READY_MS)
-        page.goto(shared_url(base, site), wait_until="commit")
-        release(page, handler, CALCULATOR_ASKED)
+        page = open_calculator_first(ctx, handler, shared_url(base, site))
         assert settle(page)["state"] == "done"
         (worker,) = [w for w in page.workers if "pyodide-worker" in w.url]
         last_byte = worker.evaluate(
