@@ -23,7 +23,7 @@ from calc.browser import evaluate_json
 TARGET_TYPICAL_MS = 10
 TARGET_LIMIT_MS = 50
 PAGE_MAX_ROWS = 60
-"""The row cap the page sends (ROW_LIMIT in docs/assets/js/calc-results.mjs)."""
+"""The row cap the page sends (ROW_LIMIT in docs/assets/js/calculator/calc-results.mjs)."""
 
 
 def cases() -> list[tuple[str, str, str, dict[str, Any]]]:

@@ -13,7 +13,7 @@ from conftest import HOLD_PATH
 from pages import FAST_LINK, FIRST_READY_MS, SLOW_LINK, WASM, answers, instant_go, settle
 
 HEAVY = {"use_preset": "false", "dice": "30d20", "attack": "power", "multiplier": "10"}
-ROW_LIMIT = 60  # docs/assets/js/calc-results.mjs
+ROW_LIMIT = 60  # docs/assets/js/calculator/calc-results.mjs
 
 
 MAIN_DIST = ".cc-result-body > .cc-distribution"  # not the folded one-attack distribution
@@ -24,7 +24,7 @@ def damage_page(site) -> dict:
 
 
 def runtime(site) -> dict:
-    text = (site.dir / "assets" / "js" / "runtime.mjs").read_text()
+    text = (site.dir / "assets" / "js" / "boot" / "runtime.mjs").read_text()
     return json.loads(text[text.index("{") : text.rindex("}") + 1])
 
 

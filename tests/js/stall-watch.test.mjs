@@ -1,9 +1,9 @@
-// A runtime download's stall (docs/assets/js/stall-watch.mjs): declared at the last byte + the
+// A runtime download's stall (docs/assets/js/boot/stall-watch.mjs): declared at the last byte + the
 // threshold, not a tick later; a busy thread gets one short look before it is declared.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { STALL_MS, StallWatch } from "../../docs/assets/js/stall-watch.mjs";
+import { STALL_MS, StallWatch } from "../../docs/assets/js/boot/stall-watch.mjs";
 
 /** A watch on a fake clock: `run(t)` advances the clock to t, firing the timers due by then (at
  * their due time, or at `busyUntil` if the thread was busy then). */

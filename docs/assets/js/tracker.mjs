@@ -6,10 +6,10 @@
 // and data as the initiative calculator): this page asks which dice the round needs, rolls them
 // (crypto.getRandomValues) or takes the table's dice as typed, and asks for the order. No user
 // text is ever parsed as HTML: every node is built with dom.mjs `el()`.
-import { calcWorker } from "./calc-worker-client.mjs";
+import { calcWorker } from "./boot/calc-worker-client.mjs";
 import { el, replace, siteHref, uid } from "./dom.mjs";
 import { openPresets, ROLES } from "./presets.mjs";
-import { registerServiceWorker } from "./site-update.mjs";
+import { registerServiceWorker } from "./boot/site-update.mjs";
 import * as S from "./tracker-state.mjs";
 
 const SITE_ROOT = new URL("../../", import.meta.url);

@@ -4,18 +4,18 @@
 // it outlives instant navigation, so the next calculator page answers at once. A block built
 // with its default answer (tools/prerender.py: `data-cc-answer`) shows it at once and starts
 // Python only when the reader edits or the page is idle; a shared link's inputs are computed.
-import { calcWorker } from "./calc-worker-client.mjs";
+import { calcWorker } from "../boot/calc-worker-client.mjs";
 import { CalcForm } from "./calc-form.mjs";
 import { renderResult, ROW_LIMIT } from "./calc-results.mjs";
-import { el, replace, siteHref, uid } from "./dom.mjs";
-import { knob } from "./knobs.mjs";
-import { pageBuildMismatch, registerServiceWorker } from "./site-update.mjs";
+import { el, replace, siteHref, uid } from "../dom.mjs";
+import { knob } from "../knobs.mjs";
+import { pageBuildMismatch, registerServiceWorker } from "../boot/site-update.mjs";
 import { AnswerLine } from "./answer-line.mjs";
-import { nameMaterialWidgets } from "./page-a11y.mjs";
+import { nameMaterialWidgets } from "../page-a11y.mjs";
 import { FighterAndFoe } from "./preset-picker.mjs";
 import { readParams, withParams } from "./url-state.mjs";
 
-const SITE_ROOT = new URL("../../", import.meta.url);
+const SITE_ROOT = new URL("../../../", import.meta.url);
 const DEBOUNCE_MS = knob("debounce-ms", 120);
 const live = new Set(); // calculators bound on the current page
 
@@ -302,7 +302,7 @@ function bind() {
   }
   if (document.querySelector(".cc-tracker:not([data-cc-bound])") && !pageBuildMismatch()) {
     // The encounter tracker (its own module, fetched only on its page).
-    import("./tracker.mjs").then((m) => m.bindTrackers());
+    import("../tracker.mjs").then((m) => m.bindTrackers());
   }
   const roots = [...document.querySelectorAll(".cc-calc:not([data-cc-bound])")];
   if (!roots.length || pageBuildMismatch()) return;

@@ -2,8 +2,8 @@
 // of the system (with a note saying so and a way back to the defaults), and the preset picker
 // (save as…, use, rename, delete, export and import). Storage and checks live in presets.mjs;
 // every name and message is put in as text (dom.mjs `el`), never as HTML.
-import { el, replace, uid } from "./dom.mjs";
-import { fits, LIMITS, openPresets, PresetError, ROLES, roleInputs, roleValues } from "./presets.mjs";
+import { el, replace, uid } from "../dom.mjs";
+import { fits, LIMITS, openPresets, PresetError, ROLES, roleInputs, roleValues } from "../presets.mjs";
 
 const NOUN = { attacker: "attacker", target: "target" };
 const PLURAL = { attacker: "attackers", target: "targets" };
