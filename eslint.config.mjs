@@ -4,7 +4,7 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["site/**", "build/**", "node_modules/**", ".venv/**", "docs/assets/js/runtime.mjs"] },
+  { ignores: ["site/**", "build/**", "node_modules/**", ".venv/**", "docs/assets/js/boot/runtime.mjs"] },
   js.configs.recommended,
   {
     files: ["docs/assets/js/**/*.mjs"],

@@ -33,7 +33,7 @@ TARGET_REFUSAL_MS = 2000
 """Issue 19: a request past a cost limit is refused in under 2 s (here: CPython; the browser
 benchmark runs the same function under Pyodide)."""
 PAGE_MAX_ROWS = 60
-"""The row cap the page sends (ROW_LIMIT in docs/assets/js/calc-results.mjs)."""
+"""The row cap the page sends (ROW_LIMIT in docs/assets/js/calculator/calc-results.mjs)."""
 
 
 REFUSALS: list[dict[str, Any]] = [

@@ -207,7 +207,15 @@ def pairwise(
 
 
 def table(title: str, columns: Iterable[str], rows: Iterable[Iterable[Any]]) -> dict[str, Any]:
-    return {"title": title, "columns": list(columns), "rows": [[str(c) for c in row] for row in rows]}
+    """A table of text cells. Under `row_limit(n)` (the page's request) a table of more than `n`
+    rows keeps its first `n`, plus `total_rows` (how many there are): the page shows those with
+    the same "Show all" as a cut distribution (an active-defense damage table had 1,901 rows)."""
+    kept = list(rows)
+    limit, extra = _ROW_LIMIT.get(), {}
+    if limit is not None and len(kept) > limit:
+        extra = {"total_rows": len(kept)}
+        kept = kept[:limit]
+    return {"title": title, "columns": list(columns), "rows": [[str(c) for c in row] for row in kept], **extra}
 
 
 def complete(partial: dict[str, Any]) -> dict[str, Any]:

@@ -30,7 +30,7 @@ function compiler(pyodide) {
 if (mode === "--trim") {
   const [stdlib, wheel, output] = args.slice(2);
   if (!stdlib || !wheel || !output) usage();
-  // Boot exactly as docs/assets/js/pyodide-worker.mjs does: the wheel named in a lock file and
+  // Boot exactly as docs/assets/js/boot/pyodide-worker.mjs does: the wheel named in a lock file and
   // fetched by loadPyodide (so Pyodide's package-loading modules count too).
   const dir = mkdtempSync(join(tmpdir(), "cc-trim-"));
   try {

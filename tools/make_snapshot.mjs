@@ -18,13 +18,13 @@
 //   Site-packages files do NOT survive in a snapshot (the file system lives in JS, not in wasm
 //   memory): anything not imported here would be missing in the browser, hence the full import;
 // - `_makeSnapshot` / `makeMemorySnapshot` are private Pyodide APIs tied to its BUILD_ID; the
-//   loader (docs/assets/js/snapshot-loader.mjs) falls back to a normal load on any error.
+//   loader (docs/assets/js/boot/snapshot-loader.mjs) falls back to a normal load on any error.
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { stdlibFingerprint } from "../docs/assets/js/snapshot-loader.mjs";
-import { packPages } from "../docs/assets/js/sparse-pages.mjs";
+import { stdlibFingerprint } from "../docs/assets/js/boot/snapshot-loader.mjs";
+import { packPages } from "../docs/assets/js/boot/sparse-pages.mjs";
 
 const [pyodideDir, stdlibZip, wheelPath, outPath] = process.argv.slice(2);
 if (!pyodideDir || !stdlibZip || !wheelPath || !outPath) {

@@ -10,7 +10,7 @@ load. Dynamic `import()`s (the tracker, the worker's modules) are not preloaded:
 needed on every page.
 
 The same holds for the Python runtime, the biggest download: on a page that runs Python, an
-async module in the head (`assets/js/worker-early.mjs`) creates the worker as the page starts
+async module in the head (`assets/js/boot/worker-early.mjs`) creates the worker as the page starts
 loading; the worker downloads the runtime at once and holds Python's start until the page asks
 for it (the reader's edit, or an idle page), as before. Idempotent, like tools/stamp_site.py: old
 links and scripts are replaced.
@@ -22,11 +22,11 @@ import posixpath
 import re
 from pathlib import Path
 
-MODULE_SCRIPT = re.compile(r'<script src="([^"]*?)(assets/js/[^"/]+\.mjs)" type="module">')
+MODULE_SCRIPT = re.compile(r'<script src="([^"]*?)(assets/js/[^"]+\.mjs)" type="module">')
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*["'](\.{1,2}/[^"']+)["']""", re.M)
 BARE_IMPORT = re.compile(r"""^\s*import\s*["'](\.{1,2}/[^"']+)["']""", re.M)
 PRELOAD = re.compile(r'<link rel="modulepreload" href="[^"]*">\n?')
-EARLY_WORKER = "assets/js/worker-early.mjs"
+EARLY_WORKER = "assets/js/boot/worker-early.mjs"
 EARLY_SCRIPT = re.compile(r'<script async src="[^"]*worker-early\.mjs" type="module"></script>\n?')
 RUNS_PYTHON = re.compile(r'\bdata-cc-(?:calculator|tracker)="')
 

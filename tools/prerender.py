@@ -3,12 +3,12 @@
 The reader of a calculator page usually looks at the default inputs first; that answer does not
 need Python in the browser. At build time `calc.evaluate` answers every calculator's default
 request in CPython, tools/prerender.mjs renders it with the browser's own renderer
-(docs/assets/js/calc-results.mjs) and this module writes both into every `.cc-calc` block:
+(docs/assets/js/calculator/calc-results.mjs) and this module writes both into every `.cc-calc` block:
 
 * the rendered HTML, in `<div class="cc-result cc-prerendered" data-cc-answer-for="defaults">`,
   for first paint (and readers without JavaScript);
 * the result as JSON in `data-cc-answer` (single-quoted: macros/render/calculator.py), which
-  docs/assets/js/calculators.mjs renders again live (same renderer) and keeps while the inputs
+  docs/assets/js/calculator/calculators.mjs renders again live (same renderer) and keeps while the inputs
   are the defaults; Pyodide then starts only when the reader edits or the page is idle. A
   shared link with inputs is computed in the browser.
 """
@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:  # run as a script from tools/: the project's pack
 
 from macros.render.calculator import json_attribute  # noqa: E402  (the same attribute form as the block's)
 
-RENDERER = ROOT / "docs" / "assets" / "js" / "calc-results.mjs"
+RENDERER = ROOT / "docs" / "assets" / "js" / "calculator" / "calc-results.mjs"
 PLACEHOLDER_ROOT = "https://prerender.invalid/site/"
 """Site root the renderer sees; its links are rewritten relative to each page."""
 BLOCK = re.compile(

@@ -1,5 +1,5 @@
 """Stamp a built site: a Content-Security-Policy and a build id in every page, the build id in
-assets/js/runtime.mjs too.
+assets/js/boot/runtime.mjs too.
 
 Why post-processing and not a theme override: the policy must list the sha256 of every inline
 script Material writes (they differ by page depth: `__md_scope=new URL("../..",location)`), which
@@ -79,7 +79,7 @@ def stamp(site: Path) -> str:
             raise ValueError(f"{path}: no {CHARSET} to put the Content-Security-Policy after")
         # Right after the charset: a <meta> policy governs only what comes after it.
         path.write_text(text.replace(CHARSET, f"{CHARSET}\n{csp}", 1), encoding="utf-8")
-    runtime = site / "assets" / "js" / "runtime.mjs"
+    runtime = site / "assets" / "js" / "boot" / "runtime.mjs"
     runtime.write_text(RUNTIME_BUILD.sub('"build": null', runtime.read_text(encoding="utf-8")), encoding="utf-8")
     build = build_id(site)
     for path in texts:

@@ -23,14 +23,14 @@
 // list goes to the network. Requests to other origins are left alone (the site makes none).
 //
 // No double download on a first visit: the page's Python worker fetched the runtime before this
-// worker existed and kept what it fetched in the `cc-handoff` cache (assets/js/handoff.mjs);
+// worker existed and kept what it fetched in the `cc-handoff` cache (assets/js/boot/handoff.mjs);
 // install takes a file from there, from another cache or from the HTTP cache when, and only when,
 // its sha256 is the listed one.
 const BUILD = __BUILD__;
 const CACHES = __CACHES__;
 const CURRENT = new Set(CACHES.map((c) => c.name));
 const PARALLEL = 6;
-const HANDOFF = "cc-handoff"; // written by assets/js/handoff.mjs, deleted on activate
+const HANDOFF = "cc-handoff"; // written by assets/js/boot/handoff.mjs, deleted on activate
 
 /** Absolute URL → {cache, digests} for every file of this build. */
 const OWNER = new Map();
@@ -133,7 +133,7 @@ self.addEventListener("activate", (event) => {
         if (name.startsWith("cc-") && !CURRENT.has(name)) await caches.delete(name);
       }
       await self.clients.claim();
-      // Open pages of an older build offer the reader a reload (assets/js/site-update.mjs).
+      // Open pages of an older build offer the reader a reload (assets/js/boot/site-update.mjs).
       for (const client of await self.clients.matchAll({ type: "window" })) {
         client.postMessage({ type: "cc-activated", build: BUILD });
       }

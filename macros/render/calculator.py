@@ -1,4 +1,4 @@
-"""The HTML container of one calculator, filled in the browser by docs/assets/js/calculators.mjs.
+"""The HTML container of one calculator, filled in the browser by docs/assets/js/calculator/calculators.mjs.
 
 Pure function, no I/O: the page gets a block whose data attributes carry the system, the
 calculator, its own page and its input declaration as JSON; the form is built from that JSON in

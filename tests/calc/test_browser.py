@@ -66,6 +66,15 @@ def test_a_row_cap_changes_nothing_but_the_rows_sent(request_):
     plus `rows` and `chart`; a round reads its attacks' distributions uncut."""
     full = evaluate(request_)
     got = json.loads(evaluate_json(json.dumps({**request_, "max_rows": 12})))["result"]
+    cut_table, table = got.pop("table"), full.pop("table")
+    if table is not None and len(table["rows"]) > 12:
+        assert cut_table == {
+            **json.loads(json.dumps(table)),
+            "rows": table["rows"][:12],
+            "total_rows": len(table["rows"]),
+        }
+    else:
+        assert cut_table == json.loads(json.dumps(table))
     pairs = [(got.pop("distribution"), full.pop("distribution"))]
     cut_attack, attack = got.pop("attack", None), full.pop("attack", None)  # a damage result's one attack
     if attack is not None:
@@ -98,3 +107,14 @@ def test_max_rows_also_caps_the_attacks_two_distributions():
         assert len(full[key]["pmf"]) > 40
         assert len(got[key]["pmf"]) == 40 and got[key]["rows"] == len(full[key]["pmf"])
         assert got[key]["mean"] == full[key]["mean"]
+
+
+def test_max_rows_caps_every_table_with_its_count():
+    """A result's table (active-defense damage: "Damage of at least x", one row per total) is
+    cut to its first rows under the page's cap, saying how many there are; whole without it."""
+    request = {"system": "active-defense", "calculator": "damage", "inputs": {"damage_dice": "30d20"}}
+    full = evaluate(request)["table"]
+    assert len(full["rows"]) > 500
+    got = json.loads(evaluate_json(json.dumps({**request, "max_rows": 60})))["result"]["table"]
+    assert got["rows"] == full["rows"][:60] and got["total_rows"] == len(full["rows"])
+    assert "total_rows" not in json.loads(evaluate_json(json.dumps(request)))["result"]["table"]

@@ -16,12 +16,13 @@ import shlex
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from pages import FIRST_READY_MS
+from pages import FIRST_READY_MS, WASM
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBPATH = "sub"
@@ -30,6 +31,9 @@ SUBPATH = "sub"
 class QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib signature)
         pass
+
+
+HOLD_PATH = "__hold-worker"  # answered by ControlledHandler once the test releases it
 
 
 @dataclass
@@ -131,3 +135,77 @@ def watched(context, page, site: Site):
     page.on("dialog", lambda d: (record["dialogs"].append(d.message), d.dismiss()))
     page.set_default_timeout(FIRST_READY_MS)
     return page, record
+
+
+class ControlledHandler(QuietHandler):
+    """Serves the site; `mode` decides how the wasm (pages.WASM) goes: "normal", "stall" (headers and
+    half the file, then nothing until `release` is set) or "slow" (small chunks with pauses).
+    A request for HOLD_PATH is answered (empty) once `release` is set; `holding` says it came.
+    `requests` lists every path asked for, in order; `last_byte_at` (time.monotonic) is when a
+    stalled wasm download sent its last byte. A file named in `held` (e.g. "worker-early.mjs")
+    is sent only once `unhold` is set; `held_asked` says it was asked for."""
+
+    mode = "normal"
+    release = threading.Event()
+    stalled = threading.Event()
+    holding = threading.Event()
+    held: tuple[str, ...] = ()
+
+    def do_GET(self) -> None:  # noqa: D102 (http.server's hook)
+        type(self).requests.append(self.path)
+        if self.held and self.path.split("?")[0].endswith(tuple("/" + h for h in self.held)):
+            type(self).held_asked.set()
+            type(self).unhold.wait(120)
+        if self.path.split("?")[0].endswith(HOLD_PATH):
+            type(self).holding.set()
+            type(self).release.wait(120)
+            self.send_response(204)
+            self.end_headers()
+            return
+        super().do_GET()
+
+    def copyfile(self, source, outputfile) -> None:  # noqa: D102 (http.server's hook)
+        if not self.path.split("?")[0].endswith(WASM) or self.mode == "normal":
+            return super().copyfile(source, outputfile)
+        data = source.read()
+        if self.mode == "stall":
+            outputfile.write(data[: len(data) // 2])
+            outputfile.flush()
+            if type(self).last_byte_at is None:  # the first stalled download's
+                type(self).last_byte_at = time.monotonic()
+            type(self).stalled.set()
+            type(self).release.wait(120)
+            self.close_connection = True
+            return None
+        for i in range(0, len(data), 256 * 1024):
+            outputfile.write(data[i : i + 256 * 1024])
+            outputfile.flush()
+            time.sleep(0.05)  # the server side of a slow link
+        return None
+
+
+@pytest.fixture
+def controlled(site):
+    """The built site on a second server whose wasm download the test controls."""
+    fresh = {
+        "mode": "normal",
+        "release": threading.Event(),
+        "stalled": threading.Event(),
+        "holding": threading.Event(),
+        "requests": [],
+        "last_byte_at": None,
+        "held_asked": threading.Event(),
+        "unhold": threading.Event(),
+    }
+    handler = type("Handler", (ControlledHandler,), fresh)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site.dir.parent)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}/"
+    try:
+        yield handler, base
+    finally:
+        handler.release.set()
+        handler.unhold.set()
+        server.shutdown()
+        server.server_close()

@@ -70,8 +70,23 @@ def settle(page, calculator: str | None = None, after: int | None = None, show_a
         seen = int(root.evaluate("(c) => c.dataset.ccResults || 0"))
         root.query_selector(f"{main} .cc-show-all").click()
         return settle(page, calculator, after=seen, show_all=False)
-    if root.query_selector(main):
-        root.wait_for_selector(f"{main}[data-cc-complete]", state="attached")
+    tables = ".cc-result-body > .cc-table-block, .cc-result-body > .cc-pairwise"
+    button = ", ".join(f"{t.strip()} > .cc-show-all" for t in tables.split(","))
+    if root.query_selector(button) and show_all:
+        # A long table shows its first rows: the worker sends the rest on request (a new
+        # answer), or the page has them and adds them.
+        seen = int(root.evaluate("(c) => c.dataset.ccResults || 0"))
+        root.query_selector(button).click()
+        wait_until(
+            page,
+            "([sel, n, b]) => { const c = document.querySelector(sel);"
+            " return c && (Number(c.dataset.ccResults) > n || !c.querySelector(b)); }",
+            [selector, seen, button],
+        )
+        return settle(page, calculator, show_all=True)
+    for part in [main, *tables.split(",")]:
+        if root.query_selector(part.strip()):
+            root.wait_for_selector(f"{part.strip()}[data-cc-complete]", state="attached")
     return root.evaluate(SHOWN_JS)
 
 

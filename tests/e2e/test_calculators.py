@@ -89,7 +89,7 @@ def test_the_head_starts_the_download_and_python_waits_for_the_page(context_args
     holds, and only starts Python once told to."""
     page = context_args_no_sw.new_page()
     page.set_default_timeout(FIRST_READY_MS)
-    page.route("**/assets/js/calculators.mjs", lambda route: route.abort())
+    page.route("**/assets/js/calculator/calculators.mjs", lambda route: route.abort())
     with context_args_no_sw.expect_event("requestfinished", lambda r: r.url.endswith(WASM)):
         page.goto(urljoin(site.base, next(iter(site.calculator_pages().values()))["url"]))
     # The whole runtime arrived without the page asking; the worker holds before Python starts.

@@ -4,20 +4,16 @@ retried, the first download shows real bytes, and an edit never leaks into the n
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-import threading
-import time
-from http.server import ThreadingHTTPServer
 from urllib.parse import urlencode, urljoin
 
 import pytest
-from conftest import SUBPATH, QuietHandler
+from conftest import HOLD_PATH
 from pages import FAST_LINK, FIRST_READY_MS, SLOW_LINK, WASM, answers, instant_go, settle
 
 HEAVY = {"use_preset": "false", "dice": "30d20", "attack": "power", "multiplier": "10"}
-ROW_LIMIT = 60  # docs/assets/js/calc-results.mjs
+ROW_LIMIT = 60  # docs/assets/js/calculator/calc-results.mjs
 
 
 MAIN_DIST = ".cc-result-body > .cc-distribution"  # not the folded one-attack distribution
@@ -28,7 +24,7 @@ def damage_page(site) -> dict:
 
 
 def runtime(site) -> dict:
-    text = (site.dir / "assets" / "js" / "runtime.mjs").read_text()
+    text = (site.dir / "assets" / "js" / "boot" / "runtime.mjs").read_text()
     return json.loads(text[text.index("{") : text.rindex("}") + 1])
 
 
@@ -96,7 +92,6 @@ EDIT_TEN_TIMES = """async (name) => {
   }
 }"""
 
-HOLD_PATH = "__hold-worker"  # answered by ControlledHandler once the test releases it
 
 # Run in the Python worker: block its thread on a synchronous request the test server holds, the
 # way a long calculation would (a worker may make synchronous requests; the page may not).
@@ -136,68 +131,6 @@ def test_superseded_requests_are_skipped_not_computed(browser, site, controlled)
         assert 1 <= computed <= 2, f"{computed} of 10 requests were computed"
     finally:
         ctx.close()
-
-
-class ControlledHandler(QuietHandler):
-    """Serves the site; `mode` decides how the wasm (pages.WASM) goes: "normal", "stall" (headers and
-    half the file, then nothing until `release` is set) or "slow" (small chunks with pauses).
-    A request for HOLD_PATH is answered (empty) once `release` is set; `holding` says it came.
-    `requests` lists every path asked for, in order."""
-
-    mode = "normal"
-    release = threading.Event()
-    stalled = threading.Event()
-    holding = threading.Event()
-
-    def do_GET(self) -> None:  # noqa: D102 (http.server's hook)
-        type(self).requests.append(self.path)
-        if self.path.split("?")[0].endswith(HOLD_PATH):
-            type(self).holding.set()
-            type(self).release.wait(120)
-            self.send_response(204)
-            self.end_headers()
-            return
-        super().do_GET()
-
-    def copyfile(self, source, outputfile) -> None:  # noqa: D102 (http.server's hook)
-        if not self.path.split("?")[0].endswith(WASM) or self.mode == "normal":
-            return super().copyfile(source, outputfile)
-        data = source.read()
-        if self.mode == "stall":
-            outputfile.write(data[: len(data) // 2])
-            outputfile.flush()
-            type(self).stalled.set()
-            type(self).release.wait(120)
-            self.close_connection = True
-            return None
-        for i in range(0, len(data), 256 * 1024):
-            outputfile.write(data[i : i + 256 * 1024])
-            outputfile.flush()
-            time.sleep(0.05)  # the server side of a slow link
-        return None
-
-
-@pytest.fixture
-def controlled(site):
-    """The built site on a second server whose wasm download the test controls."""
-    fresh = {
-        "mode": "normal",
-        "release": threading.Event(),
-        "stalled": threading.Event(),
-        "holding": threading.Event(),
-        "requests": [],
-    }
-    handler = type("Handler", (ControlledHandler,), fresh)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site.dir.parent)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}/"
-    try:
-        yield handler, base
-    finally:
-        handler.release.set()
-        server.shutdown()
-        server.server_close()
 
 
 STALL_MS = 4000
@@ -353,5 +286,35 @@ def test_a_fast_first_visit_restores_the_snapshot_downloaded_once(browser, site,
         page.wait_for_selector("html[data-cc-python]", state="attached")
         assert page.evaluate("document.documentElement.dataset.ccPython") == "snapshot"
         assert [p for p in handler.requests if "/assets/snapshot/" in p] == sent
+    finally:
+        ctx.close()
+
+
+def test_every_table_keeps_under_the_row_cap_with_show_all(browser, site):
+    """active-defense damage's "Damage of at least x" has a row per total (1,901 on the issue's
+    link): the page shows the first ROW_LIMIT with the same "Show all N rows" as a distribution,
+    and then every row, exactly as CPython writes them."""
+    from calc import evaluate
+
+    inputs = {"damage_dice": "100d20"}  # the calculator's declared limit (its `stress`)
+    full = evaluate({"system": "active-defense", "calculator": "damage", "inputs": inputs})["table"]
+    assert len(full["rows"]) > 10 * ROW_LIMIT
+    page_url = site.calculator_pages()[("active-defense", "damage")]["url"]
+    ctx = browser.new_context(service_workers="block")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        page.goto(urljoin(site.base, page_url) + "?" + urlencode(inputs))
+        settle(page, show_all=False)
+        block = page.locator(".cc-calc .cc-result-body > .cc-table-block")
+        assert block.locator(".cc-table tbody tr").count() == ROW_LIMIT
+        assert page.locator(".cc-calc tr").count() < 6 * ROW_LIMIT  # every table of the result
+        button = block.locator(".cc-show-all")
+        assert button.inner_text() == f"Show all {len(full['rows'])} rows"
+        seen = answers(page)
+        button.click()  # the worker sends every row
+        shown = settle(page, after=seen, show_all=False)
+        assert shown["table"]["rows"] == full["rows"]
+        assert page.locator(".cc-calc .cc-show-all").count() == 0
     finally:
         ctx.close()

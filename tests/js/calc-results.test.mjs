@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
-import { rowChance } from "../../docs/assets/js/calc-results.mjs";
+import { rowChance } from "../../docs/assets/js/calculator/calc-results.mjs";
 
 test("small weights reduce to the fraction Python's Fraction would print", () => {
   assert.deepEqual(rowChance({ weight: "6", float: 0.5 }, "12"), { fraction: "1/2", float: 0.5 });

@@ -1,11 +1,11 @@
-// Words the calculator form derives from declarations (docs/assets/js/form-text.mjs) and the
+// Words the calculator form derives from declarations (docs/assets/js/calculator/form-text.mjs) and the
 // percentages and same-origin links of the results (calc-results.mjs, dom.mjs).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { percent } from "../../docs/assets/js/calc-results.mjs";
+import { percent } from "../../docs/assets/js/calculator/calc-results.mjs";
 import { siteHref } from "../../docs/assets/js/dom.mjs";
-import { capitalise, rangeHint, shorten, singular } from "../../docs/assets/js/form-text.mjs";
+import { capitalise, rangeHint, shorten, singular } from "../../docs/assets/js/calculator/form-text.mjs";
 
 test("range hints say what an integer input allows", () => {
   assert.equal(rangeHint({ min: -10, max: 40 }), "-10 to 40");

@@ -1,10 +1,10 @@
-// Build-compressed files (docs/assets/js/gunzip.mjs): gzip bytes are decompressed, bytes a host
+// Build-compressed files (docs/assets/js/boot/gunzip.mjs): gzip bytes are decompressed, bytes a host
 // already decoded pass through unchanged, however the stream is cut into chunks.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
 
-import { gunzipped, sniffGzip } from "../../docs/assets/js/gunzip.mjs";
+import { gunzipped, sniffGzip } from "../../docs/assets/js/boot/gunzip.mjs";
 
 const PLAIN = new TextEncoder().encode("\0asm binary-ish payload ".repeat(5000));
 

@@ -1,9 +1,9 @@
-// The first visit's link measure (docs/assets/js/link-probe.mjs): fast only when enough bytes
+// The first visit's link measure (docs/assets/js/boot/link-probe.mjs): fast only when enough bytes
 // arrive at the rate asked, counted from the first byte; not fast when the time runs out.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { LinkProbe } from "../../docs/assets/js/link-probe.mjs";
+import { LinkProbe } from "../../docs/assets/js/boot/link-probe.mjs";
 
 /** A probe on a fake clock; `fire()` runs its time-out. */
 function probe(bytesPerMs = 1000, probeBytes = 10000) {

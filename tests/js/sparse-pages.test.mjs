@@ -1,9 +1,9 @@
-// The memory snapshot's packing (docs/assets/js/sparse-pages.mjs): zero pages are left out and
+// The memory snapshot's packing (docs/assets/js/boot/sparse-pages.mjs): zero pages are left out and
 // come back as zeros; anything malformed is refused.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { isPacked, packPages, unpackPages } from "../../docs/assets/js/sparse-pages.mjs";
+import { isPacked, packPages, unpackPages } from "../../docs/assets/js/boot/sparse-pages.mjs";
 
 /** An image of `pages` pages of 16 bytes (and a short tail): page i holds data when `full(i)`. */
 function image(pages, full, tail = 5) {

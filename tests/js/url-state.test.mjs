@@ -1,8 +1,8 @@
-// The calculators' URL state (docs/assets/js/url-state.mjs): a link round-trips the inputs.
+// The calculators' URL state (docs/assets/js/calculator/url-state.mjs): a link round-trips the inputs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { readParams, withParams } from "../../docs/assets/js/url-state.mjs";
+import { readParams, withParams } from "../../docs/assets/js/calculator/url-state.mjs";
 
 const DECLARATION = { inputs: [{ name: "ac" }, { name: "mode" }, { name: "combatants" }] };
 

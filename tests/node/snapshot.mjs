@@ -1,5 +1,5 @@
 // The build-time memory snapshot under the real runtime: tools/make_snapshot.mjs makes one from
-// the wheel and the .pyc stdlib, docs/assets/js/snapshot-loader.mjs boots from it (served over a
+// the wheel and the .pyc stdlib, docs/assets/js/boot/snapshot-loader.mjs boots from it (served over a
 // loopback HTTP server, fetched with the real `fetch`) and must answer every request exactly like
 // CPython; then every way a snapshot can be wrong must end in the normal load (the fallback).
 // Needs `python tools/build_site.py --wheel-only` first (writes build/artifacts.json).
@@ -10,8 +10,8 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { bootFromSnapshot } from "../../docs/assets/js/snapshot-loader.mjs";
-import { packPages, unpackPages } from "../../docs/assets/js/sparse-pages.mjs";
+import { bootFromSnapshot } from "../../docs/assets/js/boot/snapshot-loader.mjs";
+import { packPages, unpackPages } from "../../docs/assets/js/boot/sparse-pages.mjs";
 import { buildArtifacts, ROOT } from "../../tools/build_artifacts.mjs";
 
 const { artifacts, pyodideDir, python } = buildArtifacts();

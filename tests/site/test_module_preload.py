@@ -24,7 +24,7 @@ MODULES = {
     "sub/b.mjs": 'import { a } from "../a.mjs";\nexport const b = a;\n',
     "sub/c.mjs": "export const c = 3;\n",
     "lazy.mjs": "export const lazy = 1;\n",
-    "worker-early.mjs": "new Worker('x');\n",
+    "boot/worker-early.mjs": "new Worker('x');\n",
 }
 
 
@@ -65,7 +65,7 @@ def test_the_whole_static_graph_relative_to_each_page(fake_site: Path) -> None:
 
 def test_only_pages_that_run_python_start_the_worker_early(fake_site: Path) -> None:
     module_preload.add_module_preloads(fake_site)
-    assert early_start(fake_site / "calc" / "index.html") == ["../assets/js/worker-early.mjs"]
+    assert early_start(fake_site / "calc" / "index.html") == ["../assets/js/boot/worker-early.mjs"]
     assert early_start(fake_site / "index.html") == [] and early_start(fake_site / "plain.html") == []
 
 
@@ -86,7 +86,7 @@ def test_the_site_modules_graph_is_found() -> None:
     """On the real browser modules: the calculators' entry reaches its form, results and worker
     client modules, and not the worker itself (a separate module map) or the tracker (dynamic)."""
     docs = ROOT / "docs"
-    graph = module_preload.static_imports(docs, "assets/js/calculators.mjs")
-    for needed in ("calc-form.mjs", "calc-results.mjs", "calc-worker-client.mjs", "dom.mjs"):
+    graph = module_preload.static_imports(docs, "assets/js/calculator/calculators.mjs")
+    for needed in ("calculator/calc-form.mjs", "calculator/calc-results.mjs", "boot/calc-worker-client.mjs", "dom.mjs"):
         assert f"assets/js/{needed}" in graph
-    assert "assets/js/pyodide-worker.mjs" not in graph and "assets/js/tracker/page.mjs" not in graph
+    assert "assets/js/boot/pyodide-worker.mjs" not in graph and "assets/js/tracker/page.mjs" not in graph

@@ -33,8 +33,8 @@ def fake_site(tmp_path: Path) -> Path:
     (tmp_path / "a").mkdir()
     (tmp_path / "index.html").write_text(PAGE.format(script='__md_scope=new URL(".",location)'))
     (tmp_path / "a" / "index.html").write_text(PAGE.format(script='__md_scope=new URL("..",location)'))
-    (tmp_path / "assets" / "js").mkdir(parents=True)
-    (tmp_path / "assets" / "js" / "runtime.mjs").write_text('export const RUNTIME = {\n  "build": null\n};\n')
+    (tmp_path / "assets" / "js" / "boot").mkdir(parents=True)
+    (tmp_path / "assets" / "js" / "boot" / "runtime.mjs").write_text('export const RUNTIME = {\n  "build": null\n};\n')
     return tmp_path
 
 
@@ -54,7 +54,7 @@ def test_policy_and_build_id(fake_site: Path):
         assert set(script_src.split()[3:]) == want
         assert "unsafe-inline" not in policy and "'wasm-unsafe-eval'" in script_src
         assert f'<meta name="cc-build" content="{build}">' in head
-    assert f'"build": "{build}"' in (fake_site / "assets" / "js" / "runtime.mjs").read_text()
+    assert f'"build": "{build}"' in (fake_site / "assets" / "js" / "boot" / "runtime.mjs").read_text()
 
 
 def test_stamping_twice_changes_nothing_and_content_changes_the_id(fake_site: Path):

@@ -6,7 +6,7 @@
 // from the hit dice: the faces are drawn here with crypto.getRandomValues and sent back, so Python
 // stays pure. Used by the calculators' preset picker (preset-picker.mjs) and the tracker's add
 // form (tracker/setup.mjs). Every string is put in as text (dom.mjs `el`), never HTML.
-import { calcWorker } from "./calc-worker-client.mjs";
+import { calcWorker } from "./boot/calc-worker-client.mjs";
 import { el, replace, siteHref, uid } from "./dom.mjs";
 import { builtinPresets, matchesName } from "./presets.mjs";
 import { fighterPreset, pieces, rollAll } from "./stat-fighters.mjs";

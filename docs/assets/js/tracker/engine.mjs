@@ -2,7 +2,7 @@
 // is one `{"kind": "fight", system, state, action}` request, answered by the new state, its view
 // and what the rules did (`steps`). Requests run one at a time, in order, each on the state the
 // one before left (two quick taps never act on the same old state).
-import { calcWorker } from "../calc-worker-client.mjs";
+import { calcWorker } from "../boot/calc-worker-client.mjs";
 
 export class FightEngine {
   constructor(system, onStatus, onBusy = () => {}) {

@@ -7,7 +7,7 @@
 // until resolved; none is overwritten silently). The parts: form.mjs (add, edit, rulings),
 // cards.mjs (order and cards), round.mjs (dice), alerts.mjs (problems kept on screen).
 import { el, replace } from "../dom.mjs";
-import { registerServiceWorker } from "../site-update.mjs";
+import { registerServiceWorker } from "../boot/site-update.mjs";
 import { Alerts } from "./alerts.mjs";
 import { Cards } from "./cards.mjs";
 import { FightEngine } from "./engine.mjs";

@@ -4,7 +4,7 @@
 // pins it to the bottom of the screen (position: sticky) until the full result scrolls into
 // view; on a wide screen it heads the result column beside the form. Its button jumps to the
 // full result. It is not a live region: the calculator's status line already announces answers.
-import { el, replace } from "./dom.mjs";
+import { el, replace } from "../dom.mjs";
 import { percent } from "./calc-results.mjs";
 
 export class AnswerLine {
@@ -40,6 +40,20 @@ export class AnswerLine {
   /** Loading or computing for a noticeable time. */
   waiting(text) {
     if (this.node.dataset.ccAnswer === "pending") replace(this.text, text);
+  }
+
+  /** Nothing is being computed for the inputs shown (Cancel): say so, and let no later stage of
+   * Python's start write over it; `calculating(text)` makes the line wait again. */
+  stopped(text) {
+    replace(this.text, text);
+    this.node.dataset.ccAnswer = "stopped";
+  }
+
+  /** A calculation has started: a stopped line waits again, with `text`. */
+  calculating(text) {
+    if (this.node.dataset.ccAnswer !== "stopped") return;
+    this.node.dataset.ccAnswer = "pending";
+    replace(this.text, text);
   }
 
   toggle() {

@@ -4,18 +4,18 @@
 // it outlives instant navigation, so the next calculator page answers at once. A block built
 // with its default answer (tools/prerender.py: `data-cc-answer`) shows it at once and starts
 // Python only when the reader edits or the page is idle; a shared link's inputs are computed.
-import { calcWorker } from "./calc-worker-client.mjs";
+import { calcWorker } from "../boot/calc-worker-client.mjs";
 import { CalcForm } from "./calc-form.mjs";
 import { renderResult, ROW_LIMIT } from "./calc-results.mjs";
-import { el, replace, siteHref, uid } from "./dom.mjs";
-import { knob } from "./knobs.mjs";
-import { pageBuildMismatch, registerServiceWorker } from "./site-update.mjs";
+import { el, replace, siteHref, uid } from "../dom.mjs";
+import { knob } from "../knobs.mjs";
+import { pageBuildMismatch, registerServiceWorker } from "../boot/site-update.mjs";
 import { AnswerLine } from "./answer-line.mjs";
-import { nameMaterialWidgets } from "./page-a11y.mjs";
+import { nameMaterialWidgets } from "../page-a11y.mjs";
 import { FighterAndFoe } from "./preset-picker.mjs";
 import { readParams, withParams } from "./url-state.mjs";
 
-const SITE_ROOT = new URL("../../", import.meta.url);
+const SITE_ROOT = new URL("../../../", import.meta.url);
 const DEBOUNCE_MS = knob("debounce-ms", 120);
 const live = new Set(); // calculators bound on the current page
 
@@ -115,11 +115,14 @@ class Calculator {
     } else {
       this.status.classList.remove("cc-failed");
     }
-    // The same text again must not make a screen reader repeat it (progress comes often).
-    const text = s.stage === "ready" ? this.readyText || s.text : s.text;
-    if ((s.stage !== "ready" || !this.busy) && this.status.textContent !== text) replace(this.status, text);
+    // The same text again must not make a screen reader repeat it (progress comes often). Once
+    // Python is ready, a calculation still waiting for its answer is what goes on: no line may
+    // stay on a stage of the start that has ended.
+    const calculating = s.stage === "ready" && this.busy;
+    const text = calculating ? "Calculating…" : s.stage === "ready" ? this.readyText || s.text : s.text;
+    if (this.status.textContent !== text) replace(this.status, text);
     // A shown answer (the prerendered default) stays in the answer line while Python starts.
-    if (s.stage !== "ready" && (this.busy || !this.readyText)) this.answer.waiting(s.text);
+    if (this.busy || !this.readyText) this.answer.waiting(s.stage === "ready" && !this.busy ? "Ready" : text);
     this.showProgress(s);
     this.retry.hidden = s.stage !== "failed";
   }
@@ -185,6 +188,7 @@ class Calculator {
     this.search = location.search;
     const id = ++this.latest;
     this.busy = true;
+    this.answer.calculating(this.worker.status.stage === "ready" ? "Calculating…" : this.worker.status.text);
     this.root.dataset.ccState = this.worker.status.stage === "ready" ? "computing" : "loading";
     this.output.setAttribute("aria-busy", "true");
     this.cancel.disabled = false;
@@ -206,7 +210,8 @@ class Calculator {
     if (reply.error) {
       this.root.dataset.ccState = reply.error.kind === "LoadFailure" ? "failed" : "error";
       this.output.classList.add("cc-stale");
-      if (reply.error.kind !== "Cancelled") this.answer.problem(reply.error);
+      if (reply.error.kind === "Cancelled") this.answer.stopped(reply.error.message);
+      else this.answer.problem(reply.error);
       if (reply.error.kind === "LoadFailure") {
         replace(this.status, reply.error.message);
       } else {
@@ -239,15 +244,26 @@ class Calculator {
 
   /** A link to this same page with other inputs: Material changes the URL but not the page. */
   followLink(url) {
-    if (url.pathname !== this.page) return this.cancelPending(); // leaving: the edit stays here
+    if (url.pathname !== this.page) return this.leave(); // the edit stays here
     if (url.search === this.search) return;
     this.form.reset();
     this.form.load(readParams(this.prefix, this.declaration, url.search));
     this.schedule();
   }
 
-  dispose() {
+  /** The reader leaves this page (Material keeps the tab's worker): an edit waiting for its
+   * debounce is dropped, and a calculation on its way or running is cancelled, so the next
+   * page's calculators do not wait for it. */
+  leave() {
     this.cancelPending();
+    if (!this.busy) return;
+    this.latest += 1; // its reply, if any, is for a page that is gone
+    this.busy = false;
+    this.worker?.abandon(this.key);
+  }
+
+  dispose() {
+    this.leave();
     this.unsubscribe?.();
   }
 }
@@ -287,7 +303,7 @@ function bind() {
   }
   if (document.querySelector(".cc-tracker:not([data-cc-bound])") && !pageBuildMismatch()) {
     // The encounter tracker (its own module, fetched only on its page).
-    import("./tracker/page.mjs").then((m) => m.bindTrackers());
+    import("../tracker/page.mjs").then((m) => m.bindTrackers());
   }
   const roots = [...document.querySelectorAll(".cc-calc:not([data-cc-bound])")];
   if (!roots.length || pageBuildMismatch()) return;

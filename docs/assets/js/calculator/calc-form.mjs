@@ -3,7 +3,7 @@
 // Each field carries its own help and error line (aria-describedby / aria-invalid). Python
 // (calc/inputs.py) is the only judge of a value: its error is shown at the field it names, so the
 // browser, the command line and the tests report bad input in the same words.
-import { el, replace, uid } from "./dom.mjs";
+import { el, replace, uid } from "../dom.mjs";
 import { capitalise, rangeHint, shorten, singular } from "./form-text.mjs";
 
 const INTEGER = /^\s*[+-]?\d{1,12}\s*$/;

@@ -12,9 +12,9 @@
 // - When a new build's worker activates
 //   (tools/sw_template.js posts `cc-activated`), a small notice offers a reload, never while the
 //   reader is editing.
-import { el } from "./dom.mjs";
+import { el } from "../dom.mjs";
 
-const SITE_ROOT = new URL("../../", import.meta.url);
+const SITE_ROOT = new URL("../../../", import.meta.url);
 /** The build of the page this JavaScript was loaded with. */
 export const PAGE_BUILD = shownBuild();
 const IDLE_MS = 4000; // no notice within this time after the last input

@@ -12,6 +12,7 @@ import { bootFromSnapshot } from "./snapshot-loader.mjs";
 import { keepForServiceWorker } from "./handoff.mjs";
 import { gunzipped } from "./gunzip.mjs";
 import { LinkProbe } from "./link-probe.mjs";
+import { STALL_MS as DEFAULT_STALL_MS, StallWatch } from "./stall-watch.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const started = performance.now();
@@ -53,7 +54,7 @@ function onStderr(line) {
 }
 
 // Settings the page passes in the worker's name (worker-spec.mjs): {stallMs, hold, controlled,
-// fastLinkMbps}.
+// fastLinkMbps, busyMs}.
 const CONFIG = (() => {
   try {
     return JSON.parse(self.name || "{}") || {};
@@ -75,9 +76,9 @@ function goSignal() {
 }
 
 /** A runtime download that receives no bytes for this long has stalled (a dead server or link):
- * the start fails, naming the file, and the page offers Retry. By lack of progress, not a total:
- * a slow link that keeps receiving is never cut off. */
-const STALL_MS = CONFIG.stallMs > 0 ? CONFIG.stallMs : 25000;
+ * the start fails, naming the file, and the page offers Retry (stall-watch.mjs; a test may set a
+ * shorter time through the `cc-stall-ms` knob). */
+const STALL_MS = CONFIG.stallMs > 0 ? CONFIG.stallMs : DEFAULT_STALL_MS;
 
 // Pyodide does not always reject when a runtime file cannot be downloaded: for pyodide.asm.wasm
 // it logs and waits forever, and on a connection that stops mid-file it waits for as long as the
@@ -122,71 +123,75 @@ async function watchedFetch(input, init) {
   const control = new AbortController();
   init.signal?.addEventListener("abort", () => control.abort(init.signal.reason));
   const stall = stallWatch(name, control);
+  downloading += 1; // from the request on: a download whose headers are late is still under way
   let response;
   try {
     response = await nativeFetch(input, { ...init, signal: control.signal });
   } catch (err) {
     stall.stop();
+    downloadEnded(false);
     if (!evaluateJson) downloadFailed(stall.failure || new LoadFailure(describe(name), `download failed (${err.message})`));
     throw err;
   }
   if (!response.ok) {
     stall.stop();
+    downloadEnded(false);
     if (!evaluateJson) downloadFailed(new LoadFailure(describe(name), `download failed (HTTP ${response.status})`));
     return response;
   }
   if (!response.body) {
     stall.stop();
+    downloadEnded(true);
     return response;
   }
   // Pyodide gets the response itself; a clone's body, read here as the bytes arrive, measures
   // progress, stalls and the link. (The wasm reaches Pyodide gunzipped, in a Response without a
   // URL, so Chromium keeps no compiled code for it: measured, a later visit's start took as long
   // as with the plain file, 410–480 ms.)
-  watchBody(name, response.clone().body, stall);
+  watchBody(name, response.clone().body, stall).then(downloadEnded);
   return response;
 }
 
-/** Fails the start if the download of `name` goes STALL_MS without news. It counts ticks too:
- * while Python boots, this thread can be busy for seconds (longer on a slow phone), and bytes
- * that arrived meanwhile must get their chance to be seen before a stall is declared. */
+// Watched downloads whose body is still arriving. When the last one ends during the download
+// stage, the status moves on at once (issue 19: "Downloading the Python runtime…" stayed 4–8 s
+// after the last byte, until Python's start reached its first hook).
+let downloading = 0;
+let downloadBroken = false; // a download failed: the start fails, nothing starts
+function downloadEnded(whole) {
+  downloading -= 1;
+  if (!whole) downloadBroken = true;
+  if (downloading === 0 && !downloadBroken && reporting && !evaluateJson) progress("start", "Starting Python…");
+}
+
+/** Fails the start if the download of `name` goes STALL_MS without a byte (stall-watch.mjs):
+ * names the file first, then aborts the fetch. */
 function stallWatch(name, control) {
-  const TICKS = 4;
-  const watch = {
-    failure: null,
-    last: performance.now(),
-    ticks: 0,
-    arm() {
-      watch.last = performance.now();
-      watch.ticks = 0;
+  const watch = new StallWatch({
+    ms: STALL_MS,
+    onStall: () => {
+      if (evaluateJson) return;
+      watch.failure = new LoadFailure(describe(name), `the download stalled (no data for ${Math.round(STALL_MS / 1000)} s)`);
+      downloadFailed(watch.failure); // first: it names the file before the abort's own errors
+      control.abort(watch.failure);
     },
-    stop() {
-      clearInterval(watch.timer);
-    },
-  };
-  watch.timer = setInterval(() => {
-    watch.ticks += 1;
-    if (evaluateJson) return watch.stop();
-    if (watch.ticks < TICKS || performance.now() - watch.last < STALL_MS) return;
-    watch.stop();
-    watch.failure = new LoadFailure(describe(name), `the download stalled (no data for ${Math.round(STALL_MS / 1000)} s)`);
-    downloadFailed(watch.failure); // first: it names the file before the abort's own errors
-    control.abort(watch.failure);
-  }, STALL_MS / TICKS);
+  });
+  watch.failure = null;
   return watch;
 }
 
+/** Reads a download's copy as it arrives (progress, stalls, the link); true once it is whole. */
 async function watchBody(name, body, stall) {
   const reader = body.getReader();
   try {
     for (;;) {
       stall.arm();
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done) return true;
       countBytes(value.byteLength);
     }
   } catch (err) {
     if (!evaluateJson && !stall.failure) downloadFailed(new LoadFailure(describe(name), `download failed (${err.message})`));
+    return false;
   } finally {
     stall.stop();
   }
@@ -426,6 +431,7 @@ function answer({ id, request }) {
   self.postMessage({ type: "started", id }); // the page may stop a superseded run by a restart
   try {
     const t0 = performance.now();
+    busyFor(CONFIG.busyMs);
     const reply = JSON.parse(evaluateJson(JSON.stringify(request)));
     const ms = performance.now() - t0;
     self.postMessage(reply.error ? { id, error: reply.error, ms } : { id, result: reply.result, ms });
@@ -434,6 +440,13 @@ function answer({ id, request }) {
     // Not a CalcError: a bug in an engine. Report it as such, never silently.
     self.postMessage({ id, error: { input: null, message: `Internal error: ${lastLine(err.message)}`, kind: "InternalError" } });
   }
+}
+
+/** Keep this thread busy for `ms` (the `cc-busy-ms` knob: tests make every calculation slow
+ * without relying on how fast an engine is). */
+function busyFor(ms) {
+  const end = performance.now() + (ms || 0);
+  while (performance.now() < end);
 }
 
 function lastLine(text) {

@@ -7,7 +7,8 @@
 // fresh start takes (then a restart is the faster way to the latest answer).
 
 import { missingFileRecovery, recoverOnce, workerBuildMismatch } from "./site-update.mjs";
-import { WORKER_URL, workerName } from "./worker-spec.mjs";
+import { WORKER_URL } from "./worker-spec.mjs";
+import { takeWorker } from "./worker-owner.mjs";
 export const REQUEST_TIMEOUT_MS = 30000;
 
 export class CalcWorker {
@@ -22,11 +23,11 @@ export class CalcWorker {
 
   /** Start (or restart) the worker; `ready` resolves with the boot time, rejects on load failure. */
   start() {
-    // The worker the page's head started (worker-early.mjs) on its first start, else a new one.
-    const early = globalThis.__ccEarlyWorker;
-    globalThis.__ccEarlyWorker = null;
-    this.startedAt = early ? early.startedAt : performance.now();
-    this.worker = early ? early.worker : new Worker(WORKER_URL, { type: "module", name: workerName() });
+    // The worker the page's head started (worker-early.mjs) on the first start, else a new one:
+    // never one handed out before (worker-owner.mjs).
+    const { worker, events, startedAt, held } = takeWorker();
+    this.startedAt = startedAt;
+    this.worker = worker;
     this.setStatus({ stage: "download", text: "Preparing the calculator…" });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = (event) => this.receive(event.data, resolve, reject);
@@ -38,10 +39,10 @@ export class CalcWorker {
         reject(new Error(failureText(failure)));
         this.rejectAll(failureText(failure));
       };
-      for (const event of early?.events || []) (event.type === "error" ? this.worker.onerror : this.worker.onmessage)(event);
+      for (const event of events) (event.type === "error" ? this.worker.onerror : this.worker.onmessage)(event);
     });
     this.ready.catch(() => {}); // reported through the status line
-    if (early) this.worker.postMessage({ type: "go" }); // it held Python's start for this moment
+    if (held) this.worker.postMessage({ type: "go" }); // it held Python's start for this moment
   }
 
   receive(msg, resolve, reject) {
@@ -102,6 +103,21 @@ export class CalcWorker {
       entry.resolve({ error: { input: null, message: "Superseded by a newer edit.", kind: "Superseded" } });
       if (id === this.running) this.stopLater(id, performance.now() - entry.started);
     }
+  }
+
+  /** The calculator under `key` is gone (the reader left its page): its requests answer
+   * "Cancelled" now, and if one of them is on its way or running, the worker restarts at once
+   * (other requests are sent again), so the next page's edit does not wait for it. */
+  abandon(key) {
+    let sent = false;
+    for (const [id, entry] of this.pending) {
+      if (entry.key !== key) continue;
+      this.pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.resolve({ error: { input: null, message: "Cancelled: the page was left.", kind: "Cancelled" } });
+      sent = true;
+    }
+    if (sent) this.restart(null);
   }
 
   /** Restart if the superseded request `id`, running for `ran` ms, is still running once it has

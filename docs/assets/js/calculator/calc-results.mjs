@@ -1,7 +1,7 @@
 // Render one `calc.evaluate` result (shape in CONTRIBUTING.md) with DOM APIs only. Every
 // probability shows as a percentage AND its exact fraction; the damage chart is a real <table>
 // (bars drawn with CSS inside the cells, hidden from screen readers) so it reads as a table.
-import { el, siteHref } from "./dom.mjs";
+import { el, siteHref } from "../dom.mjs";
 
 /** A percentage for display: "75%", "12.35%", "<0.01%", ">99.99%". */
 export function percent(p) {
@@ -50,8 +50,8 @@ export function renderResult(result, siteRoot, options = {}) {
   if (result.attack) out.append(renderAttack(result.attack, result.distribution, options));
   if (result.distribution) out.append(renderDistribution(result.distribution, options));
   if (result.order) out.append(renderOrder(result.order));
-  if (result.pairwise?.length) out.append(renderPairwise(result.pairwise));
-  if (result.table) out.append(renderTable(result.table));
+  if (result.pairwise?.length) out.append(renderPairwise(result.pairwise, options));
+  if (result.table) out.append(renderTable(result.table, options));
   if (result.steps?.length) out.append(renderSteps(result.steps, siteRoot));
   return out;
 }
@@ -232,8 +232,9 @@ function renderOrder(order) {
   );
 }
 
-function renderPairwise(pairs) {
-  return el(
+function renderPairwise(pairs, options) {
+  const tbody = el("tbody", {});
+  const section = el(
     "section",
     { class: "cc-pairwise" },
     el(
@@ -244,28 +245,50 @@ function renderPairwise(pairs) {
         {},
         el("caption", {}, "Who acts first, pair by pair"),
         el("thead", {}, el("tr", {}, ...["First", "Second", "First acts before", "Tied", "Second acts before"].map((h) => el("th", { scope: "col" }, h)))),
-        el(
-          "tbody",
-          {},
-          ...pairs.map((p) => el("tr", {}, el("th", { scope: "row" }, p.first), el("td", {}, p.second), el("td", {}, ...chanceText(p.before)), el("td", {}, ...chanceText(p.tied)), el("td", {}, ...chanceText(p.after)))),
-        ),
+        tbody,
       ),
     ),
   );
+  const row = (p) => el("tr", {}, el("th", { scope: "row" }, p.first), el("td", {}, p.second), el("td", {}, ...chanceText(p.before)), el("td", {}, ...chanceText(p.tied)), el("td", {}, ...chanceText(p.after)));
+  appendCapped(section, tbody, pairs, pairs.length, row, options);
+  return section;
 }
 
-function renderTable(t) {
-  return el(
-    "div",
-    { class: "cc-scroll", tabindex: "0", role: "region", "aria-label": t.title },
+function renderTable(t, options) {
+  const tbody = el("tbody", {});
+  const section = el(
+    "section",
+    { class: "cc-table-block" },
     el(
-      "table",
-      { class: "cc-table" },
-      el("caption", {}, t.title),
-      el("thead", {}, el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col" }, c)))),
-      el("tbody", {}, ...t.rows.map((row) => el("tr", {}, ...row.map((cell) => el("td", {}, cell))))),
+      "div",
+      { class: "cc-scroll", tabindex: "0", role: "region", "aria-label": t.title },
+      el("table", { class: "cc-table" }, el("caption", {}, t.title), el("thead", {}, el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col" }, c)))), tbody),
     ),
   );
+  const row = (cells) => el("tr", {}, ...cells.map((cell) => el("td", {}, cell)));
+  appendCapped(section, tbody, t.rows, t.total_rows ?? t.rows.length, row, options);
+  return section;
+}
+
+/** Any table other than a distribution, under the same cap: at most ROW_LIMIT rows (the first
+ * ones; the worker sends no more when it cut the table: `total` says how many there are), then
+ * "Show all N rows", which asks the worker for everything (`onShowAll`) or, when every row is
+ * already here, adds the rest. `showAll`: no cap (the reader asked). */
+function appendCapped(section, tbody, rows, total, make, { showAll = false, onShowAll = null } = {}) {
+  if (showAll || total <= ROW_LIMIT) return appendInChunks(section, tbody, rows, make);
+  const first = rows.slice(0, ROW_LIMIT);
+  const note = el("p", { class: "cc-table-note" }, `The first ${first.length} of ${total} rows.`);
+  const button = el("button", { type: "button", class: "md-button cc-show-all" }, `Show all ${total} rows`);
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    if (rows.length < total && onShowAll) return onShowAll();
+    note.remove();
+    button.remove();
+    delete section.dataset.ccComplete;
+    appendInChunks(section, tbody, rows.slice(ROW_LIMIT), make);
+  });
+  section.append(note, button);
+  appendInChunks(section, tbody, first, make);
 }
 
 function renderSteps(steps, siteRoot) {
