@@ -96,14 +96,3 @@ def fight_request(request: dict) -> dict:
     "action"}` → `calc.fight.act`'s answer `{"state", "view", "steps"}`."""
     system_id = _system_of(request, FIGHT_KEYS, "fight")
     return fight.act(system_id, request.get("state"), request.get("action"))
-
-
-def _system_of(request: dict, keys: set[str], kind: str) -> str:
-    """The system a tracker request names, once its keys are all known ones."""
-    unknown = sorted(set(request) - keys)
-    if unknown:
-        raise InputError(unknown[0], f"is not part of a {kind} request ({', '.join(sorted(keys))})")
-    system_id = request.get("system")
-    if not isinstance(system_id, str) or not system_id:
-        raise InputError("system", "is required")
-    return system_id
