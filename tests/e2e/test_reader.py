@@ -155,8 +155,8 @@ def _seed_fight(page, system: str) -> None:
     page.wait_for_selector(".cc-tracker[data-cc-bound] .cc-tk-card")
     assert page.locator(".cc-tk-order li[aria-current]").count() == 1
     if system in ("countup", "action-points"):
-        assert page.locator(".cc-tk-state").count() == 1
-    for summary in page.locator(".cc-tk-rulings > summary, .cc-tk-add > summary").all():
+        assert page.locator(".cc-tk-card .cc-tk-state").count() == 1  # Ann's card (the order entry shows it too)
+    for summary in page.locator(".cc-tk-rulings:not([hidden]) > summary, .cc-tk-add > summary").all():
         summary.click()
     page.get_by_role("button", name="Damage Orc").click()
     page.wait_for_selector(".cc-tk-status.cc-tk-problem")
