@@ -200,17 +200,17 @@ def test_bad_import_changes_nothing_and_undo_restores(browser, site, tmp_path):
         add_people(page)
         before = page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}")
         status = page.locator(".cc-tk-status")
-        for name, text in [
-            ("broken.json", "{not json"),
-            ("other.json", json.dumps({"format": "cc-tracker", "version": 1, "system": "phases"})),
-            ("bad-side.json", before.replace('"side":"foe"', '"side":"dragon"')),
+        for name, text, says in [  # `says`: what this file's refusal names (the last one's is still shown)
+            ("broken.json", "{not json", "Not imported"),
+            ("other.json", json.dumps({"format": "cc-tracker", "version": 1, "system": "phases"}), "phases"),
+            ("bad-side.json", before.replace('"side":"foe"', '"side":"dragon"'), "must be pc or foe"),
         ]:
             if name == "bad-side.json":  # a stored history is not a tracker file: take its present
                 data = json.loads(text)["present"]
                 text = json.dumps(data)
             (tmp_path / name).write_text(text)
             page.locator(".cc-tk-file").set_input_files(str(tmp_path / name))
-            page.locator(".cc-tk-status.cc-tk-problem:has-text('Not imported')").wait_for()
+            page.locator(f".cc-tk-status.cc-tk-problem:has-text('Not imported'):has-text('{says}')").wait_for()
             assert "Nothing changed" in status.inner_text()
             assert page.evaluate("(k) => localStorage.getItem(k)", f"cc-tracker-{system}") == before
         assert "must be pc or foe" in status.inner_text()
