@@ -62,7 +62,7 @@ def _check(answer: dict, system: str, moved: bool = False) -> None:
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-@settings(max_examples=25)
+@settings(max_examples=60)
 @given(steps=st.lists(ACTIONS, min_size=1, max_size=12))
 def test_any_sequence_of_actions_keeps_the_fight_whole(system: str, steps: list[tuple]) -> None:
     answer = fight.act(system, None, {"type": "view"})
@@ -70,6 +70,7 @@ def test_any_sequence_of_actions_keeps_the_fight_whole(system: str, steps: list[
         values = {"hd": 1} if system == "phases" and side == "foe" else {}
         combatant = {"name": name, "side": side, "max": hp, "values": values}
         answer = fight.act(system, answer["state"], {"type": "add", "combatant": combatant})
+    steps = [("round", 0), *steps]  # most sequences then act within a round
     for step in steps:
         for action in _action(step, answer["state"]):
             salt = action.pop("salt", 0)
@@ -78,7 +79,8 @@ def test_any_sequence_of_actions_keeps_the_fight_whole(system: str, steps: list[
             except InputError as err:
                 assert err.input and err.reason
                 continue
-            _check(answer, system, moved=action["type"] in ("next_turn", "next_round"))
+            started = action["type"] == "next_round" and answer["view"]["pending"] is None
+            _check(answer, system, moved=action["type"] == "next_turn" or started)
             pending = answer["view"]["pending"]
             while pending is not None:  # roll every die asked (a tie's re-rolls too) and start
                 rolls = {
