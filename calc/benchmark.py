@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from calc import bounds, data, evaluate, fight_bench, turns
+from calc import bounds, data, evaluate, fight_bench, turn_helpers, turns
 from calc.browser import evaluate_json
 
 TARGET_TYPICAL_MS = 10
@@ -136,14 +136,13 @@ def cases() -> list[tuple[str, str, str, dict[str, Any]]]:
 def turns_cases() -> list[tuple[str, str, list[dict[str, Any]], int]]:
     """(system, "typical" | "limit", combatants, face) for the encounter tracker's round
     (`calc.turns`: the dice, then the order): four combatants on varied faces, and the most
-    combatants the declaration allows all on the same face (every tie at once)."""
+    combatants the tracker holds (`max_combatants`) all on the same face (every tie at once)."""
     out = []
     for system_id in data.system_ids():
         system = data.system(system_id)
         if not system.raw.get("tracker"):
             continue
-        listed = turns.list_declaration(system)
-        most = listed.get("max_items", 20)
+        most = turn_helpers.max_combatants(system)
         few = [{"id": f"c{i}", "name": f"C{i}", "side": "pc" if i % 2 else "foe"} for i in range(4)]
         many = [{"id": f"c{i}", "name": f"C{i}", "side": "pc" if i % 2 else "foe"} for i in range(most)]
         out.append((system_id, "typical", few, 0))
