@@ -350,7 +350,7 @@ class ListField {
   renumber() {
     const noun = singular(this.decl.label || this.decl.name);
     const min = this.decl.min_items ?? 0;
-    const max = this.decl.max_items ?? 50;
+    const max = this.decl.max_items;
     this.rows.forEach((row, i) => {
       const n = i + 1;
       replace(row.legend, `${noun} ${n}`);
@@ -420,7 +420,7 @@ class ListField {
     } catch {
       items = null;
     }
-    const max = this.decl.max_items ?? 50;
+    const max = this.decl.max_items;
     if (!Array.isArray(items) || !items.every((x) => x && typeof x === "object" && !Array.isArray(x)) || items.length > max) {
       this.reset(false);
       return this.setNote("The link's list could not be read; showing the default list");
