@@ -143,7 +143,7 @@ export class Cards {
         el(
           "p",
           { class: "cc-tk-health" },
-          el("span", { class: "cc-tk-visually-hidden" }, `${tk.decl.health.label}: `),
+          el("span", { class: "cc-visually-hidden" }, `${tk.decl.health.label}: `),
           el("strong", { class: "cc-tk-left" }, String(c.hp)),
           el("span", { class: "cc-tk-of" }, `/${c.max}`),
           c.state ? [" ", stateBadge(c)] : null,
