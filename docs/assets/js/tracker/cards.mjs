@@ -170,7 +170,7 @@ export class Cards {
     const tagInput = el("input", {
       type: "text",
       autocomplete: "off",
-      maxlength: tk.view?.limits?.tag ?? 30,
+      maxlength: tk.view.limits.tag, // a card is drawn only from the engine's view
       list: this.tagList.id,
       "aria-label": `Condition for ${c.name} (e.g. Hurt)`,
       placeholder: "Condition",
