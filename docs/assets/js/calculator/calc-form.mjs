@@ -77,16 +77,14 @@ export class CalcForm {
       return true;
     } else {
       const prefix = error.input ? `${error.input}: ` : "";
-      replace(this.formError, prefix + capitalise(error.message));
-      this.formError.hidden = false;
+      showLine(this.formError, prefix + capitalise(error.message));
       return false;
     }
   }
 
   clearErrors() {
     for (const field of this.fields.values()) field.clearErrors();
-    this.formError.hidden = true;
-    replace(this.formError);
+    hideLine(this.formError);
   }
 
   findField(path) {
@@ -220,13 +218,11 @@ class ScalarField {
 
   /** A note about a value the link asked for and the form could not take; stays until edited. */
   setNote(message) {
-    replace(this.noteLine, message);
-    this.noteLine.hidden = false;
+    showLine(this.noteLine, message);
   }
 
   clearNote() {
-    this.noteLine.hidden = true;
-    replace(this.noteLine);
+    hideLine(this.noteLine);
   }
 
   setText(value) {
@@ -244,14 +240,12 @@ class ScalarField {
   }
 
   setError(message) {
-    replace(this.errorLine, message);
-    this.errorLine.hidden = false;
+    showLine(this.errorLine, message);
     this.control.setAttribute("aria-invalid", "true");
   }
 
   clearErrors() {
-    this.errorLine.hidden = true;
-    replace(this.errorLine);
+    hideLine(this.errorLine);
     this.control.removeAttribute("aria-invalid");
   }
 
@@ -356,7 +350,7 @@ class ListField {
   renumber() {
     const noun = singular(this.decl.label || this.decl.name);
     const min = this.decl.min_items ?? 0;
-    const max = this.decl.max_items ?? 50;
+    const max = this.decl.max_items;
     this.rows.forEach((row, i) => {
       const n = i + 1;
       replace(row.legend, `${noun} ${n}`);
@@ -378,13 +372,11 @@ class ListField {
   }
 
   setNote(message) {
-    replace(this.noteLine, message);
-    this.noteLine.hidden = false;
+    showLine(this.noteLine, message);
   }
 
   clearNote() {
-    this.noteLine.hidden = true;
-    replace(this.noteLine);
+    hideLine(this.noteLine);
   }
 
   cell(index, name) {
@@ -405,13 +397,11 @@ class ListField {
   }
 
   setError(message) {
-    replace(this.errorLine, message);
-    this.errorLine.hidden = false;
+    showLine(this.errorLine, message);
   }
 
   clearOwnError() {
-    this.errorLine.hidden = true;
-    replace(this.errorLine);
+    hideLine(this.errorLine);
   }
 
   clearErrors() {
@@ -430,7 +420,7 @@ class ListField {
     } catch {
       items = null;
     }
-    const max = this.decl.max_items ?? 50;
+    const max = this.decl.max_items;
     if (!Array.isArray(items) || !items.every((x) => x && typeof x === "object" && !Array.isArray(x)) || items.length > max) {
       this.reset(false);
       return this.setNote("The link's list could not be read; showing the default list");
@@ -443,6 +433,18 @@ class ListField {
       this.addRow(values);
     }
   }
+}
+
+/** Show a message line (an error or a link's note) with its text. */
+function showLine(line, message) {
+  replace(line, message);
+  line.hidden = false;
+}
+
+/** Hide a message line and empty it, so a screen reader's aria-describedby reads nothing. */
+function hideLine(line) {
+  line.hidden = true;
+  replace(line);
 }
 
 /** A value as a field's text: a list inside a list's row (segments' attack routine in an attacker

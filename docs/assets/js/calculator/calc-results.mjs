@@ -232,23 +232,22 @@ function renderOrder(order) {
   );
 }
 
-function renderPairwise(pairs, options) {
-  const tbody = el("tbody", {});
-  const section = el(
+/** A section holding a captioned table in a keyboard-scrollable region; rows go in `tbody`. */
+function scrolledTable(sectionClass, caption, headers, tbody, tableAttrs = {}) {
+  return el(
     "section",
-    { class: "cc-pairwise" },
+    { class: sectionClass },
     el(
       "div",
-      { class: "cc-scroll", tabindex: "0", role: "region", "aria-label": "Who acts first, pair by pair" },
-      el(
-        "table",
-        {},
-        el("caption", {}, "Who acts first, pair by pair"),
-        el("thead", {}, el("tr", {}, ...["First", "Second", "First acts before", "Tied", "Second acts before"].map((h) => el("th", { scope: "col" }, h)))),
-        tbody,
-      ),
+      { class: "cc-scroll", tabindex: "0", role: "region", "aria-label": caption },
+      el("table", tableAttrs, el("caption", {}, caption), el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", { scope: "col" }, h)))), tbody),
     ),
   );
+}
+
+function renderPairwise(pairs, options) {
+  const tbody = el("tbody", {});
+  const section = scrolledTable("cc-pairwise", "Who acts first, pair by pair", ["First", "Second", "First acts before", "Tied", "Second acts before"], tbody);
   const row = (p) => el("tr", {}, el("th", { scope: "row" }, p.first), el("td", {}, p.second), el("td", {}, ...chanceText(p.before)), el("td", {}, ...chanceText(p.tied)), el("td", {}, ...chanceText(p.after)));
   appendCapped(section, tbody, pairs, pairs.length, row, options);
   return section;
@@ -256,15 +255,7 @@ function renderPairwise(pairs, options) {
 
 function renderTable(t, options) {
   const tbody = el("tbody", {});
-  const section = el(
-    "section",
-    { class: "cc-table-block" },
-    el(
-      "div",
-      { class: "cc-scroll", tabindex: "0", role: "region", "aria-label": t.title },
-      el("table", { class: "cc-table" }, el("caption", {}, t.title), el("thead", {}, el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col" }, c)))), tbody),
-    ),
-  );
+  const section = scrolledTable("cc-table-block", t.title, t.columns, tbody, { class: "cc-table" });
   const row = (cells) => el("tr", {}, ...cells.map((cell) => el("td", {}, cell)));
   appendCapped(section, tbody, t.rows, t.total_rows ?? t.rows.length, row, options);
   return section;

@@ -143,7 +143,7 @@ export class Cards {
         el(
           "p",
           { class: "cc-tk-health" },
-          el("span", { class: "cc-tk-visually-hidden" }, `${tk.decl.health.label}: `),
+          el("span", { class: "cc-visually-hidden" }, `${tk.decl.health.label}: `),
           el("strong", { class: "cc-tk-left" }, String(c.hp)),
           el("span", { class: "cc-tk-of" }, `/${c.max}`),
           c.state ? [" ", stateBadge(c)] : null,
@@ -170,7 +170,7 @@ export class Cards {
     const tagInput = el("input", {
       type: "text",
       autocomplete: "off",
-      maxlength: tk.view?.limits?.tag ?? 30,
+      maxlength: tk.view.limits.tag, // a card is drawn only from the engine's view
       list: this.tagList.id,
       "aria-label": `Condition for ${c.name} (e.g. Hurt)`,
       placeholder: "Condition",

@@ -5,12 +5,13 @@
 
 /** A fighter of the answer as the tracker's new combatant ({name, side, values, max}): its values
  * under the tracker's field names (others are the calculators' alone), its health input as the
- * full hit points (the tracker's default without one). */
+ * full hit points (without one, the health input's declared default: every tracker declares
+ * its health input, macros/export.py). */
 export function trackerCombatant(fighter, side, decl) {
   const names = new Set((decl.fields || []).map((f) => f.name));
-  const health = decl.health?.input;
+  const health = decl.health.input;
   const values = Object.fromEntries(Object.entries(fighter.values || {}).filter(([k]) => names.has(k) && k !== health));
-  const max = health && fighter.values?.[health] !== undefined ? fighter.values[health] : (decl.health?.default ?? 10);
+  const max = fighter.values?.[health] !== undefined ? fighter.values[health] : decl.health.default;
   return { name: fighter.name, side: side === "pc" ? "pc" : "foe", values, max };
 }
 
@@ -27,7 +28,7 @@ export function stateFromRoster(system, roster, decl) {
 /** The roster of a fight state, as a link carries it (the full hit points under the health
  * input); `asItStands` adds each one's damage taken and conditions. */
 export function rosterOf(state, decl, asItStands = false) {
-  const health = decl.health?.input || "hp";
+  const health = decl.health.input;
   return (state?.combatants || []).map((c) => ({
     name: c.name,
     side: c.side,

@@ -4,22 +4,15 @@
 // form is open nothing can start a round over it — the round buttons bring it back into view —
 // and what was typed stays typed across the engine's answers.
 import { el, replace, uid } from "../dom.mjs";
+import { rollDie } from "../stat-fighters.mjs";
 import { button } from "./ui.mjs";
 
-function uint32() {
-  return crypto.getRandomValues(new Uint32Array(1))[0];
-}
-
-/** A uniform face total of `count` dice of `sides` (rejection sampling: every face equally
- * likely). */
-export function roll(count, sides, random = uint32) {
-  const limit = Math.floor(2 ** 32 / sides) * sides;
+/** A uniform face total of `count` dice of `sides`: each face from the paste box's fair die
+ * (rejection sampling, every face equally likely); `random` (tests) gives one uint32 a call. */
+export function roll(count, sides, random) {
+  const draw = random && (() => [random()]);
   let total = 0;
-  for (let i = 0; i < count; i++) {
-    let x = random();
-    while (x >= limit) x = random();
-    total += (x % sides) + 1;
-  }
+  for (let i = 0; i < count; i++) total += rollDie(sides, draw);
   return total;
 }
 

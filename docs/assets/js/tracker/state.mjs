@@ -116,7 +116,7 @@ export function calculatorQuery(c, declaration, calculator) {
   }
   const health = declaration.health?.input;
   if (health && inputs.has(health) && Number.isInteger(c.hp)) {
-    const { min = 1, max = 100000 } = declaration.health;
+    const { min = -Infinity, max = Infinity } = declaration.health; // its declared range, if any
     params.set(health, String(Math.max(min, Math.min(max, c.hp))));
   }
   return params.toString();
