@@ -239,6 +239,14 @@ def render(answer: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+_SPECIAL: dict[str, tuple[Any, Any]] = {
+    STATBLOCK: (_statblock, lambda answer, args: _render_statblock(answer)),
+    TURNS: (_turns, lambda answer, args: _render_turns(answer, bounds.loads(args.combatants, "combatants"))),
+    FIGHT: (_fight, lambda answer, args: _render_fight(answer)),
+}
+"""The commands that are no calculator of the data: (answer the arguments, show the answer as text)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
@@ -247,27 +255,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args = parser.parse_args(argv)
     system = data.system(args.system)
-    if args.calculator == STATBLOCK and STATBLOCK not in system.calculators:
+    special = _SPECIAL.get(args.calculator)
+    if special is not None and args.calculator not in system.calculators:
+        ask, show = special
         try:
-            answer = _statblock(args)
-            print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else _render_statblock(answer))
-        except CalcError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
-        return 0
-    if args.calculator == TURNS and TURNS not in system.calculators:
-        try:
-            answer = _turns(args)
-            shown = json.dumps(answer, indent=2, ensure_ascii=False) if args.json else None
-            print(shown or _render_turns(answer, bounds.loads(args.combatants, "combatants")))
-        except CalcError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
-        return 0
-    if args.calculator == FIGHT and FIGHT not in system.calculators:
-        try:
-            answer = _fight(args)
-            print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else _render_fight(answer))
+            answer = ask(args)
+            print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else show(answer, args))
         except CalcError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
