@@ -20,6 +20,8 @@ _FALSE = {"false", "0", "no", "off"}
 _WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
 """A whole number typed as text: ASCII digits only (`str.isdigit` also accepts '²' and '①', which
 `int()` refuses), one optional sign, and short enough that converting it costs nothing."""
+WHOLE_TEXT_LENGTH = 14
+"""The most characters a whole number is typed with: `_WHOLE`'s sign and 12 digits, and a space."""
 _HUGE = 10**15
 """Integers at least this large are never an input's value and are described, not printed (printing
 one of over 4,300 digits raises ValueError)."""
@@ -34,6 +36,21 @@ def validate(declarations: list[dict], raw: Mapping[str, Any] | None) -> dict[st
     if unknown:
         raise InputError(unknown[0], f"is not an input of this calculator (inputs: {', '.join(sorted(known))})")
     return {d["name"]: value(d, raw.get(d["name"]), d["name"]) for d in declarations}
+
+
+def typed_length(decl: dict) -> int | None:
+    """The most characters a value of this input is typed with (a form field's `maxlength`): a
+    text's declared `max_length`, a dice expression's `calc.dice.MAX_LENGTH`, a whole number's
+    `WHOLE_TEXT_LENGTH`; None when nothing is typed (a choice, a box) or `calc.bounds` bounds it
+    (a list's JSON)."""
+    kind = decl.get("type")
+    if kind == "text":
+        return int(decl["max_length"])
+    if kind == "dice":
+        return dice.MAX_LENGTH
+    if kind == "integer":
+        return WHOLE_TEXT_LENGTH
+    return None
 
 
 def value(decl: dict, given: Any, where: str) -> Any:

@@ -106,3 +106,30 @@ def test_holds_reads_when_among_typed_values() -> None:
     assert not applies.holds(hd, {"target_kind": "character", "hd": 3})
     assert applies.holds(hd, {"hd": 3})
     assert applies.holds({"name": "ac"}, {"ac": 5})
+
+
+def test_applicable_reads_a_forms_values_as_the_engine_does() -> None:
+    """The form sends every field as typed; what applies is read as `calc.inputs` reads values
+    (text "true", "1", a true box), a missing field takes its default, and a condition that cannot
+    be read holds nothing."""
+    assert applies.applicable(DECLS, {}) == ["flag"]  # flag's default is false
+    for on in (True, "true", "1", " yes "):
+        assert applies.applicable(DECLS, {"flag": on, "n": "3"}) == ["flag", "n"]
+    for off in (False, "false", "0", "maybe", ""):
+        assert applies.applicable(DECLS, {"flag": off, "n": "3"}) == ["flag"]
+    kept, names = applies.only_applicable(DECLS, {"flag": "false", "n": "oops", "extra": 1})
+    assert kept == {"flag": "false", "extra": 1} and names == ["flag"]
+
+
+@pytest.mark.parametrize("calculator", ["hit", "damage"])
+def test_applicable_on_the_real_declarations(calculator):
+    decls = data.system("phases").calculator(calculator)["inputs"]
+    names = {d["name"] for d in decls}
+    default = applies.applicable(decls, {})
+    assert "attack_target" not in default and {"ability_score", "level"} <= set(default)
+    assert set(default) == names - {"attack_target"}
+    direct = applies.applicable(decls, {"target_source": "direct", "ability_score": "x"})
+    assert set(direct) == names - {"ability_score", "level"}
+    # An unreadable source: neither reading's inputs apply, and the source's own error is shown.
+    unreadable = applies.applicable(decls, {"target_source": "both"})
+    assert set(unreadable) == names - {"attack_target", "ability_score", "level"}

@@ -197,12 +197,14 @@ class Calculator {
       if (this.worker.status.stage === "ready" && id === this.latest) replace(this.status, "Calculating…");
     }, 300);
     performance.mark("cc:request");
-    const request = { system: this.system, calculator: this.name, inputs, ...(showAll ? {} : { max_rows: ROW_LIMIT }) };
+    // `form`: every field is sent; Python leaves out those that do not apply and names the rest.
+    const request = { system: this.system, calculator: this.name, inputs, form: true, ...(showAll ? {} : { max_rows: ROW_LIMIT }) };
     // Keyed by calculator: a newer request supersedes an older one still queued or running.
     const reply = await this.worker.request(request, undefined, { key: this.key });
     performance.mark("cc:reply");
     clearTimeout(slow);
     if (id !== this.latest) return; // a newer edit is on its way
+    if (reply.applies) this.form.showApplicable(reply.applies); // before the answer is counted as shown
     this.root.dataset.ccResults = String(Number(this.root.dataset.ccResults || 0) + 1);
     this.busy = false;
     this.cancel.disabled = true;
