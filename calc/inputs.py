@@ -145,7 +145,7 @@ def _list(decl: dict, given: Any, where: str) -> list[dict[str, Any]]:
         given = parse_list_text(given, where, decl)
     if not isinstance(given, list) or not all(isinstance(item, Mapping) for item in given):
         raise InputError(where, "must be a list of entries")
-    lo, hi = decl.get("min_items", 0), decl.get("max_items", 50)
+    lo, hi = item_bounds(decl)
     if not lo <= len(given) <= hi:
         raise InputError(where, f"must have between {lo} and {hi} entries (got {len(given)})")
     fields = decl["fields"]
@@ -161,6 +161,11 @@ def _list(decl: dict, given: Any, where: str) -> list[dict[str, Any]]:
         if f.get("unique"):
             _check_unique(decl, f["name"], items, where)
     return items
+
+
+def item_bounds(decl: dict) -> tuple[int, int]:
+    """The fewest and most entries a list input takes (0 and 50 when its declaration is silent)."""
+    return decl.get("min_items", 0), decl.get("max_items", 50)
 
 
 def _conditions_chosen(fields: list[dict], item: Mapping[str, Any]) -> Mapping[str, Any]:

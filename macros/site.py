@@ -60,13 +60,15 @@ SYSTEM_PAGES = (
 `Site.render` renders each. Generated for every system like the rest: no stubs under docs/."""
 
 
-def _typed_lengths(decl: dict) -> dict:
-    """An input's declaration with the most characters its field takes (`max_length`, from
-    `calc.inputs.typed_length`: the form's `maxlength` is Python's limit, never one of its own)."""
+def _page_input(decl: dict) -> dict:
+    """An input's declaration as the form reads it, with Python's limits filled in: the most
+    characters its field takes (`max_length`, `calc.inputs.typed_length`) and a list's fewest and
+    most entries (`calc.inputs.item_bounds`), so the page never supplies a limit of its own."""
     limit = inputs.typed_length(decl)
     out = {**decl, **({"max_length": limit} if limit else {})}
     if decl.get("type") == "list":
-        out["fields"] = [_typed_lengths(f) for f in decl["fields"]]
+        out["min_items"], out["max_items"] = inputs.item_bounds(decl)
+        out["fields"] = [_page_input(f) for f in decl["fields"]]
     return out
 
 
@@ -96,7 +98,7 @@ class Site:
             extra = {"builtins": builtins} if builtins else {}
             out[name] = {
                 **decl,
-                "inputs": [_typed_lengths(d) for d in decl["inputs"]],
+                "inputs": [_page_input(d) for d in decl["inputs"]],
                 **extra,
                 **({"statblock": True} if exported.get("statblock") and roles else {}),
                 "applies": applies.applicable(decl["inputs"], {}),

@@ -130,9 +130,14 @@ def test_every_calculator_page_carries_its_declaration(site: Path) -> None:
             # defaults, and each field's typed-length limit, both Python's own.
             exported = calc_data.system(system.id).calculator(name)["inputs"]
             assert declaration["applies"] == applies.applicable(exported, {}), f"{system.id}/{name}"
+            by_name = {d["name"]: d for d in exported}
             for decl in declaration["inputs"]:
-                for one in [decl, *decl.get("fields", [])]:
-                    assert one.get("max_length") == inputs.typed_length(one), f"{system.id}/{name}/{one['name']}"
+                own = by_name[decl["name"]]
+                fields = {f["name"]: f for f in own.get("fields", [])}
+                for one, its in [(decl, own), *((f, fields[f["name"]]) for f in decl.get("fields", []))]:
+                    assert one.get("max_length") == inputs.typed_length(its), f"{system.id}/{name}/{one['name']}"
+                if decl["type"] == "list":
+                    assert (decl["min_items"], decl["max_items"]) == inputs.item_bounds(own)
 
 
 def test_the_prerendered_answer_reads_back_exactly(tmp_path: Path) -> None:

@@ -84,7 +84,7 @@ export class ListField {
 
   renumber() {
     const noun = singular(this.decl.label || this.decl.name);
-    const min = this.decl.min_items ?? 0;
+    const min = this.decl.min_items; // Python's bounds, put in by the build
     const max = this.decl.max_items;
     this.rows.forEach((row, i) => {
       const n = i + 1;
