@@ -67,13 +67,37 @@ def applicable(declarations: list[dict], raw: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def only_applicable(declarations: list[dict], raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """A form's values without the inputs that do not apply (see `applicable`), and the names of
-    those that do. A name no input has stays, for `calc.inputs.validate` to refuse."""
+def cells(declarations: list[dict], raw: Mapping[str, Any], names: list[str]) -> dict[str, list[list[str]]]:
+    """For each list input among `names` whose form value (or default) is a list of entries: for
+    each entry, the names of its fields that apply to it (`applicable` over the entry's fields,
+    e.g. phases' attack target in one attacker's row only when that row enters it directly)."""
+    out = {}
+    for decl in declarations:
+        if decl["type"] != "list" or decl["name"] not in names:
+            continue
+        entries = raw.get(decl["name"], decl.get("default", []))
+        if isinstance(entries, list) and all(isinstance(e, Mapping) for e in entries):
+            out[decl["name"]] = [applicable(decl["fields"], entry) for entry in entries]
+    return out
+
+
+def only_applicable(declarations: list[dict], raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A form's values without the inputs, and the list entries' fields, that do not apply (see
+    `applicable`), and `{"applies": names, "cells": {list: [names per entry]}}` of those that do.
+    A name no input or field has stays, for `calc.inputs.validate` to refuse."""
     names = applicable(declarations, raw)
     declared = {d["name"] for d in declarations}
     keep = set(names)
-    return {k: v for k, v in raw.items() if k in keep or k not in declared}, names
+    kept = {k: v for k, v in raw.items() if k in keep or k not in declared}
+    per_entry = cells(declarations, raw, names)
+    for decl in declarations:
+        if decl["name"] in per_entry and decl["name"] in kept:
+            fields = {f["name"] for f in decl["fields"]}
+            kept[decl["name"]] = [
+                {k: v for k, v in entry.items() if k in set(applying) or k not in fields}
+                for entry, applying in zip(raw[decl["name"]], per_entry[decl["name"]], strict=True)
+            ]
+    return kept, {"applies": names, "cells": per_entry}
 
 
 _UNREADABLE = object()

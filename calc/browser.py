@@ -13,8 +13,9 @@ page shows a few dozen of them unless the reader asks for all.
 
 A calculator's form sends `"form": true` with every field as typed: the inputs whose `when:` does
 not hold among those values are left out, and the answer (result or error) carries `"applies"`,
-the names of the inputs that apply, which the form shows and no others (`calc.applies.applicable`:
-the one reading of `when`, the browser has none).
+the names of the inputs that apply, and `"cells"`, those of each list entry's fields that apply to
+it; the form shows them and no others (`calc.applies`: the one reading of `when`, the browser has
+none).
 
 `{"kind": "fight", "system", "state", "action"}` is the encounter tracker's request
 (`fight_request`): the fight's new state and view after one action, by `calc.fight`.
@@ -62,8 +63,9 @@ def evaluate_json(request_text: str) -> str:
 
 
 def form_request(request: dict) -> tuple[dict, dict[str, Any]]:
-    """A form's calculator request without the inputs that do not apply, and `{"applies": names}`;
-    a request naming no known calculator is left whole, for `evaluate` to refuse."""
+    """A form's calculator request without the inputs (and list entries' fields) that do not
+    apply, and `{"applies": names, "cells": {list: [names per entry]}}`; a request naming no known
+    calculator is left whole, for `evaluate` to refuse."""
     system_id, name, raw = request.get("system"), request.get("calculator"), request.get("inputs", {})
     try:
         declarations = data.system(system_id).calculator(name)["inputs"]
@@ -71,8 +73,8 @@ def form_request(request: dict) -> tuple[dict, dict[str, Any]]:
         return request, {}
     if not isinstance(raw, Mapping):
         return request, {}
-    kept, names = applies.only_applicable(declarations, raw)
-    return {**request, "inputs": kept}, {"applies": names}
+    kept, shown = applies.only_applicable(declarations, raw)
+    return {**request, "inputs": kept}, shown
 
 
 def _system_of(request: dict, keys: set[str], kind: str) -> str:

@@ -89,7 +89,8 @@ class Site:
         """The calculators as exported, each with the built-in presets that fill any of its
         attacker or target inputs (`builtins`: the preset picker lists them), whether the
         system reads pasted stat blocks (`statblock`) and the inputs that apply with the defaults
-        (`applies`, by `calc.applies`: the form shows them before Python is up)."""
+        (`applies`, and `cells` for each default list entry, by `calc.applies`: the form shows them
+        before Python is up)."""
         exported = self.exported[system.id]
         out = {}
         for name, decl in exported["calculators"].items():
@@ -101,7 +102,7 @@ class Site:
                 "inputs": [_page_input(d) for d in decl["inputs"]],
                 **extra,
                 **({"statblock": True} if exported.get("statblock") and roles else {}),
-                "applies": applies.applicable(decl["inputs"], {}),
+                **applies.only_applicable(decl["inputs"], {})[1],
             }
         return out
 

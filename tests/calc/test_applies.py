@@ -117,8 +117,23 @@ def test_applicable_reads_a_forms_values_as_the_engine_does() -> None:
         assert applies.applicable(DECLS, {"flag": on, "n": "3"}) == ["flag", "n"]
     for off in (False, "false", "0", "maybe", ""):
         assert applies.applicable(DECLS, {"flag": off, "n": "3"}) == ["flag"]
-    kept, names = applies.only_applicable(DECLS, {"flag": "false", "n": "oops", "extra": 1})
-    assert kept == {"flag": "false", "extra": 1} and names == ["flag"]
+    kept, shown = applies.only_applicable(DECLS, {"flag": "false", "n": "oops", "extra": 1})
+    assert kept == {"flag": "false", "extra": 1} and shown == {"applies": ["flag"], "cells": {}}
+
+
+LIST = [{"name": "rows", "type": "list", "max_items": 4, "default": [{"flag": True}], "fields": DECLS}]
+
+
+def test_each_list_entry_has_its_own_fields_that_apply() -> None:
+    """A row of a list input (one attacker of a round) reads its own fields' `when`: the form
+    shows, and the door sends, only those that apply to that row."""
+    assert applies.cells(LIST, {}, ["rows"]) == {"rows": [["flag", "n"]]}  # the default entry
+    raw = {"rows": [{"flag": "true", "n": "2"}, {"flag": False, "n": "junk"}, {"n": "1"}]}
+    kept, shown = applies.only_applicable(LIST, raw)
+    assert shown == {"applies": ["rows"], "cells": {"rows": [["flag", "n"], ["flag"], ["flag"]]}}
+    assert kept == {"rows": [{"flag": "true", "n": "2"}, {"flag": False}, {}]}
+    assert applies.cells(LIST, {"rows": "not entries"}, ["rows"]) == {}
+    assert applies.cells(LIST, raw, []) == {}  # a list that does not apply has no rows to show
 
 
 @pytest.mark.parametrize("calculator", ["hit", "damage"])

@@ -147,3 +147,24 @@ def test_a_forms_error_still_names_what_applies():
     assert got["error"]["input"] == "attack_target" and "attack_target" in got["applies"]
     unknown = door({"system": "nope", "calculator": "hit", "inputs": {}, "form": True})
     assert unknown["error"]["input"] == "system" and "applies" not in unknown
+
+
+def test_a_forms_list_entries_send_only_their_own_applicable_fields():
+    """Phases' round: each attacker's row has its own attack-target source; a row that takes the
+    target from the ability score leaves its typed target (even a bad one) out, the other row
+    counts its own, and the answer names each row's fields that apply."""
+    rows = [
+        {"target_source": "ability", "attack_target": "junk", "ability_score": "15", "level": "1"},
+        {"target_source": "direct", "attack_target": "12", "ability_score": "junk", "level": "junk"},
+    ]
+    request = {"system": "phases", "calculator": "round", "inputs": {"attackers": rows}}
+    got = door({**request, "form": True})
+    first, second = got["cells"]["attackers"]
+    assert "attack_target" not in first and {"ability_score", "level"} <= set(first)
+    assert "attack_target" in second and not {"ability_score", "level"} & set(second)
+    sent = [
+        {"target_source": "ability", "ability_score": "15", "level": "1"},
+        {"target_source": "direct", "attack_target": "12"},
+    ]
+    assert got["result"] == evaluate({**request, "inputs": {"attackers": sent}})
+    assert "error" in door(request)  # without `form`, the hidden junk is read and refused

@@ -2,7 +2,7 @@
 // pages that hold a calculator. Protocol (see calc-worker-client.mjs):
 //   worker → page: {type: "progress", stage, text} | {type: "ready", ms, source: "normal" | "snapshot"}
 //                  | {type: "failed", what, message}
-//                  {id, result, applies?} | {id, error: {input, message, kind}, applies?}
+//                  {id, result, applies?, cells?} | {id, error: {input, message, kind}, applies?, cells?}
 //   page → worker: {id, request}            (request: {system, calculator, inputs, form?})
 //                  | {type: "go"}           (start Python now: see CONFIG.hold)
 // Every runtime URL comes from runtime.mjs, which tools/build_site.py generates from the exactly

@@ -50,8 +50,8 @@ function answer(python, { id, request }, busyMs) {
     busyFor(busyMs);
     const reply = JSON.parse(python.evaluateJson(JSON.stringify(request)));
     const ms = performance.now() - t0;
-    // `applies` (a form's request): the inputs that apply, with the result or the error.
-    const applies = reply.applies ? { applies: reply.applies } : {};
+    // A form's request: the inputs (`applies`) and list entries' fields (`cells`) that apply.
+    const applies = reply.applies ? { applies: reply.applies, cells: reply.cells } : {};
     self.postMessage(reply.error ? { id, error: reply.error, ms, ...applies } : { id, result: reply.result, ms, ...applies });
     warmUp(python.runtime);
   } catch (err) {

@@ -36,12 +36,13 @@ export class CalcForm {
     }
     this.form.append(grid);
     root.append(this.form);
-    this.showApplicable(this.atDefaults());
+    this.showApplicable(...this.atDefaults());
   }
 
-  /** The inputs that apply with the defaults, as the build worked them out (calc.applies). */
+  /** The inputs, and the default list entries' fields, that apply with the defaults, as the
+   * build worked them out (calc.applies). */
   atDefaults() {
-    return this.declaration.applies ?? [...this.fields.keys()];
+    return [this.declaration.applies ?? [...this.fields.keys()], this.declaration.cells];
   }
 
   changed(reason = "input") {
@@ -49,18 +50,20 @@ export class CalcForm {
   }
 
   /** Show (and enable) the inputs Python says apply (`names`, from the worker's answer or the
-   * build), hide and disable the others; without `names`, as they are. */
-  showApplicable(names) {
+   * build), hide and disable the others; without `names`, as they are. `cells`: for a list
+   * input, the names of each entry's fields that apply ({list: [[name…] per entry]}). */
+  showApplicable(names, cells = {}) {
     if (names) this.applying = new Set(names);
     for (const [name, field] of this.fields) {
       const on = this.applying.has(name);
       field.node.hidden = !on;
       if (field.control) field.control.disabled = !on;
+      if (names && field.showCells) field.showCells(cells?.[name]);
     }
   }
 
-  /** Every field's value, by name, as typed: Python leaves out those that do not apply (the
-   * request's `form: true`, calc/browser.py) and answers which apply. */
+  /** Every field's value, by name, as typed (a list entry's every field too): Python leaves out
+   * those that do not apply (the request's `form: true`, calc/browser.py) and answers which do. */
   read() {
     const inputs = {};
     for (const [name, field] of this.fields) inputs[name] = field.read();
@@ -114,7 +117,7 @@ export class CalcForm {
 
   reset() {
     for (const field of this.fields.values()) field.reset(false);
-    this.showApplicable(this.atDefaults());
+    this.showApplicable(...this.atDefaults());
     this.changed("reset");
   }
 }

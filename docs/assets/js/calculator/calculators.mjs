@@ -204,7 +204,7 @@ class Calculator {
     performance.mark("cc:reply");
     clearTimeout(slow);
     if (id !== this.latest) return; // a newer edit is on its way
-    if (reply.applies) this.form.showApplicable(reply.applies); // before the answer is counted as shown
+    if (reply.applies) this.form.showApplicable(reply.applies, reply.cells); // before the answer is counted as shown
     this.root.dataset.ccResults = String(Number(this.root.dataset.ccResults || 0) + 1);
     this.busy = false;
     this.cancel.disabled = true;

@@ -114,6 +114,19 @@ export class ListField {
     hideLine(this.noteLine);
   }
 
+  /** Show each entry's fields that apply to it (`perEntry[i]`: names, by calc.applies), hide and
+   * disable the others; an entry Python has not seen yet (added since) shows every field. */
+  showCells(perEntry) {
+    this.rows.forEach((row, i) => {
+      const names = perEntry?.[i] ? new Set(perEntry[i]) : null;
+      for (const field of row.fields) {
+        const on = !names || names.has(field.decl.name);
+        field.node.hidden = !on;
+        field.control.disabled = !on;
+      }
+    });
+  }
+
   cell(index, name) {
     return this.rows[index - 1]?.fields.find((f) => f.decl.name === name) || null;
   }
