@@ -5,7 +5,7 @@
 // browser, the command line and the tests report bad input in the same words. Python also says
 // which inputs apply (`when:` in the declaration, calc/applies.py): the build for the defaults
 // (`declaration.applies`), the worker's answer for the values sent; the form reads no `when`.
-import { el } from "../dom.mjs";
+import { el } from "../shared/dom.mjs";
 import { capitalise } from "./form-text.mjs";
 import { ListField } from "./list-field.mjs";
 import { hideLine, showLine } from "./message-line.mjs";

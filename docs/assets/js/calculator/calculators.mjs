@@ -7,11 +7,11 @@
 import { calcWorker } from "../boot/calc-worker-client.mjs";
 import { CalcForm } from "./calc-form.mjs";
 import { renderResult, ROW_LIMIT } from "./calc-results.mjs";
-import { el, replace, siteHref, uid } from "../dom.mjs";
-import { knob } from "../knobs.mjs";
+import { el, replace, siteHref, uid } from "../shared/dom.mjs";
+import { knob } from "../shared/knobs.mjs";
 import { pageBuildMismatch, registerServiceWorker } from "../boot/site-update.mjs";
 import { AnswerLine } from "./answer-line.mjs";
-import { nameMaterialWidgets } from "../page-a11y.mjs";
+import { nameMaterialWidgets } from "../shared/page-a11y.mjs";
 import { FighterAndFoe } from "./preset-picker.mjs";
 import { readParams, withParams } from "./url-state.mjs";
 

@@ -1,6 +1,6 @@
 // A list input of a calculator's form (initiative's combatants, a round's attackers): rows of
 // compact fields named `<list>[n].<field>`, with add and remove buttons.
-import { el, replace, uid } from "../dom.mjs";
+import { el, replace, uid } from "../shared/dom.mjs";
 import { singular } from "./form-text.mjs";
 import { hideLine, showLine } from "./message-line.mjs";
 import { asText, ScalarField } from "./scalar-field.mjs";

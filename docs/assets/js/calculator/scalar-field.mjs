@@ -1,7 +1,7 @@
 // One scalar input of a calculator's form (integer, choice, boolean, dice or text), built from its
 // declaration: label, help, range hint, error and link-note lines. Python judges every value
 // (calc/inputs.py): the field sends what is typed and shows the error Python names.
-import { el, uid } from "../dom.mjs";
+import { el, uid } from "../shared/dom.mjs";
 import { rangeHint, shorten } from "./form-text.mjs";
 import { hideLine, showLine } from "./message-line.mjs";
 
