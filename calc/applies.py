@@ -5,6 +5,11 @@ for an input whose `when` does not hold would otherwise be silently ignored. So 
 that value for the other input when that one was not given, and is an error naming the other input
 when it was given with another value. (The browser form hides such an input until it applies and
 does not send it, so it never meets the error.)
+
+The form asks here which inputs apply (`applicable`): it sends every field as typed, and the
+browser's door (`calc.browser`) leaves out those whose `when` does not hold and names the ones
+that do, so the page shows them; the build names those that apply with the defaults, for the
+form drawn before Python is up. The browser holds no reading of `when` of its own.
 """
 
 from __future__ import annotations
@@ -28,6 +33,75 @@ def holds(decl: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
     a monster."""
     when = decl.get("when") or {}
     return all(values[name] == wanted for name, wanted in when.items() if name in values)
+
+
+def applicable(declarations: list[dict], raw: Mapping[str, Any]) -> list[str]:
+    """The names of the inputs that apply with a form's values `raw` (as typed; a field left out
+    takes its default), in declaration order: those whose `when` holds, each input it names read
+    as `calc.inputs.value` reads it. A condition whose value cannot be read (a choice the input
+    does not offer) holds no `when`: that input's own error is what the reader sees."""
+    by_name = {d["name"]: d for d in declarations}
+    read: dict[str, Any] = {}
+
+    def current(name: str) -> Any:
+        if name not in read:
+            try:
+                read[name] = inputs.value(by_name[name], raw.get(name), name)
+            except InputError:
+                read[name] = _UNREADABLE
+        return read[name]
+
+    def wanted(name: str, value: Any) -> Any:
+        try:
+            return inputs.value(by_name[name], value, name)
+        except InputError:  # a `when` the declaration's checks let through: it never holds
+            return _UNREADABLE
+
+    return [
+        decl["name"]
+        for decl in declarations
+        if all(
+            other not in by_name or (current(other) is not _UNREADABLE and current(other) == wanted(other, value))
+            for other, value in (decl.get("when") or {}).items()
+        )
+    ]
+
+
+def cells(declarations: list[dict], raw: Mapping[str, Any], names: list[str]) -> dict[str, list[list[str]]]:
+    """For each list input among `names` whose form value (or default) is a list of entries: for
+    each entry, the names of its fields that apply to it (`applicable` over the entry's fields,
+    e.g. phases' attack target in one attacker's row only when that row enters it directly)."""
+    out = {}
+    for decl in declarations:
+        if decl["type"] != "list" or decl["name"] not in names:
+            continue
+        entries = raw.get(decl["name"], decl.get("default", []))
+        if isinstance(entries, list) and all(isinstance(e, Mapping) for e in entries):
+            out[decl["name"]] = [applicable(decl["fields"], entry) for entry in entries]
+    return out
+
+
+def only_applicable(declarations: list[dict], raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A form's values without the inputs, and the list entries' fields, that do not apply (see
+    `applicable`), and `{"applies": names, "cells": {list: [names per entry]}}` of those that do.
+    A name no input or field has stays, for `calc.inputs.validate` to refuse."""
+    names = applicable(declarations, raw)
+    declared = {d["name"] for d in declarations}
+    keep = set(names)
+    kept = {k: v for k, v in raw.items() if k in keep or k not in declared}
+    per_entry = cells(declarations, raw, names)
+    for decl in declarations:
+        if decl["name"] in per_entry and decl["name"] in kept:
+            fields = {f["name"] for f in decl["fields"]}
+            kept[decl["name"]] = [
+                {k: v for k, v in entry.items() if k in set(applying) or k not in fields}
+                for entry, applying in zip(raw[decl["name"]], per_entry[decl["name"]], strict=True)
+            ]
+    return kept, {"applies": names, "cells": per_entry}
+
+
+_UNREADABLE = object()
+"""A condition's value that `calc.inputs.value` refuses: equal to nothing."""
 
 
 def condition_text(when: Mapping[str, Any]) -> str:

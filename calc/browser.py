@@ -11,6 +11,12 @@ whole range (`calc.result.row_limit`: the rows left out are never written out). 
 such as 100d20 with a power attack has 7000+ rows of 130-digit weights (megabytes of JSON); the
 page shows a few dozen of them unless the reader asks for all.
 
+A calculator's form sends `"form": true` with every field as typed: the inputs whose `when:` does
+not hold among those values are left out, and the answer (result or error) carries `"applies"`,
+the names of the inputs that apply, and `"cells"`, those of each list entry's fields that apply to
+it; the form shows them and no others (`calc.applies`: the one reading of `when`, the browser has
+none).
+
 `{"kind": "fight", "system", "state", "action"}` is the encounter tracker's request
 (`fight_request`): the fight's new state and view after one action, by `calc.fight`.
 `{"kind": "turns", …}` (`turns_request`) answers the dice a round needs, or the round's order
@@ -22,16 +28,20 @@ from its rolls, by `calc.turns` alone.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
-from calc import bounds, evaluate, fight, statblock, turns
+from calc import applies, bounds, data, evaluate, fight, statblock, turns
 from calc.errors import CalcError, InputError
 from calc.result import CHART_BARS, row_limit
 
-__all__ = ["CHART_BARS", "evaluate_json", "fight_request", "statblock_request", "turns_request"]
+__all__ = ["CHART_BARS", "evaluate_json", "fight_request", "form_request", "statblock_request", "turns_request"]
 
 
 def evaluate_json(request_text: str) -> str:
-    """`{"result": evaluate(request)}` or `{"error": {...}}`, as JSON text."""
+    """`{"result": evaluate(request)}` or `{"error": {...}}`, as JSON text (with `"applies"` for a
+    form's request)."""
+    shown: dict[str, Any] = {}
     try:
         request = bounds.loads(request_text, None, bounds.MAX_REQUEST_TEXT)  # nesting bounded before it is read
         if isinstance(request, dict) and request.get("kind") == "turns":
@@ -43,11 +53,28 @@ def evaluate_json(request_text: str) -> str:
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None
         if not (isinstance(max_rows, int) and not isinstance(max_rows, bool) and max_rows > 0):
             max_rows = None
+        if isinstance(request, dict) and request.pop("form", False) is True:
+            request, shown = form_request(request)
         with row_limit(max_rows):
             result = evaluate(request)
-        return json.dumps({"result": result})
+        return json.dumps({"result": result, **shown})
     except CalcError as err:
-        return json.dumps(err.to_json())
+        return json.dumps({**err.to_json(), **shown})
+
+
+def form_request(request: dict) -> tuple[dict, dict[str, Any]]:
+    """A form's calculator request without the inputs (and list entries' fields) that do not
+    apply, and `{"applies": names, "cells": {list: [names per entry]}}`; a request naming no known
+    calculator is left whole, for `evaluate` to refuse."""
+    system_id, name, raw = request.get("system"), request.get("calculator"), request.get("inputs", {})
+    try:
+        declarations = data.system(system_id).calculator(name)["inputs"]
+    except (CalcError, KeyError, TypeError):
+        return request, {}
+    if not isinstance(raw, Mapping):
+        return request, {}
+    kept, shown = applies.only_applicable(declarations, raw)
+    return {**request, "inputs": kept}, shown
 
 
 def _system_of(request: dict, keys: set[str], kind: str) -> str:

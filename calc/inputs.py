@@ -20,6 +20,8 @@ _FALSE = {"false", "0", "no", "off"}
 _WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
 """A whole number typed as text: ASCII digits only (`str.isdigit` also accepts '²' and '①', which
 `int()` refuses), one optional sign, and short enough that converting it costs nothing."""
+WHOLE_TEXT_LENGTH = 14
+"""The most characters a whole number is typed with: `_WHOLE`'s sign and 12 digits, and a space."""
 _HUGE = 10**15
 """Integers at least this large are never an input's value and are described, not printed (printing
 one of over 4,300 digits raises ValueError)."""
@@ -34,6 +36,21 @@ def validate(declarations: list[dict], raw: Mapping[str, Any] | None) -> dict[st
     if unknown:
         raise InputError(unknown[0], f"is not an input of this calculator (inputs: {', '.join(sorted(known))})")
     return {d["name"]: value(d, raw.get(d["name"]), d["name"]) for d in declarations}
+
+
+def typed_length(decl: dict) -> int | None:
+    """The most characters a value of this input is typed with (a form field's `maxlength`): a
+    text's declared `max_length`, a dice expression's `calc.dice.MAX_LENGTH`, a whole number's
+    `WHOLE_TEXT_LENGTH`; None when nothing is typed (a choice, a box) or `calc.bounds` bounds it
+    (a list's JSON)."""
+    kind = decl.get("type")
+    if kind == "text":
+        return int(decl["max_length"])
+    if kind == "dice":
+        return dice.MAX_LENGTH
+    if kind == "integer":
+        return WHOLE_TEXT_LENGTH
+    return None
 
 
 def value(decl: dict, given: Any, where: str) -> Any:
@@ -128,7 +145,7 @@ def _list(decl: dict, given: Any, where: str) -> list[dict[str, Any]]:
         given = parse_list_text(given, where, decl)
     if not isinstance(given, list) or not all(isinstance(item, Mapping) for item in given):
         raise InputError(where, "must be a list of entries")
-    lo, hi = decl.get("min_items", 0), decl.get("max_items", 50)
+    lo, hi = item_bounds(decl)
     if not lo <= len(given) <= hi:
         raise InputError(where, f"must have between {lo} and {hi} entries (got {len(given)})")
     fields = decl["fields"]
@@ -144,6 +161,11 @@ def _list(decl: dict, given: Any, where: str) -> list[dict[str, Any]]:
         if f.get("unique"):
             _check_unique(decl, f["name"], items, where)
     return items
+
+
+def item_bounds(decl: dict) -> tuple[int, int]:
+    """The fewest and most entries a list input takes (0 and 50 when its declaration is silent)."""
+    return decl.get("min_items", 0), decl.get("max_items", 50)
 
 
 def _conditions_chosen(fields: list[dict], item: Mapping[str, Any]) -> Mapping[str, Any]:

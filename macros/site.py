@@ -11,7 +11,7 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-from calc import systems
+from calc import applies, inputs, systems
 from macros import catalog as catalog_mod
 from macros import loader
 from macros.catalog import Catalog, System
@@ -60,6 +60,18 @@ SYSTEM_PAGES = (
 `Site.render` renders each. Generated for every system like the rest: no stubs under docs/."""
 
 
+def _page_input(decl: dict) -> dict:
+    """An input's declaration as the form reads it, with Python's limits filled in: the most
+    characters its field takes (`max_length`, `calc.inputs.typed_length`) and a list's fewest and
+    most entries (`calc.inputs.item_bounds`), so the page never supplies a limit of its own."""
+    limit = inputs.typed_length(decl)
+    out = {**decl, **({"max_length": limit} if limit else {})}
+    if decl.get("type") == "list":
+        out["min_items"], out["max_items"] = inputs.item_bounds(decl)
+        out["fields"] = [_page_input(f) for f in decl["fields"]]
+    return out
+
+
 class PageError(ValueError):
     """A docs/ file that is no page of the data."""
 
@@ -75,15 +87,23 @@ class Site:
 
     def declarations(self, system: System) -> dict[str, dict]:
         """The calculators as exported, each with the built-in presets that fill any of its
-        attacker or target inputs (`builtins`: the preset picker lists them) and whether the
-        system reads pasted stat blocks (`statblock`)."""
+        attacker or target inputs (`builtins`: the preset picker lists them), whether the
+        system reads pasted stat blocks (`statblock`) and the inputs that apply with the defaults
+        (`applies`, and `cells` for each default list entry, by `calc.applies`: the form shows them
+        before Python is up)."""
         exported = self.exported[system.id]
         out = {}
         for name, decl in exported["calculators"].items():
             roles = {d["name"] for d in decl["inputs"] if d.get("role")}
             builtins = [p for p in exported.get("presets") or [] if roles & set(p["values"])]
             extra = {"builtins": builtins} if builtins else {}
-            out[name] = {**decl, **extra, **({"statblock": True} if exported.get("statblock") and roles else {})}
+            out[name] = {
+                **decl,
+                "inputs": [_page_input(d) for d in decl["inputs"]],
+                **extra,
+                **({"statblock": True} if exported.get("statblock") and roles else {}),
+                **applies.only_applicable(decl["inputs"], {})[1],
+            }
         return out
 
     @cache  # noqa: B019 - one Site per build; tables are computed once

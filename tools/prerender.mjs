@@ -1,5 +1,5 @@
 // Build-time: render calculator results to HTML with the browser's own renderer
-// (docs/assets/js/calculator/calc-results.mjs, which builds DOM through dom.mjs's `el()`), inside a DOM
+// (docs/assets/js/calculator/calc-results.mjs, which builds DOM through shared/dom.mjs's `el()`), inside a DOM
 // implementation for Node (linkedom, pinned in package.json). Used by tools/prerender.py to put
 // each calculator's default answer into its page, so it shows at first paint, before Python.
 //

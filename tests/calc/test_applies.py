@@ -106,3 +106,45 @@ def test_holds_reads_when_among_typed_values() -> None:
     assert not applies.holds(hd, {"target_kind": "character", "hd": 3})
     assert applies.holds(hd, {"hd": 3})
     assert applies.holds({"name": "ac"}, {"ac": 5})
+
+
+def test_applicable_reads_a_forms_values_as_the_engine_does() -> None:
+    """The form sends every field as typed; what applies is read as `calc.inputs` reads values
+    (text "true", "1", a true box), a missing field takes its default, and a condition that cannot
+    be read holds nothing."""
+    assert applies.applicable(DECLS, {}) == ["flag"]  # flag's default is false
+    for on in (True, "true", "1", " yes "):
+        assert applies.applicable(DECLS, {"flag": on, "n": "3"}) == ["flag", "n"]
+    for off in (False, "false", "0", "maybe", ""):
+        assert applies.applicable(DECLS, {"flag": off, "n": "3"}) == ["flag"]
+    kept, shown = applies.only_applicable(DECLS, {"flag": "false", "n": "oops", "extra": 1})
+    assert kept == {"flag": "false", "extra": 1} and shown == {"applies": ["flag"], "cells": {}}
+
+
+LIST = [{"name": "rows", "type": "list", "max_items": 4, "default": [{"flag": True}], "fields": DECLS}]
+
+
+def test_each_list_entry_has_its_own_fields_that_apply() -> None:
+    """A row of a list input (one attacker of a round) reads its own fields' `when`: the form
+    shows, and the door sends, only those that apply to that row."""
+    assert applies.cells(LIST, {}, ["rows"]) == {"rows": [["flag", "n"]]}  # the default entry
+    raw = {"rows": [{"flag": "true", "n": "2"}, {"flag": False, "n": "junk"}, {"n": "1"}]}
+    kept, shown = applies.only_applicable(LIST, raw)
+    assert shown == {"applies": ["rows"], "cells": {"rows": [["flag", "n"], ["flag"], ["flag"]]}}
+    assert kept == {"rows": [{"flag": "true", "n": "2"}, {"flag": False}, {}]}
+    assert applies.cells(LIST, {"rows": "not entries"}, ["rows"]) == {}
+    assert applies.cells(LIST, raw, []) == {}  # a list that does not apply has no rows to show
+
+
+@pytest.mark.parametrize("calculator", ["hit", "damage"])
+def test_applicable_on_the_real_declarations(calculator):
+    decls = data.system("phases").calculator(calculator)["inputs"]
+    names = {d["name"] for d in decls}
+    default = applies.applicable(decls, {})
+    assert "attack_target" not in default and {"ability_score", "level"} <= set(default)
+    assert set(default) == names - {"attack_target"}
+    direct = applies.applicable(decls, {"target_source": "direct", "ability_score": "x"})
+    assert set(direct) == names - {"ability_score", "level"}
+    # An unreadable source: neither reading's inputs apply, and the source's own error is shown.
+    unreadable = applies.applicable(decls, {"target_source": "both"})
+    assert set(unreadable) == names - {"attack_target", "ability_score", "level"}

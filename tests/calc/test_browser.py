@@ -118,3 +118,53 @@ def test_max_rows_caps_every_table_with_its_count():
     got = json.loads(evaluate_json(json.dumps({**request, "max_rows": 60})))["result"]["table"]
     assert got["rows"] == full["rows"][:60] and got["total_rows"] == len(full["rows"])
     assert "total_rows" not in json.loads(evaluate_json(json.dumps(request)))["result"]["table"]
+
+
+def door(request: dict) -> dict:
+    return json.loads(evaluate_json(json.dumps(request)))
+
+
+def test_a_forms_request_leaves_out_what_does_not_apply_and_names_what_does():
+    """The form sends every field (phases' typed attack target too, while the target comes from
+    the ability score): the door answers as without it, and says which inputs apply."""
+    form = {"system": "phases", "calculator": "hit", "inputs": {"target_source": "ability", "attack_target": "16"}}
+    got = door({**form, "form": True})
+    assert got["result"] == evaluate({**form, "inputs": {"target_source": "ability"}})
+    assert "attack_target" not in got["applies"] and {"target_source", "ability_score"} <= set(got["applies"])
+    # Without `form`, the same inputs are the contradiction calc.applies refuses (and no `applies`).
+    plain = door(form)
+    assert plain["error"]["input"] == "attack_target" and "applies" not in plain
+    # Direct: the typed target counts, the ability score's bad text is not read.
+    direct = {"target_source": "direct", "attack_target": "16", "ability_score": "x"}
+    got = door({**form, "inputs": direct, "form": True})
+    assert got["result"] == evaluate({**form, "inputs": {"target_source": "direct", "attack_target": 16}})
+    assert "attack_target" in got["applies"] and "ability_score" not in got["applies"]
+
+
+def test_a_forms_error_still_names_what_applies():
+    typed = {"target_source": "direct", "attack_target": "x"}
+    got = door({"system": "phases", "calculator": "hit", "inputs": typed, "form": True})
+    assert got["error"]["input"] == "attack_target" and "attack_target" in got["applies"]
+    unknown = door({"system": "nope", "calculator": "hit", "inputs": {}, "form": True})
+    assert unknown["error"]["input"] == "system" and "applies" not in unknown
+
+
+def test_a_forms_list_entries_send_only_their_own_applicable_fields():
+    """Phases' round: each attacker's row has its own attack-target source; a row that takes the
+    target from the ability score leaves its typed target (even a bad one) out, the other row
+    counts its own, and the answer names each row's fields that apply."""
+    rows = [
+        {"target_source": "ability", "attack_target": "junk", "ability_score": "15", "level": "1"},
+        {"target_source": "direct", "attack_target": "12", "ability_score": "junk", "level": "junk"},
+    ]
+    request = {"system": "phases", "calculator": "round", "inputs": {"attackers": rows}}
+    got = door({**request, "form": True})
+    first, second = got["cells"]["attackers"]
+    assert "attack_target" not in first and {"ability_score", "level"} <= set(first)
+    assert "attack_target" in second and not {"ability_score", "level"} & set(second)
+    sent = [
+        {"target_source": "ability", "ability_score": "15", "level": "1"},
+        {"target_source": "direct", "attack_target": "12"},
+    ]
+    assert got["result"] == evaluate({**request, "inputs": {"attackers": sent}})
+    assert "error" in door(request)  # without `form`, the hidden junk is read and refused

@@ -57,3 +57,41 @@ def test_attack_target_field_shows_when_it_applies(watched, site):
     assert shown["chances"] == chances({})
     assert shown["errors"] == []
     assert record["errors"] == [] and record["external"] == []
+
+
+def test_each_attackers_row_shows_its_own_fields(watched, site):
+    """A list entry's fields apply by that entry's own values (calc.applies.cells): one attacker
+    of phases' round enters its attack target directly, the other takes it from the ability score;
+    each row shows only its own, and a row's hidden field is not sent (junk there is no error)."""
+    page, record = watched
+    page.goto(urljoin(site.base, site.calculator_pages()[("phases", "round")]["url"]))
+    settle(page, "round")
+    root = page.locator(".cc-calc[data-cc-calculator=round]")
+
+    def cell(row: int, name: str):
+        return root.locator(f'[data-input="attackers[{row}].{name}"]')
+
+    for _ in range(2):
+        seen = answers(page)
+        root.get_by_role("button", name="Add Attacker").click()
+        settle(page, "round", after=seen)
+    for row in (1, 2):
+        assert cell(row, "attack_target").is_hidden() and cell(row, "ability_score").is_visible()
+
+    seen = answers(page)
+    cell(2, "target_source").select_option("direct")
+    settle(page, "round", after=seen)
+    assert cell(2, "attack_target").is_visible() and cell(2, "ability_score").is_hidden()
+    assert cell(1, "attack_target").is_hidden() and cell(1, "ability_score").is_visible()
+
+    seen = answers(page)
+    cell(2, "attack_target").fill("12")
+    shown = settle(page, "round", after=seen)
+    assert shown["errors"] == []
+    # Back to the ability score with junk left in the typed target: hidden, not sent, no error.
+    seen = answers(page)
+    cell(2, "attack_target").fill("junk")
+    cell(2, "target_source").select_option("ability")
+    shown = settle(page, "round", after=seen)
+    assert cell(2, "attack_target").is_hidden() and shown["errors"] == []
+    assert record["errors"] == [] and record["external"] == []

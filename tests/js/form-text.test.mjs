@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { percent } from "../../docs/assets/js/calculator/calc-results.mjs";
-import { siteHref } from "../../docs/assets/js/dom.mjs";
+import { siteHref } from "../../docs/assets/js/shared/dom.mjs";
 import { capitalise, rangeHint, shorten, singular } from "../../docs/assets/js/calculator/form-text.mjs";
 
 test("range hints say what an integer input allows", () => {

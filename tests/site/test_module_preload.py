@@ -87,6 +87,11 @@ def test_the_site_modules_graph_is_found() -> None:
     client modules, and not the worker itself (a separate module map) or the tracker (dynamic)."""
     docs = ROOT / "docs"
     graph = module_preload.static_imports(docs, "assets/js/calculator/calculators.mjs")
-    for needed in ("calculator/calc-form.mjs", "calculator/calc-results.mjs", "boot/calc-worker-client.mjs", "dom.mjs"):
+    for needed in (
+        "calculator/calc-form.mjs",
+        "calculator/calc-results.mjs",
+        "boot/calc-worker-client.mjs",
+        "shared/dom.mjs",
+    ):
         assert f"assets/js/{needed}" in graph
     assert "assets/js/boot/pyodide-worker.mjs" not in graph and "assets/js/tracker/page.mjs" not in graph

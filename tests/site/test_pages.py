@@ -14,6 +14,8 @@ from urllib.parse import urlparse
 import pytest
 from site_html import page_html
 
+from calc import applies, inputs
+from calc import data as calc_data
 from macros import catalog, loader
 from macros.render.calculator import calculator_block, json_attribute
 
@@ -122,7 +124,20 @@ def test_every_calculator_page_carries_its_declaration(site: Path) -> None:
             reader = _Blocks()
             reader.feed(page_html(site, f"{system.id}/calculators/{name}/"))
             (block,) = reader.found
-            assert json.loads(block["data-cc-declaration"])["inputs"], f"{system.id}/{name}"
+            declaration = json.loads(block["data-cc-declaration"])
+            assert declaration["inputs"], f"{system.id}/{name}"
+            # What the form reads of Python before it is up: the inputs that apply with the
+            # defaults, and each field's typed-length limit, both Python's own.
+            exported = calc_data.system(system.id).calculator(name)["inputs"]
+            assert declaration["applies"] == applies.applicable(exported, {}), f"{system.id}/{name}"
+            by_name = {d["name"]: d for d in exported}
+            for decl in declaration["inputs"]:
+                own = by_name[decl["name"]]
+                fields = {f["name"]: f for f in own.get("fields", [])}
+                for one, its in [(decl, own), *((f, fields[f["name"]]) for f in decl.get("fields", []))]:
+                    assert one.get("max_length") == inputs.typed_length(its), f"{system.id}/{name}/{one['name']}"
+                if decl["type"] == "list":
+                    assert (decl["min_items"], decl["max_items"]) == inputs.item_bounds(own)
 
 
 def test_the_prerendered_answer_reads_back_exactly(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@
 // stays pure. Used by the calculators' preset picker (preset-picker.mjs) and the tracker's add
 // form (tracker/setup.mjs). Every string is put in as text (dom.mjs `el`), never HTML.
 import { calcWorker } from "./boot/calc-worker-client.mjs";
-import { el, replace, siteHref, uid } from "./dom.mjs";
+import { el, replace, siteHref, uid } from "./shared/dom.mjs";
 import { builtinPresets, matchesName } from "./presets.mjs";
 import { fighterPreset, pieces, rollAll } from "./stat-fighters.mjs";
 

@@ -12,7 +12,7 @@
 // - When a new build's worker activates
 //   (tools/sw_template.js posts `cc-activated`), a small notice offers a reload, never while the
 //   reader is editing.
-import { el } from "../dom.mjs";
+import { el } from "../shared/dom.mjs";
 
 const SITE_ROOT = new URL("../../../", import.meta.url);
 /** The build of the page this JavaScript was loaded with. */

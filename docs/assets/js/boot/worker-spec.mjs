@@ -1,7 +1,7 @@
 // Where the Python worker is and the settings it starts with: shared by the page's worker client
 // (calc-worker-client.mjs) and the early start in a calculator page's head (worker-early.mjs).
 
-import { knob } from "../knobs.mjs";
+import { knob } from "../shared/knobs.mjs";
 
 export const WORKER_URL = new URL("./pyodide-worker.mjs", import.meta.url);
 

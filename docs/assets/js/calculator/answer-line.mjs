@@ -4,7 +4,7 @@
 // pins it to the bottom of the screen (position: sticky) until the full result scrolls into
 // view; on a wide screen it heads the result column beside the form. Its button jumps to the
 // full result. It is not a live region: the calculator's status line already announces answers.
-import { el, replace } from "../dom.mjs";
+import { el, replace } from "../shared/dom.mjs";
 import { percent } from "./calc-results.mjs";
 
 export class AnswerLine {

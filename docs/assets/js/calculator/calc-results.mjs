@@ -1,7 +1,7 @@
 // Render one `calc.evaluate` result (shape in CONTRIBUTING.md) with DOM APIs only. Every
 // probability shows as a percentage AND its exact fraction; the damage chart is a real <table>
 // (bars drawn with CSS inside the cells, hidden from screen readers) so it reads as a table.
-import { el, siteHref } from "../dom.mjs";
+import { el, siteHref } from "../shared/dom.mjs";
 
 /** A percentage for display: "75%", "12.35%", "<0.01%", ">99.99%". */
 export function percent(p) {

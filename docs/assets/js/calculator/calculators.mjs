@@ -7,11 +7,11 @@
 import { calcWorker } from "../boot/calc-worker-client.mjs";
 import { CalcForm } from "./calc-form.mjs";
 import { renderResult, ROW_LIMIT } from "./calc-results.mjs";
-import { el, replace, siteHref, uid } from "../dom.mjs";
-import { knob } from "../knobs.mjs";
+import { el, replace, siteHref, uid } from "../shared/dom.mjs";
+import { knob } from "../shared/knobs.mjs";
 import { pageBuildMismatch, registerServiceWorker } from "../boot/site-update.mjs";
 import { AnswerLine } from "./answer-line.mjs";
-import { nameMaterialWidgets } from "../page-a11y.mjs";
+import { nameMaterialWidgets } from "../shared/page-a11y.mjs";
 import { FighterAndFoe } from "./preset-picker.mjs";
 import { readParams, withParams } from "./url-state.mjs";
 
@@ -197,12 +197,14 @@ class Calculator {
       if (this.worker.status.stage === "ready" && id === this.latest) replace(this.status, "Calculating…");
     }, 300);
     performance.mark("cc:request");
-    const request = { system: this.system, calculator: this.name, inputs, ...(showAll ? {} : { max_rows: ROW_LIMIT }) };
+    // `form`: every field is sent; Python leaves out those that do not apply and names the rest.
+    const request = { system: this.system, calculator: this.name, inputs, form: true, ...(showAll ? {} : { max_rows: ROW_LIMIT }) };
     // Keyed by calculator: a newer request supersedes an older one still queued or running.
     const reply = await this.worker.request(request, undefined, { key: this.key });
     performance.mark("cc:reply");
     clearTimeout(slow);
     if (id !== this.latest) return; // a newer edit is on its way
+    if (reply.applies) this.form.showApplicable(reply.applies, reply.cells); // before the answer is counted as shown
     this.root.dataset.ccResults = String(Number(this.root.dataset.ccResults || 0) + 1);
     this.busy = false;
     this.cancel.disabled = true;

@@ -2,7 +2,7 @@
 // of the system (with a note saying so and a way back to the defaults), and the preset picker
 // (save as…, use, rename, delete, export and import). Storage and checks live in presets.mjs;
 // every name and message is put in as text (dom.mjs `el`), never as HTML.
-import { el, replace, siteHref, uid } from "../dom.mjs";
+import { el, replace, siteHref, uid } from "../shared/dom.mjs";
 import { builtinPresets, fits, LIMITS, matchesName, openPresets, PresetError, ROLES, roleInputs, roleValues } from "../presets.mjs";
 
 import { fighterPreset, mountStatPaste } from "../stat-paste.mjs";

@@ -2,7 +2,7 @@
 // tab's change, a stored fight kept aside): shown in the turn bar, which is always in view, each
 // with the buttons that resolve it. The status line beside them says what just happened; it never
 // replaces one of these.
-import { el, replace } from "../dom.mjs";
+import { el, replace } from "../shared/dom.mjs";
 import { button } from "./ui.mjs";
 
 export class Alerts {

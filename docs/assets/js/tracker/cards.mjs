@@ -4,7 +4,7 @@
 // to add, the calculators, Edit and Remove). Each entry of the order shows hit points and state
 // and leads to its card; one the rules pass over stays listed, marked. Cards follow the round's
 // order, so the one acting now and the next sit together.
-import { el, replace, siteHref, uid } from "../dom.mjs";
+import { el, replace, siteHref, uid } from "../shared/dom.mjs";
 import { calculatorQuery, steps } from "./state.mjs";
 import { button, shownValue, SIDE_LABEL, SITE_ROOT, stateBadge, stepItem } from "./ui.mjs";
 

@@ -2,7 +2,7 @@
 // label them, in the combatant's own voice; a saved preset to start from) and its Rulings block
 // (the initiative calculator's ruling inputs). What a field accepts is the engine's to say: the
 // form sends what was typed, and shows the engine's refusal naming the field.
-import { el, replace, uid } from "../dom.mjs";
+import { el, replace, uid } from "../shared/dom.mjs";
 import { openPresets, ROLES } from "../presets.mjs";
 import { fromPreset, typed } from "./state.mjs";
 import { button, fieldInput, labelled, readFieldInput, setFieldInput, shownValue } from "./ui.mjs";

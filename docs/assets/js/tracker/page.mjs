@@ -6,7 +6,7 @@
 // another tab's change and a saved fight that cannot be read whole are said and kept on screen
 // until resolved; none is overwritten silently). The parts: form.mjs (add, edit, rulings),
 // cards.mjs (order and cards), round.mjs (dice), alerts.mjs (problems kept on screen).
-import { el, replace } from "../dom.mjs";
+import { el, replace } from "../shared/dom.mjs";
 import { registerServiceWorker } from "../boot/site-update.mjs";
 import { Alerts } from "./alerts.mjs";
 import { Cards } from "./cards.mjs";

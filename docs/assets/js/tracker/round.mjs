@@ -3,7 +3,7 @@
 // sends them and the engine answers the order (or more dice: a tie to roll again). While the dice
 // form is open nothing can start a round over it — the round buttons bring it back into view —
 // and what was typed stays typed across the engine's answers.
-import { el, replace, uid } from "../dom.mjs";
+import { el, replace, uid } from "../shared/dom.mjs";
 import { rollDie } from "../stat-fighters.mjs";
 import { button } from "./ui.mjs";
 

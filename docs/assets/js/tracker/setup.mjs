@@ -2,7 +2,7 @@
 // creatures at the top of the add form (`pasteIntoTracker`), and encounter links (`linkFights`):
 // a page opened with `#fight=…` starts that fight in one undoable step (a link from another
 // rules-data version says so), and "Link to this fight" packs the roster as it stands.
-import { el, replace } from "../dom.mjs";
+import { el, replace } from "../shared/dom.mjs";
 import { FightLinkError, packFight, unpackFight } from "../fight-link.mjs";
 import { mountStatPaste } from "../stat-paste.mjs";
 import { playersView, rosterOf, stateFromRoster, trackerCombatant } from "./fighters.mjs";

@@ -1,7 +1,7 @@
 // Small DOM helpers the tracker's parts share: buttons, labelled fields built from the data's
 // declarations, a reason with its rule link, a health state's badge. No user text is ever parsed
 // as HTML: every node is built with dom.mjs `el()`.
-import { el, siteHref, uid } from "../dom.mjs";
+import { el, siteHref, uid } from "../shared/dom.mjs";
 import { typed } from "./state.mjs";
 
 export const SITE_ROOT = new URL("../../../", import.meta.url);

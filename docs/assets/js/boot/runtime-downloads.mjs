@@ -1,0 +1,224 @@
+// The worker's downloads of the Python runtime, watched while Python starts.
+//
+// Pyodide does not always reject when a runtime file cannot be downloaded: for pyodide.asm.wasm
+// it logs and waits forever, and on a connection that stops mid-file it waits for as long as the
+// socket stays open. So, while booting, the worker's own fetches are watched (`install` replaces
+// `self.fetch`) and the start fails fast, naming the file, on any HTTP error, network failure or
+// stall (`failure` rejects); their bytes feed the page's progress bar and the link's measure
+// (link-probe.mjs), and the files every start needs are requested at once (`early`).
+import { keepForServiceWorker } from "./handoff.mjs";
+import { gunzipped } from "./gunzip.mjs";
+import { LinkProbe } from "./link-probe.mjs";
+import { LoadFailure } from "./load-failure.mjs";
+import { StallWatch } from "./stall-watch.mjs";
+
+// A first visit restores the memory snapshot (made by the build: Python booted, calc imported)
+// only over a link fast enough that its download (5.3 MB, gzip) costs less than the start it
+// saves. Measured here at loopback (python -m bench): the snapshot start answered ~0.37 s sooner
+// than the normal start; its extra bytes (less the wheel, not needed) take 0.39 s at 100 Mbit/s,
+// and a phone's slower CPU gains more. So the early downloads must bring 1 MB at 100 Mbit/s or
+// better within 0.4 s of the worker's start (a knob can move the bar, for tests); otherwise the
+// normal start, and the service worker's precache brings the snapshot for the next visit
+// (restored from there on any link). On a 20 Mbit/s gzip link, trying the snapshot on every first
+// visit put 11.2 MB on the wire before the first answer instead of 6.1 MB.
+const PROBE = { mbps: 100, probeBytes: 1e6, timeoutMs: 400 };
+
+export class RuntimeDownloads {
+  /**
+   * @param {object} o
+   * @param {(path: string) => string} o.here  a runtime path as a URL (relative to the worker)
+   * @param {object} o.runtime  runtime.mjs's RUNTIME
+   * @param {boolean} o.controlled  a service worker controls the page (its fetches come from it)
+   * @param {number} o.stallMs  a download that receives nothing for this long has stalled
+   * @param {number} [o.fastLinkMbps]  the link speed that counts as fast (a knob, for tests)
+   * @param {(stage: string, text: string) => void} o.progress  the worker's stage report
+   */
+  constructor({ here, runtime, controlled, stallMs, fastLinkMbps, progress }) {
+    this.here = here;
+    this.runtime = runtime;
+    this.stallMs = stallMs;
+    this.progress = progress;
+    this.started = false; // Python is up: nothing more to watch
+    this.reporting = false; // the page's bar shows bytes (the download stage of a first visit)
+    this.text = "Preparing the calculator…";
+    this.received = 0;
+    this.lastReport = 0;
+    // Watched downloads whose body is still arriving. When the last one ends during the download
+    // stage, the status moves on at once (issue 19: "Downloading the Python runtime…" stayed 4–8 s
+    // after the last byte, until Python's start reached its first hook).
+    this.downloading = 0;
+    this.broken = false; // a download failed: the start fails, nothing starts
+    this.failure = new Promise((_, reject) => (this.fail = reject));
+    this.failure.catch(() => {});
+    // What is fetched is also kept for the service worker's precache (no second download), on a
+    // page no service worker controls yet (a first visit). A controlled page's fetches come from
+    // its service worker; a copy would only outlive that build (a page of the old build still
+    // open after a new one activated would hand over the old build's files).
+    this.nativeFetch = controlled ? self.fetch.bind(self) : keepForServiceWorker(self.fetch.bind(self));
+    /** What Pyodide asks for by its plain name and the build ships gzip-compressed (build_site.py
+     * WASM_GZ): the compressed file is fetched (and watched, and handed over) in its place. A
+     * browser without DecompressionStream gets the plain file, which the site keeps (not
+     * precached: such a browser's calculators work online only). */
+    this.compressed = new Map(
+      typeof DecompressionStream === "function"
+        ? [[here(runtime.pyodideDir + "pyodide.asm.wasm"), { url: here(runtime.wasm), type: "application/wasm" }]]
+        : [],
+    );
+    this.link = new LinkProbe({ bytesPerMs: (fastLinkMbps || PROBE.mbps) * 125, probeBytes: PROBE.probeBytes, timeoutMs: PROBE.timeoutMs });
+    this.early = new Map(); // URL → Promise<Response>
+  }
+
+  /** Watch every fetch of the worker from now on, and request the files every start needs: the
+   * wasm and the standard library, one round trip before Pyodide's own module has been imported
+   * and asks for them (it then gets these responses); they also measure the link. */
+  install() {
+    self.fetch = (input, init) => this.fetch(input, init);
+    for (const url of [this.here(this.runtime.stdlib), this.here(this.runtime.pyodideDir + "pyodide.asm.wasm")]) {
+      const response = self.fetch(url);
+      response.catch(() => {}); // a failure is reported when Pyodide asks (failure)
+      this.early.set(url, response);
+    }
+  }
+
+  /** The downloads' bytes go to the page's bar from now on, under `text`. */
+  report(text) {
+    this.reporting = Boolean(this.runtime.downloadBytes);
+    this.text = text;
+  }
+
+  async fetch(input, init = {}) {
+    const url = String(input instanceof Request ? input.url : input);
+    const requested = this.early.get(url);
+    if (requested) {
+      this.early.delete(url); // each early request answers once: Pyodide's own
+      return requested;
+    }
+    const packed = this.compressed.get(url);
+    if (!packed) return this.watched(input, init);
+    const response = await this.watched(packed.url, init);
+    return response.ok ? gunzipped(response, { "Content-Type": packed.type }) : response;
+  }
+
+  async watched(input, init) {
+    if (this.started) return this.nativeFetch(input, init); // started: nothing more to watch
+    const url = String(input instanceof Request ? input.url : input);
+    const name = url.split("/").pop().split("?")[0];
+    const control = new AbortController();
+    init.signal?.addEventListener("abort", () => control.abort(init.signal.reason));
+    const stall = this.stallWatch(name, control);
+    this.downloading += 1; // from the request on: a download whose headers are late is still under way
+    let response;
+    try {
+      response = await this.nativeFetch(input, { ...init, signal: control.signal });
+    } catch (err) {
+      stall.stop();
+      this.ended(false);
+      if (!this.started) this.fail(stall.failure || new LoadFailure(describe(name), `download failed (${err.message})`));
+      throw err;
+    }
+    if (!response.ok) {
+      stall.stop();
+      this.ended(false);
+      if (!this.started) this.fail(new LoadFailure(describe(name), `download failed (HTTP ${response.status})`));
+      return response;
+    }
+    if (!response.body) {
+      stall.stop();
+      this.ended(true);
+      return response;
+    }
+    // Pyodide gets the response itself; a clone's body, read here as the bytes arrive, measures
+    // progress, stalls and the link. (The wasm reaches Pyodide gunzipped, in a Response without a
+    // URL, so Chromium keeps no compiled code for it: measured, a later visit's start took as long
+    // as with the plain file, 410–480 ms.)
+    this.watchBody(name, response.clone().body, stall).then((whole) => this.ended(whole));
+    return response;
+  }
+
+  ended(whole) {
+    this.downloading -= 1;
+    if (!whole) this.broken = true;
+    if (this.downloading === 0 && !this.broken && this.reporting && !this.started) this.progress("start", "Starting Python…");
+  }
+
+  /** Fails the start if the download of `name` goes stallMs without a byte (stall-watch.mjs):
+   * names the file first, then aborts the fetch. */
+  stallWatch(name, control) {
+    const watch = new StallWatch({
+      ms: this.stallMs,
+      onStall: () => {
+        if (this.started) return;
+        watch.failure = new LoadFailure(describe(name), `the download stalled (no data for ${Math.round(this.stallMs / 1000)} s)`);
+        this.fail(watch.failure); // first: it names the file before the abort's own errors
+        control.abort(watch.failure);
+      },
+    });
+    watch.failure = null;
+    return watch;
+  }
+
+  /** Reads a download's copy as it arrives (progress, stalls, the link); true once it is whole. */
+  async watchBody(name, body, stall) {
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        stall.arm();
+        const { done, value } = await reader.read();
+        if (done) return true;
+        this.countBytes(value.byteLength);
+      }
+    } catch (err) {
+      if (!this.started && !stall.failure) this.fail(new LoadFailure(describe(name), `download failed (${err.message})`));
+      return false;
+    } finally {
+      stall.stop();
+    }
+  }
+
+  /** Progress of the first download, in real bytes: what the watched fetches received, plus the
+   * two runtime modules Pyodide imports itself (loaded before it fetches anything). */
+  countBytes(n) {
+    this.link.arrived(n);
+    if (!this.reporting) return;
+    if (this.received === 0) this.received = (this.runtime.moduleBytes || 0) + this.link.total - n;
+    this.received += n;
+    const now = performance.now();
+    if (now - this.lastReport < 100) return;
+    this.lastReport = now;
+    const { downloadBytes } = this.runtime;
+    self.postMessage({ type: "progress", stage: "download", text: this.text, loaded: Math.min(this.received, downloadBytes), total: downloadBytes });
+  }
+
+  /** `fetch` whose whole response (body included) must arrive within `budgetMs` of the call, or
+   * it is aborted. Unwatched: a missing snapshot only means a normal start. */
+  withinBudget(budgetMs) {
+    return (input, init = {}) => {
+      const control = new AbortController();
+      setTimeout(() => control.abort(new Error(`not downloaded within ${budgetMs} ms`)), budgetMs);
+      return this.nativeFetch(input, { ...init, signal: control.signal });
+    };
+  }
+
+  /** True when the service worker's cache already holds the runtime: then nothing downloads and
+   * the page must not announce a download size. */
+  cached() {
+    return inCache(this.compressed.size ? this.here(this.runtime.wasm) : this.here(this.runtime.pyodideDir + "pyodide.asm.wasm"));
+  }
+}
+
+/** Whether CacheStorage (the service worker's precache) holds `url`. */
+export async function inCache(url) {
+  try {
+    return Boolean(self.caches && (await caches.match(url)));
+  } catch {
+    return false;
+  }
+}
+
+/** What a runtime file is, for a failure message a reader can act on. */
+function describe(file) {
+  if (file.endsWith(".whl")) return `the calculators package (${file})`;
+  if (file.endsWith("-lock.json")) return `the package list (${file})`;
+  if (file.startsWith("python_stdlib")) return `the Python standard library (${file})`;
+  return `the Python runtime (${file})`;
+}
