@@ -235,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['system']:<16}{r['calculator']:<12}{r['case']:<9}{r['median_ms']:>10.2f}"
             f"{r['min_ms']:>9.2f}{r['max_ms']:>9.2f}{r['page_median_ms']:>9.2f}  < {target} ms {verdict}"
         )
+    fights = fight_bench.table(rows, f"CPython {sys.version.split()[0]}")
+    if fights:
+        print(f"\n{fights}")
     if refused:
         print(f"\nCost limits (calc.bounds, calc.dice): refused before the work, in < {TARGET_REFUSAL_MS} ms")
         for what, limit in limits().items():
