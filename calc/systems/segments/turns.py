@@ -52,13 +52,18 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
             return f"{label} · speed {group['score']}"
         return group["score"]
 
+    # the round's shared reasons, picked once (each combatant's reasons take those that concern it)
+    rolled = [s for s in shared if s["rule"] == "group-initiative" and " rolled " in s["text"]]
+    kind = [s for s in shared if s["rule"] == "action-order"]
+    delayed = [s for s in shared if s["rule"] == "delayed-condition"]
+    spell = [s for s in shared if s["rule"] == "spell-initiative"]
+
     def why(group: dict, i: int) -> list[dict]:
         own = [{**s, "text": kit.named(s["text"], people)} for s in by_person[i]]
-        rolled = [s for s in shared if s["rule"] == "group-initiative" and " rolled " in s["text"]]
-        kind = [s for s in shared if s["rule"] == "action-order"]
-        delayed = [s for s in shared if s["rule"] == "delayed-condition" and people[i]["delayed"]]
-        spell = [s for s in shared if s["rule"] == "spell-initiative" and people[i]["action"] == "spell"]
-        steps = rolled + kind + delayed + spell + own
+        steps = rolled + kind
+        steps += delayed if people[i]["delayed"] else []
+        steps += spell if people[i]["action"] == "spell" else []
+        steps += own
         if group["note"]:
             steps.append(data.step("action-order", kit.named(group["note"], people) + "."))
         return steps
