@@ -72,6 +72,12 @@ for (const r of rows) {
 console.log(`load average after: ${load(loadAfter)} (${seconds.toFixed(1)} s)`);
 console.log(slow.length ? `over target (least of ${repeat}): ${slow.join(", ")}` : `every case under target (least of ${repeat})`);
 
+// The tracker's actions at its cap, one line per system (calc.fight_bench.table: the CPython
+// command prints the same table for CPython).
+pyodide.globals.set("bench_rows", JSON.stringify(rows));
+const fights = pyodide.runPython(`import calc.fight_bench, json, sys; calc.fight_bench.table(json.loads(bench_rows), "Pyodide (Python " + sys.version.split()[0] + ")")`);
+if (fights) console.log(`\n${fights}`);
+
 // Issue 19: the cost limits (calc.bounds) and the time each worst case takes to be refused under
 // Pyodide, the page's call (calc.benchmark.refusals: the CPython command prints the same table).
 if (!args.only) {

@@ -5,9 +5,14 @@
 BASE_URL, e.g. http://127.0.0.1:8000/sub/) in headless Chromium: adds six combatants (not
 counted), then plays N rounds (default 2) through the page's own controls, counting
 
-  taps  — every button pressed (the round button, Start round, each Next turn, each declaration);
+  taps  — every button pressed (the round button, Start round, each Next turn, each declaration;
+          a choice from a list counts one tap, as the issue counts them);
   dice  — every die typed from the table (one entry per die the round asks for; rolling them all
           in the page instead costs one tap, "Roll the empty ones here").
+
+Where the rules ask each combatant to declare its action (segments, phases), one combatant (Bob)
+changes his each round — the others' stand — by the shortest way the page offers: the control on
+the card, or inside the opened card, or else the card's Edit form (open, Edit, Action, Save).
 
 A round ends when the page shows the round over (no current combatant). It also reports the
 page's height and the collapsed cards' heights with six combatants, and, with --shots, takes a
@@ -39,6 +44,9 @@ PEOPLE = [
     ("Ogre", "foe", 30),
 ]
 PHONE = {"width": 390, "height": 844}
+CHANGES = {"segments": ["missile", "melee"], "phases": ["ranged", "melee"]}
+"""Bob's declared action, round by round, where the rules ask for one (the values of the data's
+`action` choice)."""
 TIMEOUT_MS = 120_000
 
 
@@ -118,6 +126,27 @@ def add_people(page) -> None:
         page.locator(f".cc-tk-card[data-cc-id]:has-text('{name}')").first.wait_for()
 
 
+def declare(page, name: str, value: str, count: Counter) -> None:
+    """Change `name`'s declared action to `value` the shortest way the page offers, counting taps."""
+    card = page.locator(f".cc-tk-card:has(h3:has-text('{name}'))")
+    on_card = card.get_by_label(f"Action of {name} this round")
+    if not on_card.count():  # inside the opened card, if anywhere on it
+        toggle = card.locator(".cc-tk-toggle")
+        if toggle.get_attribute("aria-expanded") != "true":
+            count.tap(toggle)
+    if on_card.count():
+        count.taps += 1
+        on_card.select_option(value)
+        settle(page)
+        return
+    count.tap(card.get_by_role("button", name=f"Edit {name}"))
+    form = page.locator(".cc-tk-form")
+    count.taps += 1
+    form.get_by_label("Action", exact=True).select_option(value)
+    count.tap(form.get_by_role("button", name="Save changes"))
+    card.locator(".cc-tk-toggle").wait_for()
+
+
 def round_over(page, round_no: int) -> bool:
     root = page.locator(".cc-tracker")
     return root.get_attribute("data-cc-round") == str(round_no) and not root.get_attribute("data-cc-turn")
@@ -175,11 +204,16 @@ def measure(browser, base: str, system: str, rounds: int, shots: Path | None) ->
             for round_no in range(1, rounds + 1):
                 count = Counter()
                 t0 = time.perf_counter()
+                changes = CHANGES.get(system)
+                if changes:
+                    declare(page, "Bob", changes[(round_no - 1) % len(changes)], count)
+                declared = count.taps
                 play_round(page, round_no, count)
                 out["rounds"].append(
                     {
                         "round": round_no,
                         "taps": count.taps,
+                        "declare_taps": declared,
                         "dice": count.dice,
                         "seconds": round(time.perf_counter() - t0, 1),
                     }
@@ -214,7 +248,10 @@ def main() -> None:
         for system in args.systems.split(","):
             r = measure(browser, args.base, system, args.rounds, args.shots)
             results.append(r)
-            per = " · ".join(f"round {x['round']}: {x['taps']} taps + {x['dice']} dice typed" for x in r["rounds"])
+            per = " · ".join(
+                f"round {x['round']}: {x['taps']} taps ({x['declare_taps']} to declare) + {x['dice']} dice typed"
+                for x in r["rounds"]
+            )
             lo, hi = min(r.get("cards", [0])), max(r.get("cards", [0]))
             print(f"{system:15} {per} | page {r.get('page')} px, cards {lo}–{hi} px", flush=True)
             if args.times:

@@ -1,8 +1,9 @@
 """Time every calculator on typical inputs (its declared defaults) and limit-sized inputs (its
 declared `stress` inputs), the encounter tracker's round (`calc.turns`, as calculator "turns")
 and every action of a 40-combatant fight (`calc.fight_bench`, as "fight:<action>": median and
-worst over a scripted fight): `python -m calc.benchmark [--json] [--repeat N] [--rounds]`
-(`--rounds`: what a round of a six-combatant fight costs, in actions and dice); then the cost
+worst over a scripted fight): `python -m calc.benchmark [--json] [--repeat N] [--rounds] [--caps]`
+(`--rounds`: what a round of a six-combatant fight costs, in actions and dice; `--caps`: the
+initiative calculator at its list's cap and at the tracker's); then the cost
 limits of `calc.bounds` and the time each worst case (`REFUSALS`) takes to be refused.
 
 The same function runs under Pyodide for the browser benchmark, so both report the same cases.
@@ -167,6 +168,31 @@ def _time(call: Any, repeat: int) -> list[float]:
     return times
 
 
+def caps(repeat: int = 3) -> list[dict[str, Any]]:
+    """Each system's initiative calculator as its form asks it (every pair's chances, the page's
+    row cap), with unrolled combatants at its list's cap (`max_items`) and at the tracker's
+    (`max_combatants`), the cap raised for the measure: the data keeps the calculator's cap under
+    the tracker's only where the larger one answers slowly (the comment at each `max_items`)."""
+    rows = []
+    for system_id in data.system_ids():
+        system = data.system(system_id)
+        if not system.raw.get("tracker"):
+            continue
+        decl = turn_helpers.list_declaration(system)
+        declared = decl["max_items"]
+        for n in sorted({declared, turn_helpers.max_combatants(system)}):
+            request = {"system": system_id, "calculator": "initiative", "max_rows": PAGE_MAX_ROWS}
+            text = json.dumps({**request, "inputs": {decl["name"]: [{"name": f"C{i}"} for i in range(n)]}})
+            decl["max_items"] = max(declared, n)
+            try:
+                times = _time(lambda t=text: evaluate_json(t), repeat)
+            finally:
+                decl["max_items"] = declared
+            rows.append({"system": system_id, "combatants": n, "cap": declared, "min_ms": round(min(times), 2),
+                         "median_ms": round(statistics.median(times), 2)})  # fmt: skip
+    return rows
+
+
 def run(repeat: int = 5, only: str = "") -> list[dict[str, Any]]:
     """Median, min and max milliseconds of each case over `repeat` runs (after one warm-up);
     `only`: just the cases whose "system/calculator/case" contains that text."""
@@ -208,7 +234,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=7, help="timed runs per case (default 7)")
     parser.add_argument("--only", default="", help='just the cases whose "system/calculator/case" contains this')
     parser.add_argument("--rounds", action="store_true", help="what a round of a six-combatant fight costs")
+    parser.add_argument("--caps", action="store_true", help="the initiative calculator at its cap and the tracker's")
     args = parser.parse_args(argv)
+    if args.caps:
+        print(f"{'system':<16}{'combatants':>11}{'least ms':>10}{'median':>9}  calculator's cap")
+        for r in caps(args.repeat):
+            print(f"{r['system']:<16}{r['combatants']:>11}{r['min_ms']:>10.2f}{r['median_ms']:>9.2f}  {r['cap']}")
+        return 0
     if args.rounds:
         costs = [fight_bench.per_round(s) for s in data.system_ids() if data.system(s).raw.get("tracker")]
         print(
@@ -235,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['system']:<16}{r['calculator']:<12}{r['case']:<9}{r['median_ms']:>10.2f}"
             f"{r['min_ms']:>9.2f}{r['max_ms']:>9.2f}{r['page_median_ms']:>9.2f}  < {target} ms {verdict}"
         )
+    fights = fight_bench.table(rows, f"CPython {sys.version.split()[0]}")
+    if fights:
+        print(f"\n{fights}")
     if refused:
         print(f"\nCost limits (calc.bounds, calc.dice): refused before the work, in < {TARGET_REFUSAL_MS} ms")
         for what, limit in limits().items():

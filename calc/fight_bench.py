@@ -15,6 +15,11 @@ from calc.browser import evaluate_json
 from calc.turn_helpers import max_combatants
 
 TARGET_MS = 50
+DECLARATIONS = {
+    "phases": lambda r: {"move": r % 2 == 0, "action": ["ranged", "spell", "melee"][r % 3]},
+    "segments": lambda r: {"action": ["spell", "missile", "fast"][r % 3], "casting_time": 3},
+}
+"""A changed declaration in round r (systems that declare): the rest stand from round to round."""
 
 
 def _send(system_id: str, state: Any, action: dict[str, Any], tries: int = 1) -> tuple[dict[str, Any], float]:
@@ -83,7 +88,7 @@ def _roster(script: Script, count: int) -> None:
 
 def timed(system_id: str, rounds: int = 3, tries: int = 3) -> dict[str, list[float]]:
     """Milliseconds of each action in a 40-combatant fight of `rounds` rounds, with damage (some
-    drop), healing, declarations (phases) and a reload of the saved state: each the least of
+    drop), healing, declarations (phases, segments) and a reload of the saved state: each the least of
     `tries` runs of the same request."""
     s = Script(system_id, tries)
     _roster(s, max_combatants(data.system(system_id)))
@@ -93,8 +98,8 @@ def timed(system_id: str, rounds: int = 3, tries: int = 3) -> dict[str, list[flo
             if c["hp"] > c["floor"] and c["state"] != "Dead":
                 s.do("damage", id=c["id"], amount=3 + (len(c["name"]) + r) % 9)
         s.do("heal", id="c1", amount=2)
-        if system_id == "phases":
-            s.do("declare", id="c2", declaration={"move": r % 2 == 0, "action": ["ranged", "spell", "melee"][r % 3]})
+        if system_id in DECLARATIONS:
+            s.do("declare", id="c2", declaration=DECLARATIONS[system_id](r))
     s.do("load", state=s.state)
     return s.times
 
@@ -134,6 +139,32 @@ def run(tries: int = 3, only: str = "") -> list[dict[str, Any]]:
                     # what bench/pyodide_compute.mjs judges as a case's least: here the worst
                     # action's (each action is already the least of its tries)
                     "page_min_ms": round(ordered[-1], 3),
+                    "combatants": max_combatants(data.system(system_id)),
                 }
             )
     return rows
+
+
+def table(rows: list[dict[str, Any]], where: str) -> str:
+    """The fight's rows of `run` (or of `calc.benchmark.run`) as one line per system, one column
+    per action: the worst time of that action in the scripted fight at the cap (ms, each the least
+    of its tries), "—" where the system has no such action; `where` names the interpreter."""
+    fights = [r for r in rows if r["calculator"].startswith("fight:")]
+    if not fights:
+        return ""
+    kinds = list(dict.fromkeys(r["calculator"].removeprefix("fight:") for r in fights))
+    cell = {(r["system"], r["calculator"].removeprefix("fight:")): r["max_ms"] for r in fights}
+    systems = list(dict.fromkeys(r["system"] for r in fights))
+    most = max(r.get("combatants", 0) for r in fights)
+    worst = max(cell.values())
+    lines = [
+        f"Tracker actions in {where}, {most} combatants: worst ms of each action in a scripted fight "
+        f"(target < {TARGET_MS} ms)",
+        f"{'system':<16}" + "".join(f"{k:>12}" for k in kinds),
+    ]
+    for system_id in systems:
+        cells = (cell.get((system_id, k)) for k in kinds)
+        lines.append(f"{system_id:<16}" + "".join(f"{c:>12.1f}" if c is not None else f"{'—':>12}" for c in cells))
+    verdict = "every action under target" if worst < TARGET_MS else "OVER target"
+    lines.append(f"slowest: {worst:.1f} ms — {verdict}")
+    return "\n".join(lines)

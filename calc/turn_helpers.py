@@ -95,17 +95,40 @@ def untag(name: str) -> int:
 
 def named(text: str, people: list[dict[str, Any]]) -> str:
     """A calculator's text with its combatant tags replaced by their names (longest tags first)."""
+    if "#" not in text:  # no tag at all: most steps, and 40 replacements each otherwise
+        return text
     for i in sorted(range(len(people)), reverse=True):
         text = text.replace(tag(i), people[i]["name"])
     return text
 
 
-def mentions(step: dict[str, str], i: int) -> bool:
-    """Whether a calculator's step names combatant i (by its tag, as a whole word)."""
+def _tagged(step: dict[str, str]) -> set[int]:
+    """The indexes of the combatants a calculator's step names (by their tags, as whole words)."""
     words = step["text"]
     for mark in ",:;()":
         words = words.replace(mark, " ")
-    return tag(i) in words.split()
+    out = set()
+    for word in words.split():
+        digits = word[1:]
+        if word.startswith("#") and digits.isdigit() and digits.isascii() and word == tag(int(digits) - 1):
+            out.add(int(digits) - 1)
+    return out
+
+
+def mentions(step: dict[str, str], i: int) -> bool:
+    """Whether a calculator's step names combatant i (by its tag, as a whole word)."""
+    return i in _tagged(step)
+
+
+def steps_by_person(steps: list[dict[str, str]], count: int) -> dict[int, list[dict[str, str]]]:
+    """Each of `count` combatants' steps (those that name it, in order), every step's words read
+    once: a round of 40 combatants otherwise reads each step 40 times."""
+    out: dict[int, list[dict[str, str]]] = {i: [] for i in range(count)}
+    for step in steps:
+        for i in sorted(_tagged(step)):
+            if i in out:
+                out[i].append(step)
+    return out
 
 
 def turns_from_order(

@@ -106,8 +106,14 @@ class HitPointRules:
         """The phases `c` declared to act in this round (phases), or None: the system has no phases."""
         return None
 
+    def declaration(self, c: dict[str, Any], data: SystemData) -> list[dict[str, Any]]:
+        """This round's declaration as the card offers it: each field that applies now (a
+        declaration: name, label, type, options…) with its `value`, kept from the last round
+        until changed (`declare`); [] in a system that declares nothing."""
+        return []
+
     def declare(self, c: dict[str, Any], raw: Any, data: SystemData) -> dict[str, Any]:
-        """`c` with this round's declaration (phases); other systems have none to make."""
+        """`c` with this round's declaration (phases, segments); other systems have none to make."""
         raise InputError("action.type", f"{data.name} has no declarations to make")
 
     def special(self, action: dict[str, Any], c: dict[str, Any], data: SystemData, options: dict) -> dict[str, Any]:

@@ -102,6 +102,7 @@ def _combatant(c: dict, h: dict, rules: Any, data: SystemData, options: dict) ->
         "effects": h["effects"],
         "values": c["values"],
         "tags": c["tags"],
+        "declaration": rules.declaration(c, data),  # what the card offers to declare (phases, segments)
     }
     out.update(rules.shown_extra(c, data, options))
     return out

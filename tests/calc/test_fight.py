@@ -330,7 +330,8 @@ def test_the_command_line_runs_one_action_on_a_saved_state(tmp_path, capsys) -> 
 @pytest.mark.parametrize("system", ["countup", "segments", "action-points", "phases", "active-defense"])
 def test_the_tracker_orders_its_cap_though_the_calculator_form_keeps_its_own(system: str) -> None:
     """Forty combatants are ordered (initiative without its chance tables); the initiative
-    calculator's form, which works out every pair's chances, keeps its smaller cap."""
+    calculator's form, which works out every pair's chances, keeps its smaller cap (segments',
+    which has none, takes the tracker's: test_segments_initiative_takes_the_trackers_cap)."""
     f = Fight(system)
     most = f.do("view").view["limits"]["combatants"]
     assert most == 40
@@ -339,5 +340,22 @@ def test_the_tracker_orders_its_cap_though_the_calculator_form_keeps_its_own(sys
     f.round()
     assert len({e["id"] for e in f.view["order"]}) == most
     people = [{"name": f"C{i}"} for i in range(most)]
+    if system == "segments":
+        return
     with pytest.raises(InputError):
         evaluate({"system": system, "calculator": "initiative", "inputs": {"combatants": people}})
+
+
+def test_segments_initiative_takes_the_trackers_cap() -> None:
+    """Segments' round order has no chances of every pair: its form takes as many combatants as
+    the tracker holds, and one more is refused naming the list."""
+    most = Fight("segments").do("view").view["limits"]["combatants"]
+    people = [{"name": f"C{i}", "group": "AB"[i % 2]} for i in range(most + 1)]
+    groups = [{"name": "A", "roll": 3}, {"name": "B", "roll": 5}]
+    answer = evaluate(
+        {"system": "segments", "calculator": "initiative", "inputs": {"groups": groups, "combatants": people[:most]}}
+    )
+    assert sum(len(g["names"]) for g in answer["order"]) == most
+    with pytest.raises(InputError) as err:
+        evaluate({"system": "segments", "calculator": "initiative", "inputs": {"groups": groups, "combatants": people}})
+    assert err.value.input == "combatants"

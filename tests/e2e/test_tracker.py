@@ -369,3 +369,48 @@ def test_a_saved_preset_fills_the_add_form(browser, site):
         assert (combatant["side"], combatant["max"], combatant["values"]["ac"]) == ("foe", 30, 16)
     finally:
         context.close()
+
+
+def test_a_segments_declaration_is_one_tap_on_the_card_and_stands_until_changed(browser, site):
+    """Segments: each card carries its declaration (the action type, and a spell's casting time
+    once a spell is declared), changed in one tap without opening the card or an Edit form; the
+    engine keeps it, so the next round starts with last round's declarations and no tap."""
+    system = "segments"
+    context, page = phone_page(browser)
+    try:
+        open_tracker(page, site, system)
+        add_people(page)
+        orc = tracker(page).locator(".cc-tk-card:has(h3:has-text('Orc'))")
+        action = orc.get_by_label("Action of Orc this round")
+        assert action.is_visible() and orc.locator(".cc-tk-toggle").get_attribute("aria-expanded") == "false"
+        assert orc.get_by_label("Casting time (segments) of Orc").count() == 0  # only a spell has one
+        action.select_option("fast")
+        settle(page)
+        assert stored(page, system)["present"]["combatants"][1]["values"]["action"] == "fast"
+        height = orc.evaluate("(c) => c.getBoundingClientRect().height")
+        assert height <= 130, height  # still a short card on a phone
+        play_round(page, system, 1)
+        orc_when = tracker(page).locator(".cc-tk-order > li").nth(0)
+        assert orc_when.get_attribute("data-cc-id") == "c2" and "Fast action" in orc_when.inner_text()
+        bob = tracker(page).locator(".cc-tk-card:has(h3:has-text('Bob'))")
+        bob.get_by_label("Action of Bob this round").select_option("spell")
+        settle(page)
+        bob.get_by_label("Casting time (segments) of Bob").fill("3")
+        bob.get_by_label("Casting time (segments) of Bob").press("Tab")
+        settle(page)
+        assert stored(page, system)["present"]["combatants"][2]["values"]["casting_time"] == 3
+        while current_id(page):
+            page.locator(".cc-tk-bar").get_by_role("button", name="Next turn").click()
+            settle(page)
+        play_round(page, system, 2)  # Orc's fast action stands; Bob casts
+        whens = dict(
+            zip(
+                tracker(page).locator(".cc-tk-order > li").evaluate_all("(xs) => xs.map((x) => x.dataset.ccId)"),
+                tracker(page).locator(".cc-tk-order .cc-tk-when").all_inner_texts(),
+                strict=True,
+            )
+        )
+        assert whens["c2"].startswith("Fast action") and whens["c3"].startswith("Spell · segment 3"), whens
+        assert orc.get_by_label("Action of Orc this round").input_value() == "fast"
+    finally:
+        context.close()

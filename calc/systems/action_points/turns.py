@@ -85,7 +85,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
             }
         )
     answer = kit.initiative(data, {**options, "combatants": entries}, people)
-    steps = {i: [s for s in answer["steps"] if kit.mentions(s, i)] for i in range(len(people))}
+    steps = kit.steps_by_person(answer["steps"], len(people))
     score = {kit.tag(i): None for i in range(len(people))}
     for g in answer["order"]:
         for n in g["names"]:

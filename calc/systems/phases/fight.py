@@ -34,6 +34,8 @@ ACTIONS = {
 }
 """A declared action → the phases (ids of the data's `phases` table) it acts in: a spell is
 declared in its phase and cast in the spells phase; melee covers everything else."""
+ACTION_LABELS = {"melee": "Melee attack", "ranged": "Missile attack", "spell": "Spell", "none": "No action"}
+"""How the card names each declared action."""
 MOVE_PHASE = "movement"
 FIRST_DECLARATION = {"move": False, "action": "melee"}
 """Round 1's declaration (the issue's default: a melee attack); later rounds keep the last one."""
@@ -196,6 +198,14 @@ class WoundRules(HitPointRules):
         phases = [MOVE_PHASE] if d["move"] else []
         phases += ACTIONS[d["action"]]
         return [p for p in phases if p in known]
+
+    def declaration(self, c: dict[str, Any], data: SystemData) -> list[dict[str, Any]]:
+        d = c["declared"]
+        options = [{"value": a, "label": ACTION_LABELS[a]} for a in ACTIONS]
+        return [
+            {"name": "move", "label": "Moves", "type": "boolean", "value": d["move"]},
+            {"name": "action", "label": "Action", "type": "choice", "options": options, "value": d["action"]},
+        ]
 
     def declare(self, c: dict[str, Any], raw: Any, data: SystemData) -> dict[str, Any]:
         if not isinstance(raw, dict):

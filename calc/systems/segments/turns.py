@@ -41,7 +41,9 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
         for i, p in enumerate(people)
     ]
     answer = kit.initiative(data, {**options, "groups": groups, "combatants": entries}, people)
-    shared = [s for s in answer["steps"] if not any(kit.mentions(s, i) for i in range(len(people)))]
+    by_person = kit.steps_by_person(answer["steps"], len(people))
+    named_any = {id(s) for steps in by_person.values() for s in steps}
+    shared = [s for s in answer["steps"] if id(s) not in named_any]
 
     def when(group: dict, i: int) -> str:
         note = group["note"]
@@ -50,13 +52,18 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
             return f"{label} · speed {group['score']}"
         return group["score"]
 
+    # the round's shared reasons, picked once (each combatant's reasons take those that concern it)
+    rolled = [s for s in shared if s["rule"] == "group-initiative" and " rolled " in s["text"]]
+    kind = [s for s in shared if s["rule"] == "action-order"]
+    delayed = [s for s in shared if s["rule"] == "delayed-condition"]
+    spell = [s for s in shared if s["rule"] == "spell-initiative"]
+
     def why(group: dict, i: int) -> list[dict]:
-        own = [{**s, "text": kit.named(s["text"], people)} for s in answer["steps"] if kit.mentions(s, i)]
-        rolled = [s for s in shared if s["rule"] == "group-initiative" and " rolled " in s["text"]]
-        kind = [s for s in shared if s["rule"] == "action-order"]
-        delayed = [s for s in shared if s["rule"] == "delayed-condition" and people[i]["delayed"]]
-        spell = [s for s in shared if s["rule"] == "spell-initiative" and people[i]["action"] == "spell"]
-        steps = rolled + kind + delayed + spell + own
+        own = [{**s, "text": kit.named(s["text"], people)} for s in by_person[i]]
+        steps = rolled + kind
+        steps += delayed if people[i]["delayed"] else []
+        steps += spell if people[i]["action"] == "spell" else []
+        steps += own
         if group["note"]:
             steps.append(data.step("action-order", kit.named(group["note"], people) + "."))
         return steps

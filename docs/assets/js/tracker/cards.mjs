@@ -1,5 +1,6 @@
 // The round's order and the combatants' cards, drawn from the engine's view. On a phone a card is
-// one short block (name, hit points and state, the damage and healing controls, its conditions)
+// one short block (name, hit points and state, the damage and healing controls, this round's
+// declaration where the rules ask one, its conditions)
 // that opens on tap for the rest (what the rules say of its state, Wounds, values, a condition
 // to add, the calculators, Edit and Remove). Each entry of the order shows hit points and state
 // and leads to its card; one the rules pass over stays listed, marked. Cards follow the round's
@@ -14,14 +15,6 @@ export function cardOrder(v) {
   v.order.forEach((t, i) => rank.has(t.id) || rank.set(t.id, i));
   return [...v.combatants].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
 }
-
-/** phases' declarations (`declare`): what a combatant does this round. */
-const ACTIONS = [
-  ["melee", "Melee attack"],
-  ["ranged", "Missile attack"],
-  ["spell", "Spell"],
-  ["none", "No action"],
-];
 
 export class Cards {
   constructor(tk) {
@@ -140,6 +133,7 @@ export class Cards {
         "div",
         { class: "cc-tk-head" },
         el("h3", {}, toggle),
+        c.declaration?.length ? this.declaration(c) : null,
         el(
           "p",
           { class: "cc-tk-health" },
@@ -156,7 +150,6 @@ export class Cards {
         button("Damage", hurt("damage"), { "data-tk-focus": `damage-${c.id}`, "aria-label": `Damage ${c.name}` }),
         button("Heal", hurt("heal"), { "data-tk-focus": `heal-${c.id}`, "aria-label": `Heal ${c.name}` }),
         c.state === "Dying" ? button("Stabilize", () => tk.act({ type: "stabilize", id: c.id }, `${c.name} is stabilized.`), { "aria-label": `Stabilize ${c.name}` }) : null,
-        c.declared ? el("span", { class: "cc-tk-declared", title: "This round's declaration (open the card to change it)" }, declaredText(c.declared)) : null,
       ),
       el("ul", { class: "cc-tk-tags", "aria-label": `Conditions of ${c.name}` }, tags),
       el("div", { class: "cc-tk-body", id: bodyId, hidden: !isOpen }, isOpen ? this.details(c, hurt) : null),
@@ -204,7 +197,6 @@ export class Cards {
       c.effects?.length || facts.length ? el("ul", { class: "cc-tk-effects" }, [...(c.effects || []), ...facts].map((t) => el("li", {}, t))) : null,
       wounds.length ? el("ul", { class: "cc-tk-wounds", "aria-label": `Wounds of ${c.name}` }, wounds) : null,
       c.wounds ? el("div", { class: "cc-tk-row" }, button("Damage from a natural 20", hurt("damage", { critical: true }), { "aria-label": `Critical damage to ${c.name}` })) : null,
-      c.declared ? this.declaration(c) : null,
       el("div", { class: "cc-tk-row" }, tagInput, button("Add condition", addTag, { "aria-label": `Add condition to ${c.name}` })),
       el("div", { class: "cc-tk-row" }, links),
       el(
@@ -216,19 +208,31 @@ export class Cards {
     ];
   }
 
-  /** phases: this round's declaration (kept from the last round; a melee attack in the first). */
+  /** This round's declaration, on the card itself (phases, segments): the fields the engine's
+   * view offers, each holding last round's value until changed; a change is one `declare`. */
   declaration(c) {
     const tk = this.tk;
-    const move = el("input", { type: "checkbox", id: uid("tk-move"), checked: Boolean(c.declared.move) });
-    const action = el("select", { id: uid("tk-action"), "aria-label": `Action of ${c.name} this round` }, ACTIONS.map(([value, label]) => el("option", { value, selected: c.declared.action === value }, label)));
-    const send = () => tk.act({ type: "declare", id: c.id, declaration: { move: move.checked, action: action.value } }, `${c.name}: ${declaredText({ move: move.checked, action: action.value })}.`);
-    move.addEventListener("change", send);
-    action.addEventListener("change", send);
-    return el("div", { class: "cc-tk-row cc-tk-declare" }, el("label", { for: move.id }, move, " Moves"), action);
+    const send = (f, value, said) => tk.act({ type: "declare", id: c.id, declaration: { [f.name]: value } }, `${c.name}: ${said}.`);
+    const focus = (f) => `declare-${f.name}-${c.id}`;
+    const controls = c.declaration.map((f) => {
+      const label = f.card_label || f.label || f.name;
+      if (f.type === "boolean") {
+        const box = el("input", { type: "checkbox", id: uid("tk-decl"), checked: Boolean(f.value), "data-tk-focus": focus(f) });
+        box.addEventListener("change", () => send(f, box.checked, box.checked ? label : `not ${label}`));
+        return el("label", { for: box.id }, box, ` ${label}`);
+      }
+      if (f.type === "choice") {
+        // the label without its parenthesis ("Fast action (parley, flee…)"): the card is narrow
+        const options = f.options.map((o) => el("option", { value: o.value, selected: o.value === f.value, title: o.label }, o.label.replace(/\s*\(.*\)$/, "")));
+        const select = el("select", { "aria-label": `${label} of ${c.name} this round`, "data-tk-focus": focus(f) }, options);
+        select.addEventListener("change", () => send(f, select.value, select.selectedOptions[0]?.textContent ?? select.value));
+        return select;
+      }
+      const input = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size: 2, value: String(f.value), "aria-label": `${label} of ${c.name}`, title: label, "data-tk-focus": focus(f) });
+      input.addEventListener("change", () => send(f, input.value, `${label} ${input.value}`));
+      return input;
+    });
+    // in the card's head, between its name and its hit points: a card stays one short block
+    return el("span", { class: "cc-tk-declare", role: "group", "aria-label": `${c.name}'s declaration this round` }, controls);
   }
-}
-
-function declaredText(d) {
-  const action = ACTIONS.find(([value]) => value === d.action)?.[1] ?? d.action;
-  return d.move ? `Moves · ${action}` : action;
 }
