@@ -107,14 +107,32 @@ def inputs_for(
             values[name] = own["values"][name]
         elif name in options:
             values[name] = options[name]
-    typed = {d["name"]: inputs.value(d, values.get(d["name"]), d["name"]) for d in decls}
-    plain = inputs.to_json(decls, typed)
-    defaults = inputs.to_json(decls, {d["name"]: inputs.value(d, None, d["name"]) for d in decls})
+    typed, plain = _defaults(data, calculator)
+    typed, plain = dict(typed), dict(plain)
+    given = [d for d in decls if d["name"] in values]
+    for d in given:
+        typed[d["name"]] = inputs.value(d, values[d["name"]], d["name"])
+    plain |= inputs.to_json(given, typed)
     return {
         d["name"]: plain[d["name"]]
-        for d in decls
-        if d["name"] == health or (plain[d["name"]] != defaults[d["name"]] and applies.holds(d, typed))
+        for d in given
+        if d["name"] == health
+        or (plain[d["name"]] != _defaults(data, calculator)[1][d["name"]] and applies.holds(d, typed))
     }
+
+
+_DEFAULTS: dict[tuple[str, str, int], tuple[Any, dict[str, Any], dict[str, Any]]] = {}
+
+
+def _defaults(data: SystemData, calculator: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A calculator's declared defaults, typed and as JSON, worked out once per loaded data (the
+    tracker's view asks for a request per target on every action)."""
+    key = (data.id, calculator, id(data.raw))
+    if key not in _DEFAULTS:
+        decls = [d for d in data.calculator(calculator)["inputs"] if d["name"] != ATTACKERS]
+        typed = {d["name"]: inputs.value(d, None, d["name"]) for d in decls}
+        _DEFAULTS[key] = (data.raw, typed, inputs.to_json(decls, typed))  # the data kept: its id is not reused
+    return _DEFAULTS[key][1], _DEFAULTS[key][2]
 
 
 def _within(decl: Mapping[str, Any], value: int, who: str, what: str) -> int:
@@ -147,4 +165,47 @@ def request(
         "system": data.id,
         "calculator": calculator,
         "inputs": inputs_for(fight, attacker_id, target_id, calculator, data, options, states),
+    }
+
+
+def odds(
+    fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any], health: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any] | None:
+    """What the acting combatant's card needs for the odds of its attack (the view's `odds`):
+    `{"attacker", "target" (the default: the first combatant of the other side the rules let act),
+    "attack" (the choice the data offers as the attack, with its value) | None, "targets": [{"id",
+    "name", "side", "state", "request"} | {... "error": {"input", "message"}}], "assumption"}`;
+    None when nobody acts now or the system declares no fighter. `health`: each combatant's
+    health (`rules.health`) by id."""
+    spec = declaration(data)
+    turn = fight["turn"]
+    if spec is None or turn >= len(fight["order"]):
+        return None
+    attacker = _by_id(fight, fight["order"][turn]["id"], "attacker")
+    states = {ident: str(h["state"]) for ident, h in health.items()}
+    targets = []
+    for c in fight["combatants"]:
+        if c["id"] == attacker["id"]:
+            continue
+        entry: dict[str, Any] = {"id": c["id"], "name": c["name"], "side": c["side"], "state": states[c["id"]]}
+        try:
+            entry["request"] = request(fight, attacker["id"], c["id"], data, options, states)
+        except InputError as err:
+            entry["error"] = {"input": err.input, "message": err.reason}
+        targets.append(entry)
+    ranked = sorted(targets, key=lambda t: (t["side"] == attacker["side"], not health[t["id"]]["acts"], "error" in t))
+    attack = None
+    if spec.get("attack"):
+        decl = next(d for d in spec["inputs"] if d["name"] == spec["attack"])
+        value = attacker["values"].get(decl["name"], decl.get("default"))
+        attack = {k: decl[k] for k in ("name", "label", "card_label", "options") if k in decl} | {"value": value}
+    return {
+        "attacker": attacker["id"],
+        "target": ranked[0]["id"] if ranked else None,
+        "attack": attack,
+        "targets": targets,
+        "assumption": (
+            f"Before the target acts again: {attacker['name']}'s whole round of attacks on it, no other "
+            "attacker's (the round calculator's first round)."
+        ),
     }

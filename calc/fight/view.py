@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from calc.data import SystemData
-from calc.fight import rounds
+from calc.fight import fighter, rounds
 from calc.fight import state as st
 from calc.turn_helpers import max_combatants, tracker
 
@@ -83,6 +83,7 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         "fields": st.fields(data),
         "rolled": tracker(data)["rolled"],
         "limits": {"combatants": max_combatants(data), **LIMITS},
+        "odds": fighter.odds(fight, data, options, health),
     }
 
 
