@@ -41,20 +41,35 @@ def with_first_attack(
     else:
         alone = round_fn(one, data)
     dealt = alone["distribution"]
+    hit, hit_steps = hit_chance(first, data, hit_inputs)
+    cited = [s for s in alone["steps"] if s.get("url")]
+    damage = next((s for s in cited if "damage" in s["rule"]), None)
     answer["first_attack"] = {
-        "hit": result.prob(hit_chance(first, data, hit_inputs)),
+        "hit": result.prob(hit),
         "expected": dealt["mean"],
         "drops": [{"label": r["label"], "p": r["within"][0]} for r in alone["rounds"]],
+        # the rule each figure comes from: the hit calculator's first reason, the damage rule, and
+        # the round's last reason (when the target drops)
+        "rules": {
+            "hit": _rule(hit_steps[0]) if hit_steps else None,
+            "damage": _rule(damage) if damage else None,
+            "drops": _rule(cited[-1]) if cited else None,
+        },
     }
     return answer
 
 
-def hit_chance(attacker: Inputs, data: SystemData, extra: Callable[[Inputs], Inputs]) -> Any:
-    """The first attack's chance to hit: the system's hit calculator on the attacker's inputs of
-    the same names (and `extra`'s), its first chance ("Hit", "Attack lands")."""
+def _rule(step: dict[str, str]) -> dict[str, str]:
+    return {k: step[k] for k in ("rule", "title", "url")}
+
+
+def hit_chance(attacker: Inputs, data: SystemData, extra: Callable[[Inputs], Inputs]) -> tuple[Any, list[dict]]:
+    """The first attack's chance to hit and the hit calculator's reasons: that calculator on the
+    attacker's inputs of the same names (and `extra`'s), its first chance ("Hit", "Attack lands")."""
     from calc import systems  # the one engine lookup (imported here: the engines import this module)
 
     decls = data.calculator("hit")["inputs"]
     raw = {d["name"]: attacker[d["name"]] for d in decls if d["name"] in attacker} | extra(attacker)
     answer = systems.engine(data.id).CALCULATORS["hit"](declared.validate(decls, raw), data)
-    return rounds.chance_of(answer, answer["chances"][0]["label"])
+    cited = [s for s in answer["steps"] if s.get("url")]
+    return rounds.chance_of(answer, answer["chances"][0]["label"]), cited
