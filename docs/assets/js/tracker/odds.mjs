@@ -6,6 +6,7 @@
 // `rounds`: calc/first_attack.py, calc/round_answer.py). No rule lives here.
 import { el, replace, siteHref, uid } from "../dom.mjs";
 import { percent } from "../calculator/calc-results.mjs";
+import { rollDie } from "../stat-fighters.mjs";
 import { button, fieldInput, labelled, readFieldInput, setFieldInput, shownValue, SITE_ROOT, stepItem } from "./ui.mjs";
 
 const WITHIN = 3; // "the chance within 3 rounds": the round answer's headline (calc/round_answer.py)
@@ -66,8 +67,32 @@ export class Odds {
         });
       }
     }
-    replace(box, el("h4", {}, `${c.name} attacks`), chips, attack, body);
+    replace(box, el("h4", {}, `${c.name} attacks`), chips, attack, body, target.error ? null : this.resolver(c, target, odds.die));
     return box;
+  }
+
+  /** Resolve: the attack roll (rolled here with the tracker's fair die, or typed) and the damage
+   * (typed), sent as the fight action `attack`; the engine decides hit or miss (calc/fight/resolve.py)
+   * and applies the damage; Undo takes it back. */
+  resolver(c, target, die) {
+    const tk = this.tk;
+    const sides = Number(String(die || "").replace(/^d/, ""));
+    const roll = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size: 3, class: "cc-tk-amount", id: uid("tk-roll"), "data-tk-focus": `roll-${c.id}` });
+    const damage = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size: 3, class: "cc-tk-amount", id: uid("tk-dmg"), "data-tk-focus": `dmg-${c.id}` });
+    const go = () => {
+      const action = { type: "attack", id: c.id, target: target.id, roll: roll.value.trim(), damage: damage.value.trim() || "0" };
+      tk.act(action, null);
+    };
+    return el(
+      "div",
+      { class: "cc-tk-row cc-tk-resolve" },
+      el("label", { for: roll.id }, `Roll${die ? ` (${die})` : ""}`),
+      roll,
+      Number.isInteger(sides) && sides > 0 ? button(`Roll ${die}`, () => (roll.value = String(rollDie(sides))), { class: "md-button cc-tk-small", "aria-label": `Roll the ${die} for ${c.name}'s attack` }) : null,
+      el("label", { for: damage.id }, "Damage"),
+      damage,
+      button("Resolve", go, { class: "md-button md-button--primary cc-tk-small", "aria-label": `Resolve ${c.name}'s attack on ${target.name}` }),
+    );
   }
 
   /** The attack (the data's `fighter.attack` choice): changing it edits the combatant's value. */
