@@ -34,7 +34,9 @@ def test_every_system_declares_the_round_calculators_fighter_inputs(system: str)
     for name, decl in round_inputs.items():
         if decl.get("role") in ("attacker", "target") and name not in filled:
             assert name in carried, name
-    assert all(d.get("card_label") for d in fighter.carried(data))
+    labels = [d.get("card_label") for d in fighter.carried(data)]
+    assert all(labels) and len(set(labels)) == len(labels)  # the card tells each value apart
+    assert not [label for label in labels if label.startswith(("Target", "Defender", "Enemy", "Your"))]
 
 
 def test_countup_attacker_and_target_values_and_a_pc_target_is_a_character() -> None:
