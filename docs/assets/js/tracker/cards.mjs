@@ -6,6 +6,7 @@
 // and leads to its card; one the rules pass over stays listed, marked. Cards follow the round's
 // order, so the one acting now and the next sit together.
 import { el, replace, siteHref, uid } from "../shared/dom.mjs";
+import { fighterBlock } from "./odds.mjs";
 import { calculatorQuery, steps } from "./state.mjs";
 import { button, shownValue, SIDE_LABEL, SITE_ROOT, stateBadge, stepItem } from "./ui.mjs";
 
@@ -152,6 +153,7 @@ export class Cards {
         c.state === "Dying" ? button("Stabilize", () => tk.act({ type: "stabilize", id: c.id }, `${c.name} is stabilized.`), { "aria-label": `Stabilize ${c.name}` }) : null,
       ),
       el("ul", { class: "cc-tk-tags", "aria-label": `Conditions of ${c.name}` }, tags),
+      tk.odds?.panel(c, v),
       el("div", { class: "cc-tk-body", id: bodyId, hidden: !isOpen }, isOpen ? this.details(c, hurt) : null),
     );
   }
@@ -197,6 +199,7 @@ export class Cards {
       c.effects?.length || facts.length ? el("ul", { class: "cc-tk-effects" }, [...(c.effects || []), ...facts].map((t) => el("li", {}, t))) : null,
       wounds.length ? el("ul", { class: "cc-tk-wounds", "aria-label": `Wounds of ${c.name}` }, wounds) : null,
       c.wounds ? el("div", { class: "cc-tk-row" }, button("Damage from a natural 20", hurt("damage", { critical: true }), { "aria-label": `Critical damage to ${c.name}` })) : null,
+      fighterBlock(tk, c),
       el("div", { class: "cc-tk-row" }, tagInput, button("Add condition", addTag, { "aria-label": `Add condition to ${c.name}` })),
       el("div", { class: "cc-tk-row" }, links),
       el(

@@ -11,6 +11,7 @@ import { registerServiceWorker } from "../boot/site-update.mjs";
 import { Alerts } from "./alerts.mjs";
 import { Cards } from "./cards.mjs";
 import { FightEngine } from "./engine.mjs";
+import { Odds } from "./odds.mjs";
 import { AddForm, Rulings } from "./form.mjs";
 import { RoundDice } from "./round.mjs";
 import { linkFights, pasteIntoTracker } from "./setup.mjs";
@@ -76,6 +77,7 @@ class Tracker {
     );
     this.dice = new RoundDice(this);
     this.cards = new Cards(this);
+    this.odds = new Odds(this); // the acting card's odds (odds.mjs)
     this.form = new AddForm(this);
     this.rulings = new Rulings(this);
     this.roundBtn = button("Roll initiative", () => this.dice.begin(), { "aria-keyshortcuts": "R", class: "md-button md-button--primary cc-tk-roundbtn" });
