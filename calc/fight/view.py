@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from calc.data import SystemData
-from calc.fight import rounds
+from calc.fight import links, rounds
+from calc.fight.forecast_request import forecast_request
 from calc.fight import state as st
 from calc.turn_helpers import max_combatants, tracker
 
@@ -77,7 +78,11 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         "pending": pending,
         "order": order,
         "phases": _phases(fight, data),
-        "combatants": [_combatant(c, health[c["id"]], rules, data, options) for c in fight["combatants"]],
+        "combatants": _with_links(
+            [_combatant(c, health[c["id"]], rules, data, options) for c in fight["combatants"]],
+            links.card_links(fight, data, options, {i: h["state"] for i, h in health.items()}),
+        ),
+        "forecast": forecast_request(fight, data, options, health),
         "notes": fight["notes"],
         "rulings": _rulings(data, options),
         "fields": st.fields(data),
@@ -105,6 +110,13 @@ def _combatant(c: dict, h: dict, rules: Any, data: SystemData, options: dict) ->
     }
     out.update(rules.shown_extra(c, data, options))
     return out
+
+
+def _with_links(shown: list[dict[str, Any]], by_id: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each combatant with its card's calculator links (calc/fight/links.py)."""
+    for c in shown:
+        c["links"] = by_id[c["id"]]
+    return shown
 
 
 def _phases(fight: dict, data: SystemData) -> list[dict[str, Any]] | None:

@@ -14,6 +14,7 @@ import { AnswerLine } from "./answer-line.mjs";
 import { nameMaterialWidgets } from "../page-a11y.mjs";
 import { FighterAndFoe } from "./preset-picker.mjs";
 import { readParams, withParams } from "./url-state.mjs";
+import { trackerNotice } from "./from-tracker.mjs";
 
 const SITE_ROOT = new URL("../../../", import.meta.url);
 const DEBOUNCE_MS = knob("debounce-ms", 120);
@@ -74,8 +75,11 @@ class Calculator {
     this.page = location.pathname;
     const params = readParams(this.prefix, this.declaration, location.search);
     this.form.load(params);
-    // A link's values win; the reader's current attacker and target fill the inputs it lacks.
-    const carried = this.fighters.carryIn(params);
+    // A link from the tracker carries the whole question (the rest are the defaults) and says so;
+    // elsewhere a link's values win and the reader's current attacker and target fill the rest.
+    const fromTracker = trackerNotice(this.declaration, params, location.search);
+    if (fromTracker) this.form.form.before(el("p", { class: "cc-from-tracker", role: "note" }, fromTracker));
+    const carried = fromTracker ? 0 : this.fighters.carryIn(params);
     if (this.prebuilt && !Object.keys(params).length && !carried) {
       this.show(this.prebuilt);
       this.output.dataset.ccAnswerFor = "defaults";
