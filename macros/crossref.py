@@ -401,6 +401,80 @@ def _check_tracker(system: System, out: list[Problem], complete: bool = False) -
         problem = _state_problem(system, state) or _state_condition_problem(system, spec, state)
         if problem:
             out.append(where.problem(problem[1], "states", i, problem[0]))
+    if spec.get("fighter"):
+        for problem in fighter_problems(system, spec["fighter"]):
+            out.append(where.problem(problem[1], "fighter", *problem[0]))
+
+
+def fighter_inputs(system: System, fighter: dict) -> list[dict]:
+    """The round calculator's inputs a combatant carries as a fighter: its `role: attacker` and
+    `role: target` inputs and the `also:` ones, less those the fight fills itself (health, max,
+    side, state, `from`) and the list of several attackers."""
+    calc = system.calculators.get(fighter.get("calculator", "")) or {}
+    filled = {fighter.get("health"), fighter.get("max"), (fighter.get("side") or {}).get("input"), "attackers"}
+    filled |= set(fighter.get("from") or {}) | set(fighter.get("state") or {})
+    also = set(fighter.get("also") or [])
+    return [
+        d
+        for d in calc.get("inputs", [])
+        if d["name"] not in filled and (d.get("role") in ("attacker", "target") or d["name"] in also)
+    ]
+
+
+def fighter_problems(system: System, fighter: dict) -> list[tuple[tuple, str]]:
+    """A fighter block names the round calculator and inputs of it of the right kind; `from:`
+    names fields a combatant carries; `labels:` inputs it carries."""
+    calc = system.calculators.get(fighter["calculator"])
+    if calc is None:
+        return [
+            (
+                ("calculator",),
+                f"no calculator '{fighter['calculator']}'{suggest(fighter['calculator'], system.calculators)}",
+            )
+        ]
+    decls = {d["name"]: d for d in calc["inputs"]}
+    out: list[tuple[tuple, str]] = []
+
+    def need(field: tuple, name: str, kind: str | None = None) -> dict | None:
+        decl = decls.get(name)
+        if decl is None:
+            out.append((field, f"no input '{name}' in calculator '{fighter['calculator']}'{suggest(name, decls)}"))
+        elif kind and decl["type"] != kind:
+            out.append((field, f"input '{name}' is a {decl['type']}, not a {kind}"))
+            return None
+        return decl
+
+    need(("health",), fighter["health"], "integer")
+    if "max" in fighter:
+        need(("max",), fighter["max"], "integer")
+    if "attack" in fighter:
+        need(("attack",), fighter["attack"], "choice")
+    side = fighter.get("side")
+    if side:
+        decl = need(("side", "input"), side["input"], "choice")
+        if decl:
+            values = {str(o["value"]) for o in resolved_options(system, decl)}
+            out += [
+                (("side", k), f"'{side[k]}' is not an option of {side['input']}")
+                for k in ("pc", "foe")
+                if side[k] not in values
+            ]
+    for name in fighter.get("state") or {}:
+        need(("state", name), name, "boolean")
+    for name in fighter.get("also") or []:
+        need(("also",), name)
+    spec = system.tracker or {}
+    _, fields = tracker_fields(system)
+    carried = set(fields) | {r["input"] for key in ("defenses", "status") for r in spec.get(key) or []}
+    carried |= {d["name"] for d in fighter_inputs(system, fighter)}
+    for name, field in (fighter.get("from") or {}).items():
+        need(("from", name), name)
+        if field not in carried:
+            out.append((("from", name), f"'{field}' is no field a combatant carries"))
+    labels = set(fighter.get("labels") or {})
+    for name in sorted(labels - carried):
+        out.append((("labels", name), f"'{name}' is no input a combatant carries as a fighter"))
+    return out
 
 
 def _state_problem(system: System, state: dict) -> tuple[str, str] | None:

@@ -133,7 +133,32 @@ def export_tracker(system: System) -> dict[str, Any] | None:
             {**state, "value": system.rules[state["rule"]]["facts"][state["fact"]]["value"]}
             for state in spec.get("states") or []
         ],
+        "fighter": export_fighter(system, spec["fighter"]) if spec.get("fighter") else None,
     }
+
+
+def export_fighter(system: System, fighter: dict) -> dict[str, Any]:
+    """The fighter block with the inputs a combatant carries resolved (`inputs`, each with the
+    card's label in the combatant's own voice, `card_label`)."""
+    labels = fighter.get("labels") or {}
+    carried = [
+        {**_input(system, d), "card_label": labels.get(d["name"]) or card_label(d.get("label", d["name"]))}
+        for d in crossref.fighter_inputs(system, fighter)
+    ]
+    return {k: v for k, v in fighter.items() if k != "labels"} | {"inputs": carried}
+
+
+SPOKEN_OF = ("Target's ", "Defender's ", "Attacker's ", "Attacker: ", "Defender: ", "Enemy's ", "Your ", "Target ")
+"""How a calculator's label speaks of the target or the reader; the card speaks of the combatant."""
+
+
+def card_label(label: str) -> str:
+    """A calculator's label as a combatant's card says it ("Target's Armor Class" → "Armor Class")."""
+    for prefix in SPOKEN_OF:
+        if label.startswith(prefix):
+            rest = label[len(prefix) :]
+            return rest[:1].upper() + rest[1:]
+    return label
 
 
 def _input(system: System, decl: dict) -> dict:

@@ -20,6 +20,7 @@ from calc import applies, dice, inputs
 from calc import turns as turns_mod
 from calc.data import SystemData
 from calc.errors import CalcError, InputError
+from calc.fight import fighter
 from calc.turn_helpers import max_combatants, tracker
 
 FORMAT = "cc-fight"
@@ -142,20 +143,25 @@ def _text(raw: Any, where: str, most: int) -> str:
 
 def checked_values(data: SystemData, raw: Any, where: str) -> dict[str, Any]:
     """A combatant's declared fields, typed, defaults filled; a field whose `when:` does not hold
-    among them keeps its default (it does not apply)."""
+    among them keeps its default (it does not apply). The fighter's inputs (`calc.fight.fighter`)
+    are kept only when given, as JSON."""
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
         raise InputError(where, "must be an object of the combatant's fields")
     decls = fields(data)
     known = {d["name"] for d in decls}
+    fighting = {d["name"] for d in fighter.carried(data)} - known
     for key in raw:
-        if key not in known:
-            raise InputError(f"{where}.{key}", f"is no field of a combatant here (fields: {', '.join(sorted(known))})")
+        if key not in known and key not in fighting:
+            everything = sorted(known | fighting)
+            raise InputError(f"{where}.{key}", f"is no field of a combatant here (fields: {', '.join(everything)})")
     out = {d["name"]: inputs.value(d, raw.get(d["name"]), f"{where}.{d['name']}") for d in decls}
     for d in decls:
         if "when" in d and not applies.holds(d, out):
             out[d["name"]] = inputs.value(d, None, f"{where}.{d['name']}")
+    # the round calculator's attacker and target inputs it carries as a fighter, when given
+    out.update(fighter.checked_values(data, raw, known, where))
     return out
 
 

@@ -252,6 +252,20 @@ BAD = {
         "rules_data/countup/calculators.yaml:44: tracker.states[0].unless: "
         "'ac' is no boolean input of the tracker's status",
     ),
+    "tracker fighter names an unknown health input": (
+        "calculators.yaml",
+        "    - {calculator: hit, input: ac}\n",
+        "    - {calculator: hit, input: ac}\n  fighter: {calculator: hit, health: acc}\n",
+        "rules_data/countup/calculators.yaml:43: tracker.fighter.health: no input 'acc' in calculator 'hit' "
+        "(did you mean 'ac'?)",
+    ),
+    "tracker fighter labels an input no combatant carries": (
+        "calculators.yaml",
+        "    - {calculator: hit, input: ac}\n",
+        "    - {calculator: hit, input: ac}\n  fighter: {calculator: hit, health: ac, labels: {nat20: Lucky}}\n",
+        "rules_data/countup/calculators.yaml:43: tracker.fighter.labels.nat20: "
+        "'nat20' is no input a combatant carries as a fighter",
+    ),
     "YAML syntax error": (
         "tables.yaml",
         "    rule: damage\n",
