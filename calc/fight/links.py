@@ -38,7 +38,8 @@ def acting(fight: Mapping[str, Any]) -> str | None:
 def attacker_inputs(data: SystemData, calculator: str) -> set[str]:
     """The inputs of `calculator` that belong to the attacker (its role, and the fighter's `also`)."""
     also = set((fighter.declaration(data) or {}).get("also") or [])
-    return {d["name"] for d in data.calculator(calculator)["inputs"] if d.get("role") == "attacker" or d["name"] in also}
+    decls = data.calculator(calculator)["inputs"]
+    return {d["name"] for d in decls if d.get("role") == "attacker" or d["name"] in also}
 
 
 def link(
@@ -70,4 +71,7 @@ def card_links(
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """Every card's links: `{combatant id: {calculator: link}}`."""
     names = linked(data)
-    return {c["id"]: {name: link(fight, c["id"], name, data, options, states) for name in names} for c in fight["combatants"]}
+    return {
+        c["id"]: {name: link(fight, c["id"], name, data, options, states) for name in names}
+        for c in fight["combatants"]
+    }

@@ -10,8 +10,8 @@ from typing import Any
 
 from calc.data import SystemData
 from calc.fight import links, rounds
-from calc.fight.forecast_request import forecast_request
 from calc.fight import state as st
+from calc.fight.forecast_request import forecast_request
 from calc.turn_helpers import max_combatants, tracker
 
 LIMITS = {

@@ -17,6 +17,7 @@ export class ForecastPanel {
     this.askBtn = button("Forecast the fight from here", () => this.ask(), { class: "md-button md-button--primary cc-tk-forecast-ask" });
     this.status = el("p", { class: "cc-tk-forecast-status", role: "status", "aria-live": "polite" });
     this.output = el("div", { class: "cc-tk-forecast-answer cc-result", "aria-busy": "false" });
+    this.leftOut = el("p", { class: "cc-tk-help cc-tk-forecast-out", hidden: true });
     const page = this.calculator && siteHref(this.calculator.url, SITE_ROOT);
     this.section = el(
       "section",
@@ -29,6 +30,7 @@ export class ForecastPanel {
         page ? [" ", el("a", { href: page }, `The ${this.calculator.title.toLowerCase()} calculator`), " says how."] : null,
       ),
       el("div", { class: "cc-tk-row" }, this.askBtn),
+      this.leftOut,
       this.status,
       this.output,
     );
@@ -36,13 +38,16 @@ export class ForecastPanel {
 
   /** The request for the fight as the view stands, or null (no forecast in this system). */
   request(view) {
-    return this.calculator && view?.forecast ? view.forecast : null;
+    return this.calculator && view?.forecast?.request ? view.forecast.request : null;
   }
 
   /** After each render: shown when a forecast can be asked; an answer for an older fight is marked. */
   render(view) {
     const request = this.request(view);
     this.section.hidden = !request;
+    const out = (request && view.forecast.left_out) || [];
+    this.leftOut.hidden = !out.length;
+    replace(this.leftOut, out.length ? `Out of the fight, left out: ${out.map((c) => (c.state ? `${c.name} (${c.state})` : c.name)).join(", ")}.` : "");
     if (!request || this.asked === null) return;
     const stale = JSON.stringify(request) !== this.asked;
     this.output.classList.toggle("cc-stale", stale);
