@@ -71,8 +71,26 @@ class Script:
             self.do("roll", rolls=faces)
             self.do("start_round")
         while self.view["current"] is not None:
+            self.time_odds()
             self.do("next_turn")
         return rolled
+
+    def time_odds(self) -> None:
+        """The acting combatant's odds, as the card asks them: the default target's request
+        (built by the view, calc/fight/fighter.py) sent as the page sends it; timed as "odds"."""
+        odds = self.view.get("odds")
+        target = next((t for t in (odds or {}).get("targets", []) if t["id"] == odds["target"]), None)
+        if target is None or "request" not in target:
+            return
+        text = json.dumps(target["request"])
+        took = float("inf")
+        for _ in range(max(1, self.tries)):
+            start = time.perf_counter()
+            out = evaluate_json(text)
+            took = min(took, (time.perf_counter() - start) * 1000)
+        if "error" in json.loads(out):
+            raise RuntimeError(f"{self.system} odds: {out[:200]}")
+        self.times.setdefault("odds", []).append(took)
 
 
 def _roster(script: Script, count: int) -> None:

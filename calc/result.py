@@ -19,7 +19,8 @@ from calc import bounds, order
 from calc.dist import Dist
 
 RESULT_KEYS = (
-    "summary", "chances", "roll_needed", "distribution", "attack", "order", "pairwise", "table", "rounds", "steps",
+    "summary", "chances", "roll_needed", "distribution", "attack", "order", "pairwise", "table", "rounds",
+    "first_attack", "steps",
 )  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from calc import inputs
 from calc.data import SystemData
 from calc.errors import InputError
-from calc.fight import rounds
+from calc.fight import resolve, rounds
 from calc.fight import state as st
 from calc.turn_helpers import max_combatants
 
@@ -214,4 +214,5 @@ ACTIONS = {
     "cancel_round": cancel_round,
     "next_turn": next_turn,
     "previous_turn": previous_turn,
+    "attack": resolve.attack,  # the odds' Resolve: the roll decides by the hit rules (calc/fight/resolve.py)
 }

@@ -78,43 +78,132 @@ def inputs_for(
     rulings (`options`, typed) for inputs of their names; inputs equal to the declared default and
     inputs whose `when` does not hold are left out (the health input is always given).
     `states`: each combatant's health state label by id (the fight's view), for `state:`."""
-    spec = declaration(data) or {}
     attacker = _by_id(fight, attacker_id, "attacker")
     target = _by_id(fight, target_id, "target")
-    options = options or {}
-    states = states or {}
-    decls = [d for d in data.calculator(calculator)["inputs"] if d["name"] != ATTACKERS]
-    health = health_input(data, calculator)
-    side = spec.get("side") or {}
-    renamed = spec.get("from") or {}
-    by_state = spec.get("state") or {}
-    also = set(spec.get("also") or [])
-    values: dict[str, Any] = {}
-    for d in decls:
+    own = _attacker_part(data, calculator, attacker, states or {})
+    return _finish(data, calculator, own, target, options or {}, states or {})
+
+
+Part = tuple[dict[str, Any], dict[str, Any]]
+"""Values given by one side, typed and as JSON, by input name."""
+
+
+def _plan(data: SystemData, calculator: str) -> list[tuple[dict[str, Any], str, str, Any]]:
+    """Each input of `calculator` (but the list of attackers): (declaration, whose value it is:
+    "attacker" | "target", how it is filled: health | max | side | from | state | value, and
+    what that needs), worked out once per loaded data."""
+    key = ("plan", data.id, calculator, id(data.raw))
+    if key not in _DEFAULTS:
+        spec = declaration(data) or {}
+        health = health_input(data, calculator)
+        side = spec.get("side") or {}
+        renamed = spec.get("from") or {}
+        by_state = spec.get("state") or {}
+        also = set(spec.get("also") or [])
+        plan = []
+        for d in data.calculator(calculator)["inputs"]:
+            name = d["name"]
+            if name == ATTACKERS:
+                continue
+            whose = "attacker" if d.get("role") == "attacker" or name in also else "target"
+            if name == health:
+                plan.append((d, "target", "health", None))
+            elif name == spec.get("max"):
+                plan.append((d, "target", "max", None))
+            elif name == side.get("input"):
+                plan.append((d, "target", "side", side))
+            elif name in renamed:
+                plan.append((d, whose, "from", renamed[name]))
+            elif name in by_state:
+                plan.append((d, whose, "state", by_state[name]))
+            else:
+                plan.append((d, whose, "value", bool(d.get("role")) or name in also))
+        _DEFAULTS[key] = (data.raw, plan, {})  # the data kept: its id is not reused
+    return _DEFAULTS[key][1]
+
+
+def _filled(how: str, extra: Any, d: dict[str, Any], c: Mapping[str, Any], states: Mapping[str, str]) -> Any:
+    """The value combatant `c` gives input `d` (None: none)."""
+    name = d["name"]
+    if how == "health":
+        return _within(d, c["hp"], c["name"], "hit points")
+    if how == "max":
+        return _within(d, c["max"], c["name"], "maximum hit points")
+    if how == "side":
+        return extra[c["side"]]
+    if how == "from":
+        return c["values"].get(extra)
+    if how == "state":
+        return states.get(c["id"]) == extra
+    return c["values"].get(name)  # a role's value, or one of no role the combatant carries
+
+
+def _typed(decls: list[dict[str, Any]], values: dict[str, Any]) -> Part:
+    typed = {d["name"]: inputs.value(d, values[d["name"]], d["name"]) for d in decls}
+    return typed, inputs.to_json(decls, typed)
+
+
+def _attacker_part(data: SystemData, calculator: str, attacker: Mapping[str, Any], states: Mapping[str, str]) -> Part:
+    """The values the attacker gives the calculator (the same against every target)."""
+    given, decls = {}, []
+    for d, whose, how, extra in _plan(data, calculator):
+        if whose == "attacker":
+            value = _filled(how, extra, d, attacker, states)
+            if value is not None:
+                given[d["name"]] = value
+                decls.append(d)
+    return _typed(decls, given)
+
+
+def _finish(
+    data: SystemData,
+    calculator: str,
+    own: Part,
+    target: Mapping[str, Any],
+    options: Mapping[str, Any],
+    states: Mapping[str, str],
+) -> dict[str, Any]:
+    """The request's inputs: the attacker's part, the target's, the fight's rulings; only those
+    that differ from the declared default and apply (`when`), and the health input always."""
+    given, decls, health = {}, [], None
+    for d, whose, how, extra in _plan(data, calculator):
         name = d["name"]
-        own = attacker if d.get("role") == "attacker" or name in also else target
-        if name == health:
-            values[name] = _within(d, target["hp"], target["name"], "hit points")
-        elif name == spec.get("max"):
-            values[name] = _within(d, target["max"], target["name"], "maximum hit points")
-        elif name == side.get("input"):
-            values[name] = side[target["side"]]
-        elif name in renamed and renamed[name] in own["values"]:
-            values[name] = own["values"][renamed[name]]
-        elif name in by_state:
-            values[name] = states.get(own["id"]) == by_state[name]
-        elif (d.get("role") or name in also or name in target["values"]) and name in own["values"]:
-            values[name] = own["values"][name]
-        elif name in options:
-            values[name] = options[name]
-    typed = {d["name"]: inputs.value(d, values.get(d["name"]), d["name"]) for d in decls}
-    plain = inputs.to_json(decls, typed)
-    defaults = inputs.to_json(decls, {d["name"]: inputs.value(d, None, d["name"]) for d in decls})
+        if whose == "target":
+            value = _filled(how, extra, d, target, states)
+            if how == "value" and not extra and name not in target["values"]:
+                value = None  # an input of no role the target does not carry
+            if value is not None:
+                given[name] = value
+                decls.append(d)
+                health = name if how == "health" else health
+                continue
+        if name not in own[0] and name in options:
+            given[name] = options[name]
+            decls.append(d)
+    typed_defaults, plain_defaults = _defaults(data, calculator)
+    typed_target, plain_target = _typed(decls, given)
+    typed = {**typed_defaults, **own[0], **typed_target}
+    plain = {**own[1], **plain_target}
     return {
         d["name"]: plain[d["name"]]
-        for d in decls
-        if d["name"] == health or (plain[d["name"]] != defaults[d["name"]] and applies.holds(d, typed))
+        for d, _, _, _ in _plan(data, calculator)
+        if d["name"] in plain
+        and (d["name"] == health or (plain[d["name"]] != plain_defaults[d["name"]] and applies.holds(d, typed)))
     }
+
+
+_DEFAULTS: dict[tuple, tuple[Any, Any, Any]] = {}
+
+
+def _defaults(data: SystemData, calculator: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A calculator's declared defaults, typed and as JSON, worked out once per loaded data (the
+    tracker's view asks for a request per target on every action)."""
+    key = ("defaults", data.id, calculator, id(data.raw))
+    if key not in _DEFAULTS:
+        decls = [d for d in data.calculator(calculator)["inputs"] if d["name"] != ATTACKERS]
+        typed = {d["name"]: inputs.value(d, None, d["name"]) for d in decls}
+        _DEFAULTS[key] = (data.raw, typed, inputs.to_json(decls, typed))  # the data kept: its id is not reused
+    return _DEFAULTS[key][1], _DEFAULTS[key][2]
 
 
 def _within(decl: Mapping[str, Any], value: int, who: str, what: str) -> int:
@@ -147,4 +236,51 @@ def request(
         "system": data.id,
         "calculator": calculator,
         "inputs": inputs_for(fight, attacker_id, target_id, calculator, data, options, states),
+    }
+
+
+def odds(
+    fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any], health: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any] | None:
+    """What the acting combatant's card needs for the odds of its attack (the view's `odds`):
+    `{"attacker", "target" (the default: the first combatant of the other side the rules let act),
+    "attack" (the choice the data offers as the attack, with its value) | None, "targets": [{"id",
+    "name", "side", "state", "request"} | {... "error": {"input", "message"}}], "assumption"}`;
+    None when nobody acts now or the system declares no fighter. `health`: each combatant's
+    health (`rules.health`) by id."""
+    spec = declaration(data)
+    turn = fight["turn"]
+    if spec is None or turn >= len(fight["order"]):
+        return None
+    attacker = _by_id(fight, fight["order"][turn]["id"], "attacker")
+    states = {ident: str(h["state"]) for ident, h in health.items()}
+    calculator = str(spec["calculator"])
+    targets = []
+    own: Part | None = None
+    for c in fight["combatants"]:
+        if c["id"] == attacker["id"]:
+            continue
+        entry: dict[str, Any] = {"id": c["id"], "name": c["name"], "side": c["side"], "state": states[c["id"]]}
+        try:
+            own = own or _attacker_part(data, calculator, attacker, states)  # the same against every target
+            asked = _finish(data, calculator, own, c, options, states)
+            entry["request"] = {"system": data.id, "calculator": calculator, "inputs": asked}
+        except InputError as err:
+            entry["error"] = {"input": err.input, "message": err.reason}
+        targets.append(entry)
+    ranked = sorted(targets, key=lambda t: (t["side"] == attacker["side"], not health[t["id"]]["acts"], "error" in t))
+    attack = None
+    if spec.get("attack"):
+        decl = next(d for d in spec["inputs"] if d["name"] == spec["attack"])
+        value = attacker["values"].get(decl["name"], decl.get("default"))
+        attack = {k: decl[k] for k in ("name", "label", "card_label", "options") if k in decl} | {"value": value}
+    return {
+        "attacker": attacker["id"],
+        "target": ranked[0]["id"] if ranked else None,
+        "attack": attack,
+        "targets": targets,
+        "assumption": (
+            f"Before the target acts again: {attacker['name']}'s whole round of attacks on it, no other "
+            "attacker's (the round calculator's first round)."
+        ),
     }

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from calc.data import SystemData
-from calc.fight import links, rounds
+from calc.errors import CalcError
+from calc.fight import fighter, links, resolve, rounds
 from calc.fight import state as st
 from calc.fight.forecast_request import forecast_request
 from calc.turn_helpers import max_combatants, tracker
@@ -88,7 +89,23 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         "fields": st.fields(data),
         "rolled": tracker(data)["rolled"],
         "limits": {"combatants": max_combatants(data), **LIMITS},
+        "odds": _odds(fight, data, options, health),
     }
+
+
+def _odds(fight: dict, data: SystemData, options: dict, health: dict) -> dict[str, Any] | None:
+    """The acting combatant's odds (`fighter.odds`) and the die its Resolve rolls (the hit
+    calculator's, against the default target)."""
+    odds = fighter.odds(fight, data, options, health)
+    if odds and odds["target"]:
+        states = {ident: h["state"] for ident, h in health.items()}
+        try:
+            odds["die"] = resolve.needed(fight, odds["attacker"], odds["target"], data, options, states)["roll_needed"][
+                "die"
+            ]
+        except CalcError:
+            odds["die"] = None
+    return odds
 
 
 def _combatant(c: dict, h: dict, rules: Any, data: SystemData, options: dict) -> dict[str, Any]:

@@ -66,6 +66,8 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
         },
         "rolled": spec.get("rolled"),
         "rulings": _rulings(calculators[spec["calculator"]], spec.get("rulings", [])),
+        # the round calculator's inputs a combatant carries as a fighter (calc/fight/fighter.py)
+        "fighter": [{**_field(d), "role": d.get("role")} for d in (spec.get("fighter") or {}).get("inputs", [])],
         "states": [
             {
                 **state,

@@ -134,3 +134,27 @@ def test_fighter_values_are_checked_like_the_other_values() -> None:
     f.add("Aria", "pc", 20, to_hit=3)
     assert f.state["combatants"][0]["values"]["to_hit"] == 3
     assert "dice" not in f.state["combatants"][0]["values"]  # carried only when given
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_views_odds_hold_each_targets_request_and_default_to_an_acting_foe(system: str) -> None:
+    f = Fight(system)
+    f.add("Ann", "pc", 20)
+    f.add("Bob", "pc", 12)
+    f.add("Orc", "foe", 9)
+    f.add("Rat", "foe", 3)
+    f.damage("Rat", 30)  # down or dead: listed, not the default
+    f.round()
+    odds = f.view["odds"]
+    acting = f.view["current"]
+    assert odds["attacker"] == acting
+    me = next(c for c in f.view["combatants"] if c["id"] == acting)
+    default = next(t for t in odds["targets"] if t["id"] == odds["target"])
+    if me["side"] == "pc":
+        assert default["name"] == "Orc"
+    else:
+        assert default["side"] == "pc"
+    for t in odds["targets"]:
+        if "request" in t:
+            assert t["request"] == _request(f, me["name"], t["name"])
+    assert odds["die"] == "d20"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice, party, round_answer, rounds
+from calc import dice, first_attack, party, round_answer, rounds
 from calc import inputs as declared
 from calc.data import SystemData
 from calc.dist import Dist
@@ -40,7 +40,7 @@ def turn_plan(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[list[t
     return plan, spent
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     budget = data.fact("action-points-per-turn", "ap_gained")
     decl = data.calculator("damage")["inputs"]
     own = {d["name"] for d in decl}
@@ -140,3 +140,24 @@ def _with_checks(
 
     chain = rounds.StateChain(0, step, total=per_round.total * faces)
     return chain.reach_all([("Unconscious", lambda t: t >= out_at), ("Dead", lambda t: t >= dead_at)])
+
+
+def _first_style(attacker: dict[str, Any]) -> str:
+    return next((s for s in STYLES if attacker[s]), "standard")
+
+
+def one_attack(attacker: dict[str, Any]) -> dict[str, Any]:
+    """The attacker's turn cut to its first attack (the first style it makes: standard, quick,
+    power, charge)."""
+    first = _first_style(attacker)
+    return attacker | {s: int(s == first) for s in STYLES}
+
+
+def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
+    """The hit calculator's attack style is that first attack's."""
+    return {"attack": _first_style(attacker)}
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
+    return first_attack.with_first_attack(whole_round(inputs, data), inputs, data, whole_round, one_attack, hit_extra)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from calc import first_attack, party, round_answer, rounds
 from calc import inputs as declared
-from calc import party, round_answer, rounds
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.systems.active_defense.damage import damage
@@ -33,7 +33,7 @@ def _attack(
     return beats, lands, rounds.dist_of(defended), defended["summary"]
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     per_round_actions = data.fact("complex-actions", "per_round")
     everyone = party.each(inputs)
     steps = []
@@ -114,3 +114,20 @@ def _merged(parts: list[tuple[Fraction, Dist]]) -> tuple[Fraction, Dist]:
     so the paths never multiply with the attacks."""
     mass = sum((p for p, _ in parts), Fraction(0))
     return mass, Dist.mixture([(p / mass, d) for p, d in parts]) if len(parts) > 1 else parts[0][1]
+
+
+def one_attack(attacker: dict[str, Any]) -> dict[str, Any]:
+    """The round cut to the attacker's first attack: the primary hand (without an off-hand attack
+    it is the only one), against the defender's reserves as they stand at the round's start."""
+    return attacker | {"off_hand": False}
+
+
+def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
+    """The primary hand's two-weapon penalty, and no active defense without a reserve to spend."""
+    hand = "primary" if attacker["off_hand"] else "none"
+    return {"attacker_two_weapon": hand} | ({} if attacker["reserves"] else {"defense": "none"})
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
+    return first_attack.with_first_attack(whole_round(inputs, data), inputs, data, whole_round, one_attack, hit_extra)

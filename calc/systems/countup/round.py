@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import party, round_answer, rounds
+from calc import first_attack, party, round_answer, rounds
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
@@ -109,7 +109,7 @@ def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dis
     return rounds.round_total([one] * first_n), rounds.round_total([one] * n), party.named(steps, party.who(inputs, at))
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     firsts, laters, steps = party.rounds_of(inputs, data, one_attacker)
     same = all(f.min == g.min and f.max == g.max for f, g in zip(firsts, laters, strict=True))
     hp = inputs["target_hp"]
@@ -165,3 +165,18 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 
 
 HURT = "Hurt or worse"
+
+
+def one_attack(attacker: dict[str, Any]) -> dict[str, Any]:
+    """The attacker's round cut to its first attack, made now (ready: it is its turn)."""
+    return attacker | {"attacks": 1, "first_round": "ready"}
+
+
+def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
+    """A thrown weapon hits as a ranged attack (as `one_attacker` asks the hit calculator)."""
+    return {"attack": "melee" if attacker["attack"] == "melee" else "ranged"}
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
+    return first_attack.with_first_attack(whole_round(inputs, data), inputs, data, whole_round, one_attack, hit_extra)

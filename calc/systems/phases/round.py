@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from calc import party, round_answer, rounds
+from calc import first_attack, party, round_answer, rounds
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
@@ -73,7 +73,7 @@ def _phase_step(inputs: dict[str, Any], data: SystemData) -> Step:
     )
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     steps: list[Step] = []
     attackers: list[tuple[dict[Outcome, int], int]] = []
     per_round = Dist.constant(0)
@@ -355,3 +355,18 @@ def _target(
     if len(every) > 1:
         step = round_party.composed(every, [t for _, t in attackers], dies_at)
     return step, (hp, 0, 0, False, False, False), thresholds
+
+
+def one_attack(attacker: dict[str, Any]) -> dict[str, Any]:
+    """One action a round: the attacker's round is its attack."""
+    return attacker
+
+
+def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
+    """No feint, the phase's roll not asked (as the round asks its attacks)."""
+    return {"feinted": False, "phase_roll": 0}
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
+    return first_attack.with_first_attack(whole_round(inputs, data), inputs, data, whole_round, one_attack, hit_extra)

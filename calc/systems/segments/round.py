@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import party, round_answer, rounds
+from calc import first_attack, party, round_answer, rounds
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.systems.segments.damage import hit_damage
@@ -63,7 +63,7 @@ def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dis
     return first, later, party.named(steps, party.who(inputs, at))
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     firsts, laters, steps = party.rounds_of(inputs, data, one_attacker)
     multiplied = any(attacker["multipliers"] for attacker in party.each(inputs))
     hp = inputs["target_hp"]
@@ -104,3 +104,19 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 
 def _m(dist) -> str:
     return f"{float(dist.mean):.2f}".rstrip("0").rstrip(".")
+
+
+def one_attack(attacker: dict[str, Any]) -> dict[str, Any]:
+    """The attacker's round cut to the first attack of its routine; its multipliers hold (the
+    attack at hand is its first round's), so the round shown (`distribution`) is that attack's."""
+    return attacker | {"routines": 1, "routine": attacker["routine"][:1], "multiplier_rounds": "every"}
+
+
+def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
+    """That attack's own to-hit bonus on the attacker's (as `one_attacker` asks the hit calculator)."""
+    return {"bonus": attacker["bonus"] + attacker["routine"][0]["to_hit"]}
+
+
+def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
+    return first_attack.with_first_attack(whole_round(inputs, data), inputs, data, whole_round, one_attack, hit_extra)

@@ -6,6 +6,7 @@
 // order, so the one acting now and the next sit together.
 import { el, replace, siteHref, uid } from "../dom.mjs";
 import { trackerQuery } from "../calculator/from-tracker.mjs";
+import { fighterBlock } from "./odds.mjs";
 import { calculatorQuery, steps } from "./state.mjs";
 import { button, shownValue, SIDE_LABEL, SITE_ROOT, stateBadge, stepItem } from "./ui.mjs";
 
@@ -160,6 +161,7 @@ export class Cards {
         c.declared ? el("span", { class: "cc-tk-declared", title: "This round's declaration (open the card to change it)" }, declaredText(c.declared)) : null,
       ),
       el("ul", { class: "cc-tk-tags", "aria-label": `Conditions of ${c.name}` }, tags),
+      tk.odds?.panel(c, v),
       el("div", { class: "cc-tk-body", id: bodyId, hidden: !isOpen }, isOpen ? this.details(c, hurt) : null),
     );
   }
@@ -208,6 +210,7 @@ export class Cards {
       wounds.length ? el("ul", { class: "cc-tk-wounds", "aria-label": `Wounds of ${c.name}` }, wounds) : null,
       c.wounds ? el("div", { class: "cc-tk-row" }, button("Damage from a natural 20", hurt("damage", { critical: true }), { "aria-label": `Critical damage to ${c.name}` })) : null,
       c.declared ? this.declaration(c) : null,
+      fighterBlock(tk, c),
       el("div", { class: "cc-tk-row" }, tagInput, button("Add condition", addTag, { "aria-label": `Add condition to ${c.name}` })),
       el("div", { class: "cc-tk-row" }, links),
       el(

@@ -8,7 +8,7 @@
  * full hit points (without one, the health input's declared default: every tracker declares
  * its health input, macros/export.py). */
 export function trackerCombatant(fighter, side, decl) {
-  const names = new Set((decl.fields || []).map((f) => f.name));
+  const names = new Set([...(decl.fields || []), ...(decl.fighter || [])].map((f) => f.name)); // the fighter's too (odds.mjs)
   const health = decl.health.input;
   const values = Object.fromEntries(Object.entries(fighter.values || {}).filter(([k]) => names.has(k) && k !== health));
   const max = fighter.values?.[health] !== undefined ? fighter.values[health] : decl.health.default;

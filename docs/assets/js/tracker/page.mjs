@@ -13,6 +13,7 @@ import { cardFromHash, rememberCards } from "./back-to-card.mjs";
 import { Cards } from "./cards.mjs";
 import { FightEngine } from "./engine.mjs";
 import { ForecastPanel } from "./forecast-panel.mjs";
+import { Odds } from "./odds.mjs";
 import { AddForm, Rulings } from "./form.mjs";
 import { RoundDice } from "./round.mjs";
 import { linkFights, pasteIntoTracker } from "./setup.mjs";
@@ -80,6 +81,7 @@ class Tracker {
     );
     this.dice = new RoundDice(this);
     this.cards = new Cards(this);
+    this.odds = new Odds(this); // the acting card's odds (odds.mjs)
     this.form = new AddForm(this);
     this.rulings = new Rulings(this);
     this.roundBtn = button("Roll initiative", () => this.dice.begin(), { "aria-keyshortcuts": "R", class: "md-button md-button--primary cc-tk-roundbtn" });

@@ -1,0 +1,187 @@
+// The odds of the attack at hand, on the acting combatant's card (issue 21), and each combatant's
+// fighter values. The engine's view names the attacker, its targets and, for each, the round
+// calculator's request (`view.odds`, built in Python: calc/fight/fighter.py); this module only
+// sends the chosen target's request to the worker as it is, keeps it on the panel
+// (`.cc-tk-odds[data-cc-request]`) and shows the figures its answer holds (`first_attack`,
+// `rounds`: calc/first_attack.py, calc/round_answer.py). No rule lives here.
+import { el, replace, siteHref, uid } from "../dom.mjs";
+import { percent } from "../calculator/calc-results.mjs";
+import { rollDie } from "../stat-fighters.mjs";
+import { button, fieldInput, labelled, readFieldInput, setFieldInput, shownValue, SITE_ROOT, stepItem } from "./ui.mjs";
+
+const WITHIN = 3; // "the chance within 3 rounds": the round answer's headline (calc/round_answer.py)
+
+export class Odds {
+  constructor(tk) {
+    this.tk = tk;
+    this.chosen = new Map(); // attacker id → the target the GM picked for it
+    this.last = null; // the last target picked, for an attacker with none yet
+    this.answers = new Map(); // request text → the worker's reply
+  }
+
+  /** The target shown for `odds`: this attacker's last pick, else the last pick, else the engine's. */
+  targetOf(odds) {
+    const ids = new Set(odds.targets.map((t) => t.id));
+    for (const id of [this.chosen.get(odds.attacker), this.last]) if (ids.has(id)) return id;
+    return odds.target;
+  }
+
+  pick(attacker, target) {
+    this.chosen.set(attacker, target);
+    this.last = target;
+    this.tk.render();
+  }
+
+  /** The panel on combatant `c`'s card when it is the one acting (null otherwise). */
+  panel(c, v) {
+    const odds = v.odds;
+    if (!odds || odds.attacker !== c.id || !odds.targets.length) return null;
+    const targetId = this.targetOf(odds);
+    const target = odds.targets.find((t) => t.id === targetId);
+    const chips = el(
+      "div",
+      { class: "cc-tk-row cc-tk-targets", role: "group", "aria-label": `Target of ${c.name}` },
+      odds.targets.map((t) =>
+        button(`${t.name}${t.state ? ` (${t.state})` : ""}`, () => this.pick(c.id, t.id), {
+          class: `md-button cc-tk-small cc-tk-target${t.id === targetId ? " md-button--primary" : ""}`,
+          "aria-pressed": t.id === targetId ? "true" : "false",
+          "aria-label": `Target ${t.name}`,
+        }),
+      ),
+    );
+    const attack = odds.attack ? this.attackChoice(c, odds.attack) : null;
+    const box = el("section", { class: "cc-tk-odds", "aria-label": `Odds of ${c.name}'s attack on ${target.name}` });
+    const body = el("div", { class: "cc-tk-odds-body", "aria-live": "polite" });
+    if (target.error) {
+      box.dataset.ccError = target.error.message;
+      replace(body, el("p", { class: "cc-tk-problem" }, `No odds against ${target.name}: ${target.error.message}`));
+    } else {
+      const text = JSON.stringify(target.request);
+      box.dataset.ccRequest = text;
+      const known = this.answers.get(text);
+      if (known) this.fill(body, known, c, target, odds);
+      else {
+        replace(body, el("p", {}, "Working out the odds…"));
+        this.ask(text).then((reply) => {
+          if (box.isConnected) this.fill(body, reply, c, target, odds);
+        });
+      }
+    }
+    replace(box, el("h4", {}, `${c.name} attacks`), chips, attack, body, target.error ? null : this.resolver(c, target, odds.die));
+    return box;
+  }
+
+  /** Resolve: the attack roll (rolled here with the tracker's fair die, or typed) and the damage
+   * (typed), sent as the fight action `attack`; the engine decides hit or miss (calc/fight/resolve.py)
+   * and applies the damage; Undo takes it back. */
+  resolver(c, target, die) {
+    const tk = this.tk;
+    const sides = Number(String(die || "").replace(/^d/, ""));
+    const roll = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size: 3, class: "cc-tk-amount", id: uid("tk-roll"), "data-tk-focus": `roll-${c.id}` });
+    const damage = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size: 3, class: "cc-tk-amount", id: uid("tk-dmg"), "data-tk-focus": `dmg-${c.id}` });
+    const go = () => {
+      const action = { type: "attack", id: c.id, target: target.id, roll: roll.value.trim(), damage: damage.value.trim() || "0" };
+      tk.act(action, null);
+    };
+    return el(
+      "div",
+      { class: "cc-tk-row cc-tk-resolve" },
+      el("label", { for: roll.id }, `Roll${die ? ` (${die})` : ""}`),
+      roll,
+      Number.isInteger(sides) && sides > 0 ? button(`Roll ${die}`, () => (roll.value = String(rollDie(sides))), { class: "md-button cc-tk-small", "aria-label": `Roll the ${die} for ${c.name}'s attack` }) : null,
+      el("label", { for: damage.id }, "Damage"),
+      damage,
+      button("Resolve", go, { class: "md-button md-button--primary cc-tk-small", "aria-label": `Resolve ${c.name}'s attack on ${target.name}` }),
+    );
+  }
+
+  /** The attack (the data's `fighter.attack` choice): changing it edits the combatant's value. */
+  attackChoice(c, decl) {
+    const id = uid("tk-attack");
+    const select = el("select", { id }, decl.options.map((o) => el("option", { value: o.value, selected: o.value === decl.value }, o.label)));
+    select.addEventListener("change", () => this.tk.act({ type: "edit", id: c.id, changes: { values: { [decl.name]: select.value } } }, `${c.name}: ${select.selectedOptions[0].textContent}.`));
+    return el("div", { class: "cc-tk-row" }, el("label", { for: id }, decl.card_label || decl.label), select);
+  }
+
+  async ask(text) {
+    const tk = this.tk;
+    tk.engine.warm();
+    const reply = await tk.engine.worker.request(JSON.parse(text), undefined, { key: "tk-odds" });
+    if (reply.result) this.answers.set(text, reply);
+    if (this.answers.size > 200) this.answers.delete(this.answers.keys().next().value);
+    return reply;
+  }
+
+  /** The figures of `reply` (the answer to the panel's request). */
+  fill(body, reply, c, target, odds) {
+    if (reply.error) {
+      if (reply.error.kind === "Superseded") return;
+      return replace(body, el("p", { class: "cc-tk-problem" }, `No odds: ${reply.error.message}`));
+    }
+    const r = reply.result;
+    const fa = r.first_attack;
+    const lead = r.rounds[0];
+    const drop = fa.drops[0];
+    const rules = fa.rules || {};
+    const rows = [
+      ["Chance to hit", fa.hit, rules.hit],
+      ["Expected damage", fa.expected, rules.damage || rules.hit, true],
+      [`${drop.label} with this attack`, drop.p, rules.drops],
+      [`${lead.label} before ${target.name} acts again`, lead.within[0], rules.drops],
+      [`Rounds to ${lead.label.toLowerCase()}`, lead.mean, rules.drops, true],
+      [`${lead.label} within ${WITHIN} rounds`, lead.within[WITHIN - 1], rules.drops],
+    ];
+    replace(
+      body,
+      el("dl", { class: "cc-tk-figures" }, rows.flatMap(([label, p, rule, plain]) => [el("dt", {}, ruleLink(label, rule)), el("dd", {}, figure(p, plain))])),
+      el("p", { class: "cc-tk-help cc-tk-assume" }, odds.assumption),
+      el("details", { class: "cc-tk-why" }, el("summary", {}, "Why"), el("ul", {}, r.steps.map(stepItem))),
+    );
+  }
+}
+
+/** A figure as the answer formats it: a chance as a percentage, a number as it is; its exact
+ * fraction one tap away. `plain`: a number, not a chance (never: "cannot"). */
+function figure(p, plain = false) {
+  if (!p) return el("span", { class: "cc-tk-fig" }, "never");
+  const shown = plain ? String(Number(p.float.toFixed(2))) : percent(p);
+  return el("details", { class: "cc-tk-exact" }, el("summary", { class: "cc-tk-fig" }, shown), el("span", { class: "cc-frac", "data-fraction": p.fraction }, p.fraction));
+}
+
+function ruleLink(label, rule) {
+  const href = rule?.url ? siteHref(rule.url, SITE_ROOT) : null;
+  return href ? el("a", { href, title: rule.title }, label) : label;
+}
+
+/** A combatant's fighter values (the round calculator's attacker and target inputs it carries,
+ * labelled in its own words: `decl.fighter`), shown and edited in place on its open card. */
+export function fighterBlock(tk, c) {
+  const fields = tk.decl.fighter || [];
+  if (!fields.length) return null;
+  const valueOf = (f) => (Object.hasOwn(c.values || {}, f.name) ? c.values[f.name] : f.default);
+  const editable = fields.filter((f) => f.type !== "list");
+  const inputs = Object.fromEntries(editable.map((f) => [f.name, fieldInput(f)]));
+  for (const f of editable) setFieldInput(inputs[f.name], f, valueOf(f));
+  const save = () => {
+    const changed = {};
+    for (const f of editable) {
+      const now = readFieldInput(inputs[f.name], f);
+      if (String(now) !== String(valueOf(f))) changed[f.name] = now;
+    }
+    if (!Object.keys(changed).length) return tk.say(`${c.name}: nothing changed.`);
+    tk.act({ type: "edit", id: c.id, changes: { values: changed } }, `${c.name}: attack and defence saved.`);
+  };
+  const shown = fields.map((f) => `${f.card_label || f.label}: ${f.type === "list" ? listText(valueOf(f)) : shownValue(f, valueOf(f))}`).join(" · ");
+  return el(
+    "details",
+    { class: "cc-tk-fighter" },
+    el("summary", {}, "Attack and defence"),
+    el("p", { class: "cc-tk-values" }, shown),
+    el("div", { class: "cc-tk-fighter-fields" }, editable.map((f) => labelled(f.card_label || f.label, inputs[f.name]))),
+    el("div", { class: "cc-tk-row" }, button("Save", save, { "aria-label": `Save the attack and defence of ${c.name}` })),
+  );
+}
+
+function listText(items) {
+  return (items || []).map((item) => Object.values(item).join(" ")).join("; ") || "—";
+}

@@ -1,0 +1,113 @@
+"""The odds of the attack at hand on the acting combatant's card (issue 21), in every system, on a
+phone: shown on arrival at a turn (taps counted: 0), `.cc-tk-odds[data-cc-request]` holding the
+exact request sent, whose answer in CPython (`calc.evaluate`) gives the figures shown; one tap
+changes the target; Resolve applies the damage by the hit rules and Undo restores it."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from test_tracker import PHONE, add_people, current_id, open_tracker, play_round, settle, stored, tracker
+
+from calc import data as data_mod
+from calc import evaluate
+from calc.fight import fighter
+
+SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
+TAPS = {}  # system → taps from "it is X's turn" to the odds of X's attack (reported)
+
+
+def panel(page):
+    return tracker(page).locator(f".cc-tk-card[data-cc-id='{current_id(page)}'] .cc-tk-odds")
+
+
+def shown_fractions(page) -> list[Fraction | None]:
+    """The figures on the panel, in order, as the exact fractions a tap away ("never": None)."""
+    box = panel(page)
+    box.locator(".cc-tk-figures").wait_for()
+    return box.locator(".cc-tk-figures dd").evaluate_all(
+        "(dds) => dds.map((d) => d.querySelector('.cc-frac')?.dataset.fraction ?? null)"
+    )
+
+
+def expected(answer: dict) -> list[str | None]:
+    fa, lead = answer["first_attack"], answer["rounds"][0]
+    within = lead["within"]
+    return [
+        fa["hit"]["fraction"],
+        fa["expected"]["fraction"],
+        fa["drops"][0]["p"]["fraction"],
+        within[0]["fraction"],
+        lead["mean"]["fraction"] if lead["mean"] else None,
+        within[2]["fraction"],
+    ]
+
+
+def check_panel(page, system: str) -> dict:
+    """The panel's request: the acting combatant's, against the target's current hit points; the
+    figures shown are its answer's. Returns the request."""
+    box = panel(page)
+    box.wait_for()
+    request = json.loads(box.get_attribute("data-cc-request"))
+    assert request["system"] == system and request["calculator"] == "round"
+    state = stored(page, system)["present"]
+    target = next(c for c in state["combatants"] if c["name"] in box.get_attribute("aria-label").split(" on ")[-1])
+    health = fighter.declaration(data_mod.system(system))["health"]
+    assert request["inputs"][health] == target["hp"]
+    assert shown_fractions(page) == expected(evaluate(request))
+    return request
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, site, system):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    taps = 0
+    try:
+        open_tracker(page, site, system)
+        add_people(page)
+        play_round(page, system, 1)
+        # "It is X's turn": the odds are on X's card with no tap.
+        clicks_before = page.evaluate("() => (window.__taps = 0)")
+        page.evaluate("() => document.addEventListener('click', () => window.__taps++, true)")
+        first = check_panel(page, system)
+        taps = page.evaluate("() => window.__taps") - clicks_before
+        TAPS[system] = taps
+        assert taps == 0
+
+        # One tap changes the target.
+        other = panel(page).locator(".cc-tk-target[aria-pressed='false']").first
+        name = other.inner_text().split(" (")[0]
+        other.click()
+        panel(page).locator(f".cc-tk-target[aria-pressed='true']:has-text('{name}')").wait_for()
+        second = check_panel(page, system)
+        assert f"on {name}" in panel(page).get_attribute("aria-label")
+        assert second["inputs"] != first["inputs"] or name in panel(page).get_attribute("aria-label")
+
+        # Resolve: a natural 20 and 3 damage hit by every system's hit rules; Undo restores.
+        before = stored(page, system)["present"]
+        target = next(c for c in before["combatants"] if c["name"] == name)
+        panel(page).locator(".cc-tk-resolve input").first.fill("20")
+        panel(page).locator(".cc-tk-resolve input").nth(1).fill("3")
+        panel(page).get_by_role("button", name="Resolve").click()
+        settle(page)
+        after = stored(page, system)["present"]
+        hit = next(c for c in after["combatants"] if c["id"] == target["id"])
+        assert hit["hp"] < target["hp"], (system, target, hit)
+        assert "a hit: 3 damage" in tracker(page).locator(".cc-tk-status").inner_text()
+        tracker(page).get_by_role("button", name="Undo").click()
+        settle(page)
+        assert stored(page, system)["present"] == before
+        # the rolled die: the tracker's fair die fills the roll
+        panel(page).get_by_role("button", name="Roll the d20 for").click()
+        rolled = panel(page).locator(".cc-tk-resolve input").first.input_value()
+        assert 1 <= int(rolled) <= 20
+        assert not errors, errors
+    finally:
+        context.close()
+    print(f"\ntaps to the odds ({system}): {taps}")
