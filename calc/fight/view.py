@@ -12,7 +12,6 @@ from calc.data import SystemData
 from calc.errors import CalcError
 from calc.fight import fighter, links, resolve, rounds
 from calc.fight import state as st
-from calc.fight.forecast_request import forecast_request
 from calc.turn_helpers import max_combatants, tracker
 
 LIMITS = {
@@ -83,7 +82,6 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
             [_combatant(c, health[c["id"]], rules, data, options) for c in fight["combatants"]],
             links.card_links(fight, data, options, {i: h["state"] for i, h in health.items()}),
         ),
-        "forecast": forecast_request(fight, data, options, health),
         "notes": fight["notes"],
         "rulings": _rulings(data, options),
         "fields": st.fields(data),

@@ -5,10 +5,13 @@ declares a forecast calculator."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from calc import data as data_mod
-from calc import evaluate
+from calc import evaluate, fight
+from calc.browser import evaluate_json
 from calc.errors import InputError
 from calc.fight.forecast_request import unique_names
 from tests.calc.fight_helpers import Fight
@@ -21,6 +24,12 @@ ROUND_ATTACKER = {
     "ability_from": "score", "ability_score": 16, "ability_bonus": 2, "misc": 1, "hurt": False,
     "dice": "1d8", "strength_from": "score", "strength_score": 16, "strength_bonus": 2, "damage_misc": 1,
 }  # fmt: skip
+
+
+def built(f: Fight) -> dict:
+    """What the Forecast panel's request to the worker answers, less the forecast itself."""
+    got = fight.forecast(f.system, f.state)
+    return {k: v for k, v in got.items() if k != "result"}
 
 
 def countup_fight() -> Fight:
@@ -37,7 +46,7 @@ def countup_fight() -> Fight:
 
 def test_countup_request_from_the_fight_as_it_stands_equals_the_hand_built_one() -> None:
     f = countup_fight()
-    got = f.view["forecast"]
+    got = built(f)
     hand = {
         "system": "countup",
         "calculator": "forecast",
@@ -58,6 +67,9 @@ def test_countup_request_from_the_fight_as_it_stands_equals_the_hand_built_one()
     assert got["left_out"] == [{"name": "Goblin", "state": "Dead"}]
     result = evaluate(got["request"])
     assert result == evaluate(hand)
+    # the worker's door answers the same, with the request it asked
+    answer = json.loads(evaluate_json(json.dumps({"kind": "forecast", "system": "countup", "state": f.state})))
+    assert answer["result"]["request"] == hand and answer["result"]["result"] == json.loads(json.dumps(result))
     chances = {c["label"]: c["p"]["fraction"] for c in result["chances"]}
     assert "Party wins" in chances and "Foes win" in chances and "Aria dies" in chances
 
@@ -65,10 +77,11 @@ def test_countup_request_from_the_fight_as_it_stands_equals_the_hand_built_one()
 def test_countup_the_forecast_follows_the_fight() -> None:
     """More damage to the Orc never lowers the party's chance; the forecast sees the current HP."""
     f = countup_fight()
-    before = evaluate(f.view["forecast"]["request"])
+    before = fight.forecast("countup", f.state)["result"]
     f.damage("Orc", 5)
-    after = evaluate(f.view["forecast"]["request"])
-    assert f.view["forecast"]["request"]["inputs"]["foes"][0]["target_hp"] == 4
+    after = fight.forecast("countup", f.state)
+    assert after["request"]["inputs"]["foes"][0]["target_hp"] == 4
+    after = after["result"]
 
     def wins(result: dict) -> float:
         return next(c["p"]["float"] for c in result["chances"] if c["label"] == "Party wins")
@@ -82,22 +95,27 @@ def test_countup_a_fight_past_the_forecasts_limits_is_its_typed_error() -> None:
     for i in range(7):
         f.add(f"Orc {i + 1}", "foe", 5)
     with pytest.raises(InputError) as err:
-        evaluate(f.view["forecast"]["request"])
+        fight.forecast("countup", f.state)
     assert err.value.input == "foes"
+    answer = json.loads(evaluate_json(json.dumps({"kind": "forecast", "system": "countup", "state": f.state})))
+    assert answer["error"]["input"] == "foes" and "6" in answer["error"]["message"]
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_a_forecast_request_exactly_where_the_data_declares_a_forecast(system: str) -> None:
+def test_a_forecast_exactly_where_the_data_declares_one(system: str) -> None:
     f = Fight(system)
     f.add("Ann", "pc", 12)
     f.add("Orc", "foe", 9)
-    has = "forecast" in data_mod.system(system).calculators
-    got = f.view["forecast"]
-    assert (got is not None) == has
-    if has:
-        inputs = got["request"]["inputs"]
-        assert [e["name"] for e in inputs["party"]] == ["Ann"] and [e["name"] for e in inputs["foes"]] == ["Orc"]
-        assert evaluate(got["request"])["chances"][0]["label"] == "Party wins"
+    if "forecast" not in data_mod.system(system).calculators:
+        with pytest.raises(InputError) as err:
+            fight.forecast(system, f.state)
+        assert err.value.input == "system"
+        return
+    got = fight.forecast(system, f.state)
+    inputs = got["request"]["inputs"]
+    assert [e["name"] for e in inputs["party"]] == ["Ann"] and [e["name"] for e in inputs["foes"]] == ["Orc"]
+    assert got["result"] == evaluate(got["request"])
+    assert got["result"]["chances"][0]["label"] == "Party wins"
 
 
 def test_names_are_made_unique_within_the_forecasts_length() -> None:

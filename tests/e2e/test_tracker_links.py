@@ -17,6 +17,7 @@ import pytest
 from pages import FIRST_READY_MS, wait_until
 
 from calc import evaluate
+from calc import fight as calc_fight
 from tests.calc.fight_helpers import Fight
 
 PHONE = {"width": 390, "height": 844}
@@ -54,7 +55,7 @@ def open_with(browser, site, f: Fight, theme: str = "light"):
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_forecast_panel_answers_the_fight_as_it_stands(browser, site, theme, tmp_path):
     f = fight()
-    request = f.view["forecast"]["request"]
+    request = calc_fight.forecast("countup", f.state)["request"]
     want = {c["label"]: c["p"]["fraction"] for c in evaluate(request)["chances"]}
     context, page = open_with(browser, site, f, theme)
     try:

@@ -190,6 +190,7 @@ export class Cards {
     const values = tk.fields.map((f) => `${f.card_label || f.label || f.name}: ${shownValue(f, c.values?.[f.name])}`).join(" · ");
     const links = Object.entries(decl.links || {}).map(([name, link]) => {
       const carried = c.links?.[name]; // the whole question, from Python (calc/fight/links.py)
+      if (carried?.problem) return el("span", { class: "cc-tk-nolink" }, `${link.title} vs ${c.name}: ${carried.problem}.`);
       const query = carried ? trackerQuery(carried.inputs, carried.given) : calculatorQuery(c, decl, name);
       const href = siteHref(`${link.url}${query ? `?${query}` : ""}`, SITE_ROOT);
       const by = carried?.attacker ? `${carried.attacker} (acting now) against ${c.name}` : null;

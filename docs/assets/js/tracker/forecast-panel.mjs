@@ -1,7 +1,8 @@
 // The tracker's Forecast panel: the fight as it stands (the roster with its current hit points and
 // states, the round reached) sent to the system's `forecast` calculator, on demand (a forecast can
-// take up to a second). The request is Python's (calc/fight/forecast_request.py, carried by the
-// engine's view as `forecast`); the page only sends it and shows the answer as the forecast
+// take up to a second). The request is Python's: the page sends the fight's state
+// (`{"kind": "forecast"}`, calc/browser.py), calc/fight/forecast_request.py builds the forecast's
+// request from it and answers it with the request; the page shows the answer as the forecast
 // calculator's page does (calc-results.mjs: "Party wins" first, the rounds table, each assumption
 // linked to its rule). A fight past the forecast's bound answers with the typed error's message,
 // which names what to reduce. Shown only for a system whose data declares a forecast calculator.
@@ -36,29 +37,22 @@ export class ForecastPanel {
     );
   }
 
-  /** The request for the fight as the view stands, or null (no forecast in this system). */
-  request(view) {
-    return this.calculator && view?.forecast?.request ? view.forecast.request : null;
-  }
-
-  /** After each render: shown when a forecast can be asked; an answer for an older fight is marked. */
+  /** Shown when this system has a forecast and the fight has combatants; an answer for an
+   * older fight is marked as such. */
   render(view) {
-    const request = this.request(view);
-    this.section.hidden = !request;
-    const out = (request && view.forecast.left_out) || [];
-    this.leftOut.hidden = !out.length;
-    replace(this.leftOut, out.length ? `Out of the fight, left out: ${out.map((c) => (c.state ? `${c.name} (${c.state})` : c.name)).join(", ")}.` : "");
-    if (!request || this.asked === null) return;
-    const stale = JSON.stringify(request) !== this.asked;
+    this.section.hidden = !(this.calculator && view?.combatants?.length);
+    if (this.asked === null) return;
+    const stale = JSON.stringify(this.tk.state) !== this.asked;
     this.output.classList.toggle("cc-stale", stale);
     this.section.dataset.ccStale = String(stale);
     if (stale && !this.busy) replace(this.status, "The fight has changed since this forecast: forecast again for the fight as it stands.");
   }
 
   async ask() {
-    const request = this.request(this.tk.view);
-    if (!request || this.busy) return;
-    const text = JSON.stringify(request);
+    const state = this.tk.state;
+    if (!state || this.busy) return;
+    const asked = JSON.stringify(state);
+    const round = this.tk.view?.round ?? 0;
     this.busy = true;
     this.askBtn.disabled = true;
     this.output.setAttribute("aria-busy", "true");
@@ -67,24 +61,30 @@ export class ForecastPanel {
     const engine = this.tk.engine;
     engine.warm();
     if (engine.worker.status.stage === "failed") engine.worker.restart("Retrying.");
-    const reply = await engine.worker.request(request);
+    // Python builds the forecast's request from the fight (calc/fight/forecast_request.py).
+    const reply = await engine.worker.request({ kind: "forecast", system: this.tk.system, state });
     this.busy = false;
     this.askBtn.disabled = false;
     this.output.setAttribute("aria-busy", "false");
-    this.asked = text;
-    this.output.dataset.ccRequest = text; // the exact request sent (as calc.evaluate takes it)
+    this.asked = asked;
     this.output.classList.remove("cc-stale");
     this.section.dataset.ccStale = "false";
     if (reply.error) {
       this.section.dataset.ccState = "error";
+      delete this.output.dataset.ccRequest;
+      this.leftOut.hidden = true;
       replace(this.output, el("p", { class: "cc-error" }, engineProblem(reply.error)));
       replace(this.status, "No forecast for this fight as it stands (see below).");
       return;
     }
+    const { request, left_out: out = [], result } = reply.result;
+    this.output.dataset.ccRequest = JSON.stringify(request); // the exact request (as calc.evaluate takes it)
+    this.leftOut.hidden = !out.length;
+    replace(this.leftOut, out.length ? `Out of the fight, left out: ${out.map((c) => (c.state ? `${c.name} (${c.state})` : c.name)).join(", ")}.` : "");
     this.section.dataset.ccState = "done";
     const ms = Number.isFinite(reply.ms) ? ` (${Math.round(reply.ms)} ms)` : "";
-    replace(this.output, renderResult(reply.result, SITE_ROOT));
-    replace(this.status, `Forecast for round ${(this.tk.view?.round ?? 0) + 1} on${ms}.`);
+    replace(this.output, renderResult(result, SITE_ROOT));
+    replace(this.status, `Forecast from round ${round + 1} on${ms}.`);
     this.render(this.tk.view); // a change made meanwhile marks it at once
   }
 }
