@@ -84,6 +84,30 @@ def inputs_for(
     return _finish(data, calculator, own, target, options or {}, states or {})
 
 
+def inputs_for_targets(
+    fight: Mapping[str, Any],
+    attacker_id: str,
+    target_ids: list[str],
+    calculator: str,
+    data: SystemData,
+    options: Mapping[str, Any] | None = None,
+    states: Mapping[str, str] | None = None,
+) -> dict[str, dict[str, Any] | InputError]:
+    """`inputs_for` of one attacker against each of `target_ids` (the attacker's part worked out
+    once): by target id, the inputs, or the `InputError` that refuses them (a target whose hit
+    points the calculator does not take, an attacker's value it does not)."""
+    attacker = _by_id(fight, attacker_id, "attacker")
+    out: dict[str, dict[str, Any] | InputError] = {}
+    own: Part | None = None
+    for ident in target_ids:
+        try:
+            own = own or _attacker_part(data, calculator, attacker, states or {})
+            out[ident] = _finish(data, calculator, own, _by_id(fight, ident, "target"), options or {}, states or {})
+        except InputError as err:
+            out[ident] = err
+    return out
+
+
 Part = tuple[dict[str, Any], dict[str, Any]]
 """Values given by one side, typed and as JSON, by input name."""
 
@@ -255,18 +279,16 @@ def odds(
     attacker = _by_id(fight, fight["order"][turn]["id"], "attacker")
     states = {ident: str(h["state"]) for ident, h in health.items()}
     calculator = str(spec["calculator"])
+    others = [c for c in fight["combatants"] if c["id"] != attacker["id"]]
+    asked = inputs_for_targets(fight, attacker["id"], [c["id"] for c in others], calculator, data, options, states)
     targets = []
-    own: Part | None = None
-    for c in fight["combatants"]:
-        if c["id"] == attacker["id"]:
-            continue
+    for c in others:
         entry: dict[str, Any] = {"id": c["id"], "name": c["name"], "side": c["side"], "state": states[c["id"]]}
-        try:
-            own = own or _attacker_part(data, calculator, attacker, states)  # the same against every target
-            asked = _finish(data, calculator, own, c, options, states)
-            entry["request"] = {"system": data.id, "calculator": calculator, "inputs": asked}
-        except InputError as err:
-            entry["error"] = {"input": err.input, "message": err.reason}
+        got = asked[c["id"]]
+        if isinstance(got, InputError):
+            entry["error"] = {"input": got.input, "message": got.reason}
+        else:
+            entry["request"] = {"system": data.id, "calculator": calculator, "inputs": got}
         targets.append(entry)
     ranked = sorted(targets, key=lambda t: (t["side"] == attacker["side"], not health[t["id"]]["acts"], "error" in t))
     attack = None

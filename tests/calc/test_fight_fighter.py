@@ -158,3 +158,15 @@ def test_the_views_odds_hold_each_targets_request_and_default_to_an_acting_foe(s
         if "request" in t:
             assert t["request"] == _request(f, me["name"], t["name"])
     assert odds["die"] == "d20"
+
+
+def test_inputs_for_several_targets_equal_one_at_a_time_and_name_a_refusal() -> None:
+    f = Fight("segments")
+    a = f.add("Ann", "pc", 20, level=4)
+    b, o = f.add("Bob", "pc", 12, ac=3), f.add("Orc", "foe", 9, ac=6)
+    f.damage("Bob", 12)  # 0: Down, below the round calculator's hit points (1 or more)
+    data = data_mod.system("segments")
+    got = fighter.inputs_for_targets(f.state, a, [b, o], "round", data)
+    assert got[o] == fighter.inputs_for(f.state, a, o, "round", data) == {"level": 4, "ac": 6, "target_hp": 9}
+    refused = got[b]
+    assert isinstance(refused, InputError) and refused.input == "target_hp"

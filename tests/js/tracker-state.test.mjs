@@ -79,6 +79,14 @@ test("a preset fills the fields of the same name as text, unchecked, and its hea
   assert.equal(S.fromPreset({ name: "Ann", values: {} }, "attacker", DECL).side, "pc");
 });
 
+test("a preset's attack and defence (the fighter's inputs) come with it, the form's fields first", () => {
+  const decl = { ...DECL, fighter: [{ name: "to_hit", type: "integer" }, { name: "ac", type: "integer" }] };
+  const preset = { name: "Ogre", values: { ac: "16", target_hp: "30", to_hit: "5" } };
+  const got = S.fromPreset(preset, "target", decl);
+  assert.deepEqual(got.values, { ac: "16", to_hit: "5" });
+  assert.deepEqual(got.used, ["ac", "to_hit", "target_hp"]);
+});
+
 test("calculator links carry the defense and the hit points left, as values, within the input's bounds", () => {
   const orc = { id: "c2", name: "Orc", hp: 9, max: 15, values: { die: "d10", modifier: 0, ac: 15 } };
   assert.equal(S.calculatorQuery(orc, DECL, "hit"), "ac=15");

@@ -74,12 +74,15 @@ export class AddForm {
     this.sideInput.value = got.side;
     if (got.max !== null) this.maxInput.value = got.max;
     for (const f of this.tk.fields) if (Object.hasOwn(got.values, f.name)) setFieldInput(this.inputs[f.name], f, got.values[f.name]);
+    // the preset's attack and defence beyond the form's fields, added with it (odds.mjs shows them)
+    this.carried = Object.fromEntries(Object.entries(got.values).filter(([name]) => !this.inputs[name]));
     this.presetInput.value = "";
     this.tk.say(`Filled from the preset ${got.name}${got.used.length ? "" : " (its values are not ones this tracker keeps: only the name and side)"}: check the form, then Add.`);
   }
 
   reset() {
     this.editing = null;
+    this.carried = {};
     this.nameInput.value = "";
     this.sideInput.value = "pc";
     this.maxInput.value = this.tk.decl.health.default ?? "";
@@ -91,7 +94,7 @@ export class AddForm {
   }
 
   read() {
-    const values = {};
+    const values = this.editing ? {} : { ...this.carried };
     for (const f of this.tk.fields) values[f.name] = readFieldInput(this.inputs[f.name], f);
     return { name: this.nameInput.value.trim(), side: this.sideInput.value, values, max: typed(this.maxInput.value.trim()) };
   }

@@ -84,14 +84,14 @@ export function typed(value) {
 
 /** A saved preset (presets.mjs: {name, values: {input: text}}) of `role` as what the add form
  * takes: {name, side (an attacker is a pc, a target a foe), values: {field: text} for the
- * tracker's fields of the same input name, max (the health input's text) or null, used: [input
+ * tracker's fields and the fighter's inputs (odds.mjs) of the same input name, max (the health input's text) or null, used: [input
  * names taken]}. Nothing is checked here: the engine checks the combatant when it is added. */
 export function fromPreset(preset, role, declaration) {
   const given = preset.values || {};
   const values = {};
   const used = [];
-  for (const field of declaration?.fields || []) {
-    if (!Object.hasOwn(given, field.name)) continue;
+  for (const field of [...(declaration?.fields || []), ...(declaration?.fighter || [])]) {
+    if (!Object.hasOwn(given, field.name) || Object.hasOwn(values, field.name)) continue;
     values[field.name] = field.type === "boolean" ? given[field.name] === "true" || given[field.name] === true : given[field.name];
     used.push(field.name);
   }
