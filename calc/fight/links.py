@@ -42,36 +42,62 @@ def attacker_inputs(data: SystemData, calculator: str) -> set[str]:
     return {d["name"] for d in decls if d.get("role") == "attacker" or d["name"] in also}
 
 
-def link(
-    fight: Mapping[str, Any],
-    target_id: str,
-    calculator: str,
-    data: SystemData,
-    options: Mapping[str, Any],
-    states: Mapping[str, str],
-) -> dict[str, Any]:
-    """One card's link to `calculator`: `{"inputs": {name: JSON value}, "given": [names],
-    "attacker": name | None}` (every input given comes from the fight; the others are the
-    calculator's defaults), or `{"problem": text}` when the target cannot be put to it."""
-    by_id = {c["id"]: c for c in fight["combatants"]}
-    who = acting(fight)
-    attacker = who if who is not None and who != target_id and who in by_id else None
-    try:
-        got = fighter.inputs_for(fight, attacker or target_id, target_id, calculator, data, options, states)
-    except InputError as err:
-        return {"problem": err.reason}
+def _entry(got: dict[str, Any] | InputError, attacker: str | None, own: set[str]) -> dict[str, Any]:
+    """A link from `inputs_for`'s answer (or its refusal); without an attacker, the target's side."""
+    if isinstance(got, InputError):
+        return {"problem": got.reason}
     if attacker is None:
-        own = attacker_inputs(data, calculator)
         got = {name: value for name, value in got.items() if name not in own}
-    return {"inputs": got, "given": list(got), "attacker": by_id[attacker]["name"] if attacker else None}
+    return {"inputs": got, "given": list(got), "attacker": attacker}
+
+
+def known(odds: Mapping[str, Any] | None, data: SystemData) -> dict[str, dict[str, dict[str, Any] | InputError]]:
+    """The round calculator's inputs the view's odds (`fighter.odds`) already worked out for the
+    acting combatant against each target, by calculator and target id: not asked twice."""
+    spec = fighter.declaration(data)
+    if not odds or spec is None:
+        return {}
+    got: dict[str, dict[str, Any] | InputError] = {}
+    for t in odds["targets"]:
+        if "request" in t:
+            got[t["id"]] = t["request"]["inputs"]
+        else:
+            got[t["id"]] = InputError(t["error"]["input"], t["error"]["message"])
+    return {str(spec["calculator"]): got}
 
 
 def card_links(
-    fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any], states: Mapping[str, str]
+    fight: Mapping[str, Any],
+    data: SystemData,
+    options: Mapping[str, Any],
+    states: Mapping[str, str],
+    done: Mapping[str, Mapping[str, dict[str, Any] | InputError]] | None = None,
 ) -> dict[str, dict[str, dict[str, Any]]]:
-    """Every card's links: `{combatant id: {calculator: link}}`."""
-    names = linked(data)
-    return {
-        c["id"]: {name: link(fight, c["id"], name, data, options, states) for name in names}
-        for c in fight["combatants"]
-    }
+    """Every card's links, `{combatant id: {calculator: link}}`; a link is `{"inputs": {name: JSON
+    value}, "given": [names], "attacker": name | None}` (every input given comes from the fight;
+    the others are the calculator's defaults), or `{"problem": text}` when the target cannot be
+    put to that calculator as it stands. `done`: inputs already worked out for the one acting
+    (`known`), by calculator and target id."""
+    ids = [c["id"] for c in fight["combatants"]]
+    who = acting(fight)
+    who = who if who in ids else None
+    name = next((c["name"] for c in fight["combatants"] if c["id"] == who), None)
+    out: dict[str, dict[str, dict[str, Any]]] = {ident: {} for ident in ids}
+    for calculator in linked(data):
+        own = attacker_inputs(data, calculator)
+        if who is not None:  # the one acting against every other card, its own part worked out once
+            others = [ident for ident in ids if ident != who]
+            asked = (done or {}).get(calculator)
+            if asked is None or set(asked) != set(others):
+                asked = fighter.inputs_for_targets(fight, who, others, calculator, data, options, states)
+            for ident, got in asked.items():
+                out[ident][calculator] = _entry(got, name, own)
+        for ident in ids if who is None else [who]:
+            try:
+                got: dict[str, Any] | InputError = fighter.inputs_for(
+                    fight, ident, ident, calculator, data, options, states
+                )
+            except InputError as err:
+                got = err
+            out[ident][calculator] = _entry(got, None, own)
+    return out
