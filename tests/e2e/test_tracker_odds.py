@@ -9,6 +9,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from test_reader import AXE, AXE_TAGS
 from test_tracker import PHONE, add_people, current_id, open_tracker, play_round, settle, stored, tracker
 
 from calc import data as data_mod
@@ -16,6 +17,7 @@ from calc import evaluate
 from calc.fight import fighter
 
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
+THEME = {"countup": "light", "segments": "dark", "action-points": "light", "phases": "dark", "active-defense": "dark"}
 TAPS = {}  # system → taps from "it is X's turn" to the odds of X's attack (reported)
 
 
@@ -62,7 +64,8 @@ def check_panel(page, system: str) -> dict:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, site, system):
-    context = browser.new_context(viewport=PHONE)
+    # both themes across the systems; bypass_csp: axe is injected as an inline script
+    context = browser.new_context(viewport=PHONE, color_scheme=THEME[system], bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(120_000)
     errors: list[str] = []
@@ -79,6 +82,15 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         taps = page.evaluate("() => window.__taps") - clicks_before
         TAPS[system] = taps
         assert taps == 0
+
+        # axe-core on the page with the odds showing (light or dark scheme)
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(
+            "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations.map("
+            "(v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))",
+            AXE_TAGS,
+        )
+        assert not [v for v in violations if v["impact"] in ("serious", "critical")], violations
 
         # One tap changes the target.
         other = panel(page).locator(".cc-tk-target[aria-pressed='false']").first
