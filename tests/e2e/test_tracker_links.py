@@ -11,6 +11,7 @@ The fight is built in CPython (tests/calc/fight_helpers.py) and stored as the pa
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
@@ -21,6 +22,8 @@ from calc import fight as calc_fight
 from tests.calc.fight_helpers import Fight
 
 PHONE = {"width": 390, "height": 844}
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]
 KEY = "cc-tracker-countup"
 
 
@@ -38,7 +41,8 @@ def fight() -> Fight:
 
 
 def open_with(browser, site, f: Fight, theme: str = "light"):
-    context = browser.new_context(viewport=PHONE, color_scheme=theme)
+    # bypass_csp: axe is injected as an inline script, which the site's policy rightly refuses
+    context = browser.new_context(viewport=PHONE, color_scheme=theme, bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(FIRST_READY_MS)
     url = urljoin(site.base, "countup/tracker/")
@@ -75,6 +79,15 @@ def test_the_forecast_panel_answers_the_fight_as_it_stands(browser, site, theme,
         # the panel fits a phone: nothing wider than the screen
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         panel.screenshot(path=str(tmp_path / f"tracker-forecast-{theme}.png"))  # to look at
+        # axe-core with the forecast showing, in this colour scheme
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(
+            "async (tags) => (await axe.run(document.querySelector('.cc-tk-forecast'), "
+            "{runOnly: {type: 'tag', values: tags}})).violations.map("
+            "(v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))",
+            AXE_TAGS,
+        )
+        assert not [v for v in violations if v["impact"] in ("serious", "critical")], violations
         # a change to the fight marks the answer as old until asked again
         page.get_by_label("Amount of damage or healing for Orc").fill("2")
         page.get_by_role("button", name="Damage Orc").click()
@@ -98,7 +111,7 @@ def test_a_fight_past_the_forecasts_limits_shows_the_typed_error(browser, site):
         context.close()
 
 
-def test_a_card_link_carries_the_question_and_back_lands_on_the_card(browser, site):
+def test_a_card_link_carries_the_question_and_back_lands_on_the_card(browser, site, tmp_path):
     f = fight()
     orc = f.ident("Orc")
     link = f.who("Orc")["links"]["round"]
@@ -107,6 +120,8 @@ def test_a_card_link_carries_the_question_and_back_lands_on_the_card(browser, si
     try:
         card = page.locator(f".cc-tk-card[data-cc-id='{orc}']")
         card.locator(".cc-tk-toggle").click()
+        card.locator(".cc-tk-link").first.wait_for()
+        card.screenshot(path=str(tmp_path / "tracker-card-links.png"))  # to look at
         card.get_by_role("link", name="Damage per round vs Orc").click()
         page.wait_for_selector(".cc-calc[data-cc-state=done]")
         notice = page.locator(".cc-from-tracker")
@@ -118,6 +133,8 @@ def test_a_card_link_carries_the_question_and_back_lands_on_the_card(browser, si
             else:
                 assert field.input_value() == str(value), name
         assert "Target's hit points 9" in notice.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(tmp_path / "calculator-from-tracker.png"))  # to look at
         assert "−1" not in notice.inner_text()  # Aria's own hit points are not the target's
         page.go_back()
         page.wait_for_selector(".cc-tracker[data-cc-bound]")
