@@ -136,6 +136,11 @@ def test_a_card_link_carries_the_question_and_back_lands_on_the_card(browser, si
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.screenshot(path=str(tmp_path / "calculator-from-tracker.png"))  # to look at
         assert "−1" not in notice.inner_text()  # Aria's own hit points are not the target's
+        # an edit here: the inputs are the reader's now, and a copied link no longer claims the tracker
+        page.locator(".cc-calc [name='to_hit']").fill("7")
+        page.locator(".cc-from-tracker:has-text('then changed here')").wait_for()
+        wait_until(page, "() => new URLSearchParams(location.search).get('to_hit') === '7'")
+        assert not page.evaluate("new URLSearchParams(location.search).has('from')")
         page.go_back()
         page.wait_for_selector(".cc-tracker[data-cc-bound]")
         assert page.evaluate("location.hash") == f"#cc-card-{orc}"
