@@ -21,6 +21,8 @@ none).
 (`fight_request`): the fight's new state and view after one action, by `calc.fight`.
 `{"kind": "turns", …}` (`turns_request`) answers the dice a round needs, or the round's order
 from its rolls, by `calc.turns` alone.
+`{"kind": "forecast", "system", "state"}` (`forecast_request`) is the tracker's Forecast panel:
+the system's forecast calculator asked about the fight as it stands (`calc.fight.forecast`).
 `{"kind": "statblock", "system", "text", "hp", "rolls"}` reads pasted stat blocks into fighters
 (`calc.statblock.parse`).
 """
@@ -35,7 +37,15 @@ from calc import applies, bounds, data, evaluate, fight, statblock, turns
 from calc.errors import CalcError, InputError
 from calc.result import CHART_BARS, row_limit
 
-__all__ = ["CHART_BARS", "evaluate_json", "fight_request", "form_request", "statblock_request", "turns_request"]
+__all__ = [
+    "CHART_BARS",
+    "evaluate_json",
+    "fight_request",
+    "forecast_request",
+    "form_request",
+    "statblock_request",
+    "turns_request",
+]
 
 
 def evaluate_json(request_text: str) -> str:
@@ -50,6 +60,8 @@ def evaluate_json(request_text: str) -> str:
             return json.dumps({"result": statblock_request(request)})
         if isinstance(request, dict) and request.get("kind") == "fight":
             return json.dumps({"result": fight_request(request)})
+        if isinstance(request, dict) and request.get("kind") == "forecast":
+            return json.dumps({"result": forecast_request(request)})
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None
         if not (isinstance(max_rows, int) and not isinstance(max_rows, bool) and max_rows > 0):
             max_rows = None
@@ -123,3 +135,13 @@ def fight_request(request: dict) -> dict:
     "action"}` → `calc.fight.act`'s answer `{"state", "view", "steps"}`."""
     system_id = _system_of(request, FIGHT_KEYS, "fight")
     return fight.act(system_id, request.get("state"), request.get("action"))
+
+
+FORECAST_KEYS = {"kind", "system", "state"}
+
+
+def forecast_request(request: dict) -> dict:
+    """The tracker's Forecast panel `{"kind": "forecast", "system", "state"}` →
+    `calc.fight.forecast`'s answer `{"request", "left_out", "result"}`."""
+    system_id = _system_of(request, FORECAST_KEYS, "forecast")
+    return fight.forecast(system_id, request.get("state"))

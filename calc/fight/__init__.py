@@ -20,7 +20,7 @@ from calc.fight import state as st
 from calc.fight.actions import ACTIONS
 from calc.fight.view import view
 
-__all__ = ["ACTIONS", "act"]
+__all__ = ["ACTIONS", "act", "forecast"]
 
 
 class Remembered:
@@ -72,3 +72,21 @@ def act(system_id: str, state: Any, action: Any) -> dict[str, Any]:
     if action.get("type") == "load":
         answer["dropped"] = dropped
     return answer
+
+
+def forecast(system_id: str, state: Any) -> dict[str, Any]:
+    """The tracker's Forecast panel: the system's forecast calculator asked about `state` as it
+    stands (`calc.fight.forecast_request`) → `{"request", "left_out", "result"}`; the forecast's
+    own typed error (too many fighters, past its state bound) is raised as it is."""
+    from calc import evaluate  # calc imports calc.fight: read at call time
+    from calc.fight.forecast_request import forecast_request
+
+    data = data_mod.system(system_id)
+    rules = Remembered(systems.engine(system_id).FIGHT)
+    fight, _ = st.checked(data, state, rules)
+    options = st.typed_options(data, fight["options"])
+    health = {c["id"]: rules.health(c, data, options) for c in fight["combatants"]}
+    built = forecast_request(fight, data, options, health)
+    if built is None:
+        raise InputError("system", f"{data.name} has no fight forecast (no `forecast` calculator in its data)")
+    return {**built, "result": evaluate(built["request"])}

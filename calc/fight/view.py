@@ -10,7 +10,7 @@ from typing import Any
 
 from calc.data import SystemData
 from calc.errors import CalcError
-from calc.fight import fighter, resolve, rounds
+from calc.fight import fighter, links, resolve, rounds
 from calc.fight import state as st
 from calc.turn_helpers import max_combatants, tracker
 
@@ -69,6 +69,7 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         dice = rounds.pending_dice(fight, data, rules, options)
         ready = all(d["optional"] or d["value"] is not None for d in dice)
         pending = {"round": fight["pending"]["round"], "dice": dice, "ready": ready}
+    odds = _odds(fight, data, options, health)
     return {
         "round": fight["round"],
         "turn": turn,
@@ -78,13 +79,16 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         "pending": pending,
         "order": order,
         "phases": _phases(fight, data),
-        "combatants": [_combatant(c, health[c["id"]], rules, data, options) for c in fight["combatants"]],
+        "combatants": _with_links(
+            [_combatant(c, health[c["id"]], rules, data, options) for c in fight["combatants"]],
+            links.card_links(fight, data, options, {i: h["state"] for i, h in health.items()}, links.known(odds, data)),
+        ),
         "notes": fight["notes"],
         "rulings": _rulings(data, options),
         "fields": st.fields(data),
         "rolled": tracker(data)["rolled"],
         "limits": {"combatants": max_combatants(data), **LIMITS},
-        "odds": _odds(fight, data, options, health),
+        "odds": odds,
     }
 
 
@@ -123,6 +127,13 @@ def _combatant(c: dict, h: dict, rules: Any, data: SystemData, options: dict) ->
     }
     out.update(rules.shown_extra(c, data, options))
     return out
+
+
+def _with_links(shown: list[dict[str, Any]], by_id: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each combatant with its card's calculator links (calc/fight/links.py)."""
+    for c in shown:
+        c["links"] = by_id[c["id"]]
+    return shown
 
 
 def _phases(fight: dict, data: SystemData) -> list[dict[str, Any]] | None:

@@ -13,12 +13,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from calc.data import SystemData
+from calc.fight.links import linked as linked_calculators
 from macros.render.calculator import json_attribute
 from macros.render.prose import Prose, md_text, system_heading
-
-LINKED = ("hit", "round")
-"""The calculators a combatant opens with its values filled in (with the one its health input
-belongs to, where that is another)."""
 
 FIELD_KEYS = ("name", "type", "label", "card_label", "help", "min", "max", "default", "options", "max_length")
 
@@ -44,15 +42,16 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
         if all(f["name"] != ref["input"] for f in fields):
             fields.append({**_field({**ref, "name": ref["input"]}), "fills": True})
     health = spec["health"]
-    linked = [name for name in (*LINKED, health["calculator"]) if name in calculators]
+    # the calculators a card opens with the whole question (calc/fight/links.py fills them)
     links = {
         name: {
             "url": calculators[name]["url"],
             "title": calculators[name]["title"],
             "inputs": [i["name"] for i in calculators[name]["inputs"]],
         }
-        for name in dict.fromkeys(linked)
+        for name in linked_calculators(SystemData(exported))
     }
+    forecast = calculators.get("forecast")
     return {
         "system": system_id,
         "fields": fields,
@@ -78,6 +77,8 @@ def tracker_declaration(system_id: str, exported: dict[str, Any]) -> dict[str, A
             for state in spec.get("states", [])
         ],
         "links": links,
+        # the Forecast panel's calculator (tracker/forecast-panel.mjs), where the system has one
+        "forecast": {"url": forecast["url"], "title": forecast["title"]} if forecast else None,
         "statblock": bool(exported.get("statblock")),
         "version": exported.get("version"),
         "builtins": exported.get("presets") or [],

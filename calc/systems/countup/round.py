@@ -13,6 +13,7 @@ from calc import first_attack, party, round_answer, rounds
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
+from calc.format import number
 from calc.systems.countup.damage import hit_damage
 from calc.systems.countup.hit import hit
 
@@ -116,21 +117,41 @@ def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     if uses_hurt:
         hurt = data.fact("hurt", "hurt_hp")
         dead_at = data.fact("death", "death_hp")
-        thresholds = [rounds.Threshold(HURT, hp - hurt["max"]), rounds.Threshold("Dead", hp - dead_at)]
+        already = hp <= hurt["max"]  # a Hurt target (0 to −9): only its death is still to come
+        thresholds = [] if already else [rounds.Threshold(HURT, hp - hurt["max"])]
+        thresholds.append(rounds.Threshold("Dead", hp - dead_at))
         rule = "death" if inputs["target"] == "character" else "ruling:npc-death-at-zero"
-        steps.append(
-            data.step(
-                "hurt",
-                f"Hurt is {hurt['min']} to {hurt['max']} hit points; a blow that takes the target from "
-                f"above {hurt['max']} to {dead_at} or fewer kills it without it ever being Hurt, so the "
-                f'table counts "{HURT}": at {hurt["max"]} hit points or fewer, dead included.',
+        if already:
+            steps.append(
+                data.step(
+                    "hurt",
+                    f"At {number(hp)} hit points the target is already Hurt ({number(hurt['min'])} to "
+                    f"{number(hurt['max'])}); the table counts only its death.",
+                )
             )
-        )
+        else:
+            steps.append(
+                data.step(
+                    "hurt",
+                    f"Hurt is {hurt['min']} to {hurt['max']} hit points; a blow that takes the target from "
+                    f"above {hurt['max']} to {dead_at} or fewer kills it without it ever being Hurt, so the "
+                    f'table counts "{HURT}": at {hurt["max"]} hit points or fewer, dead included.',
+                )
+            )
         steps.append(data.step(rule, f"Dead at {dead_at} hit points or fewer."))
         who = inputs["target"] if inputs["target"] == "character" else "NPC"
-        aim = f"take a {hp}-HP {who} to 0 HP or below ({HURT})"
+        if already:
+            aim = f"kill a {number(hp)}-HP {who}, already Hurt (dead at {number(dead_at)})"
+        else:
+            aim = f"take a {hp}-HP {who} to 0 HP or below ({HURT})"
     else:
         dead_at = data.fact("npc-death", "npc_death_hp")
+        if hp <= dead_at:
+            raise InputError(
+                "target_hp",
+                f"an ordinary NPC or monster is dead at {dead_at} hit points or fewer; only a character "
+                f"or an important NPC (Hurt from {number(data.fact('hurt', 'hurt_hp')['min'])}) has {number(hp)}",
+            )
         thresholds = [rounds.Threshold("Dead", hp - dead_at)]
         steps.append(data.step("npc-death", f"An ordinary NPC or monster dies at {dead_at} hit points or fewer."))
         aim = f"kill a {hp}-HP foe"

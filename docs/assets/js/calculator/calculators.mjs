@@ -14,6 +14,7 @@ import { AnswerLine } from "./answer-line.mjs";
 import { nameMaterialWidgets } from "../shared/page-a11y.mjs";
 import { FighterAndFoe } from "./preset-picker.mjs";
 import { readParams, withParams } from "./url-state.mjs";
+import { FROM_PARAM, trackerNotice } from "./from-tracker.mjs";
 
 const SITE_ROOT = new URL("../../../", import.meta.url);
 const DEBOUNCE_MS = knob("debounce-ms", 120);
@@ -74,8 +75,14 @@ class Calculator {
     this.page = location.pathname;
     const params = readParams(this.prefix, this.declaration, location.search);
     this.form.load(params);
-    // A link's values win; the reader's current attacker and target fill the inputs it lacks.
-    const carried = this.fighters.carryIn(params);
+    // A link from the tracker carries the whole question (the rest are the defaults) and says so;
+    // elsewhere a link's values win and the reader's current attacker and target fill the rest.
+    const fromTracker = trackerNotice(this.declaration, params, location.search);
+    if (fromTracker) {
+      this.trackerNote = el("p", { class: "cc-from-tracker", role: "note" }, fromTracker);
+      this.form.form.before(this.trackerNote);
+    }
+    const carried = fromTracker ? 0 : this.fighters.carryIn(params);
     if (this.prebuilt && !Object.keys(params).length && !carried) {
       this.show(this.prebuilt);
       this.output.dataset.ccAnswerFor = "defaults";
@@ -143,8 +150,19 @@ class Calculator {
   /** The reader changed the form (`reason` "input", "submit" or "reset"): their values become the
    * system's current attacker and target (a reset does not: it forgets them), then compute. */
   changed(reason) {
+    if (this.trackerNote) this.leftTracker();
     if (reason !== "reset") this.fighters.remember();
     this.schedule();
+  }
+
+  /** The first edit after a link from the tracker: the values are no longer all the fight's, and
+   * the URL (a copied link) stops saying so. */
+  leftTracker() {
+    replace(this.trackerNote, "Opened from the encounter tracker, then changed here: the inputs are yours now.");
+    this.trackerNote = null;
+    const url = new URL(location.href);
+    url.searchParams.delete(FROM_PARAM);
+    history.replaceState(history.state, "", url.href);
   }
 
   /** Values were put in by a preset: as an edit. */

@@ -6,6 +6,7 @@
 // and leads to its card; one the rules pass over stays listed, marked. Cards follow the round's
 // order, so the one acting now and the next sit together.
 import { el, replace, siteHref, uid } from "../shared/dom.mjs";
+import { trackerQuery } from "../calculator/from-tracker.mjs";
 import { fighterBlock } from "./odds.mjs";
 import { calculatorQuery, steps } from "./state.mjs";
 import { button, shownValue, SIDE_LABEL, SITE_ROOT, stateBadge, stepItem } from "./ui.mjs";
@@ -181,9 +182,12 @@ export class Cards {
     });
     const values = tk.fields.map((f) => `${f.card_label || f.label || f.name}: ${shownValue(f, c.values?.[f.name])}`).join(" · ");
     const links = Object.entries(decl.links || {}).map(([name, link]) => {
-      const query = calculatorQuery(c, decl, name);
+      const carried = c.links?.[name]; // the whole question, from Python (calc/fight/links.py)
+      if (carried?.problem) return el("span", { class: "cc-tk-nolink" }, `${link.title} vs ${c.name}: ${carried.problem}.`);
+      const query = carried ? trackerQuery(carried.inputs, carried.given) : calculatorQuery(c, decl, name);
       const href = siteHref(`${link.url}${query ? `?${query}` : ""}`, SITE_ROOT);
-      return href ? el("a", { href, class: "cc-tk-link" }, `${link.title} vs ${c.name}`) : null;
+      const by = carried?.attacker ? `${carried.attacker} (acting now) against ${c.name}` : null;
+      return href ? el("a", { href, class: "cc-tk-link", "data-cc-back": c.id, title: by }, `${link.title} vs ${c.name}`) : null;
     });
     const wounds = (c.wounds || []).map((w, i) =>
       el("li", {}, `${w.name}${w.severity ? ` (${w.severity})` : ""}${w.critical ? ", critical" : ""}${w.until ? ` until the end of round ${w.until}` : ""} `, button("Remove", () => tk.act({ type: "remove_wound", id: c.id, index: i }, `${c.name}: ${w.name} removed.`), { "aria-label": `Remove wound ${i + 1} from ${c.name}`, class: "md-button cc-tk-small" })),

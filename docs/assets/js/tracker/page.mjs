@@ -9,8 +9,10 @@
 import { el, replace } from "../shared/dom.mjs";
 import { registerServiceWorker } from "../boot/site-update.mjs";
 import { Alerts } from "./alerts.mjs";
+import { cardFromHash, rememberCards } from "./back-to-card.mjs";
 import { Cards } from "./cards.mjs";
 import { FightEngine } from "./engine.mjs";
+import { ForecastPanel } from "./forecast-panel.mjs";
 import { Odds } from "./odds.mjs";
 import { AddForm, Rulings } from "./form.mjs";
 import { RoundDice } from "./round.mjs";
@@ -34,7 +36,9 @@ class Tracker {
     this.h = S.history(null);
     this.view = null; // the engine's view of the present state (null until it has answered)
     root.querySelector(".cc-fallback")?.remove();
+    this.backTo = cardFromHash(location.hash); // Back from a card's calculator link (back-to-card.mjs)
     this.build();
+    rememberCards(root);
     this.sync = new Sync(this);
     this.sync.load();
     this.render();
@@ -100,7 +104,8 @@ class Tracker {
       ),
       el("p", { class: "cc-tk-help cc-tk-keys" }, "Keys (outside text fields): N next turn · P previous · R roll initiative · A add a combatant · U or Ctrl+Z undo · Y or Ctrl+Shift+Z redo."),
     );
-    this.root.append(roundSection, people, this.form.details, this.rulings.section, tools, this.cards.tagList, this.bar);
+    this.forecast = new ForecastPanel(this);
+    this.root.append(roundSection, people, this.forecast.section, this.form.details, this.rulings.section, tools, this.cards.tagList, this.bar);
     this.keyHandler = (e) => this.key(e);
     document.addEventListener("keydown", this.keyHandler);
   }
@@ -210,7 +215,9 @@ class Tracker {
     replace(this.roundBtn, v.round ? `Roll initiative for round ${v.round + 1}` : "Roll initiative for round 1");
     this.roundBtn.hidden = Boolean(v.pending);
     this.dice.render(v.pending);
+    if (this.backTo) this.cards.openIds.add(this.backTo);
     this.cards.render(v, this.state);
+    this.forecast.render(this.view);
     replace(this.notes, S.steps(v.notes).map((n) => el("li", {}, n.text)));
     if (!v.combatants.length) this.form.details.open = true;
     if (this.view) this.rulings.render(v.rulings || []);
@@ -220,6 +227,15 @@ class Tracker {
     // (+3rem: Material's "Back to top" button, shown while scrolling up, sits below the header.)
     document.documentElement.style.scrollPaddingTop = `calc(${document.querySelector(".md-header")?.offsetHeight ?? 48}px + 3rem)`;
     if (focusKey) this.focusKey(focusKey);
+    this.backToCard();
+  }
+
+  /** Back from a calculator: the card its link was opened from, in view (again on each render
+   * until the engine has answered: the stored view comes first, the engine's reading after). */
+  backToCard() {
+    const card = this.backTo && this.cards.card$(this.backTo);
+    if (card) card.scrollIntoView({ block: "start" });
+    if (this.engine.lastMs !== null && this.view) this.backTo = null;
   }
 
   focusKey(key) {

@@ -1,0 +1,110 @@
+"""The tracker's Forecast panel asks the system's `forecast` calculator about the fight as it
+stands: this builds that request from the fight's state, so the page sends it as it is.
+
+Each combatant still in the fight is one fighter, PCs in `party`, foes in `foes`, in the fight's
+order of combatants: its round-calculator inputs as `calc.fight.fighter.inputs_for` maps them
+(its attack, its defenses, its CURRENT hit points and health state, character or NPC as the rules
+treat it), every field of the forecast's list that the round calculator declares (its declared
+default where the combatant holds none: the forecast's own defaults differ), the fields the
+combatant carries under the same name (the initiative die and modifier), and its name (made
+unique). A combatant the rules let no longer act (dead, down, dying) is out of the fight and left
+out, named. The fight's rulings fill the forecast's inputs of the same name. Past the forecast's
+limits (fighters per side, its state bound) `calc.evaluate` answers with the typed error that says
+what to reduce: nothing is checked twice here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from calc import inputs
+from calc.data import SystemData
+from calc.fight import fighter
+
+CALCULATOR = "forecast"
+SIDES = {"pc": "party", "foe": "foes"}
+
+
+def _field_value(field: Mapping[str, Any], value: Any) -> Any:
+    """A value as JSON under a list field's declaration (dice as text)."""
+    return inputs.to_json([dict(field)], {field["name"]: value})[field["name"]]
+
+
+def fighter_entry(
+    fight: Mapping[str, Any],
+    c: Mapping[str, Any],
+    fields: list[dict[str, Any]],
+    data: SystemData,
+    options: Mapping[str, Any],
+    states: Mapping[str, str],
+) -> dict[str, Any]:
+    """One combatant as an entry of the forecast's `party` or `foes` list."""
+    spec = fighter.declaration(data) or {}
+    calculator = str(spec.get("calculator", "round"))
+    own = fighter.inputs_for(fight, c["id"], c["id"], calculator, data, options, states)
+    declared = {d["name"]: d for d in data.calculator(calculator)["inputs"]}
+    entry: dict[str, Any] = {}
+    for field in fields:
+        name = field["name"]
+        if name in own:
+            entry[name] = own[name]
+        elif name in declared:
+            entry[name] = inputs.to_json([declared[name]], {name: inputs.value(declared[name], None, name)})[name]
+        elif name in c["values"]:
+            entry[name] = _field_value(field, c["values"][name])
+    return entry
+
+
+def unique_names(names: list[str], most: int | None) -> list[str]:
+    """Names as given, the second "Orc" and on numbered ("Orc (2)"), each within `most` characters."""
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        base = name[:most] if most else name
+        candidate, n = base, 1
+        while candidate.casefold() in seen:
+            n += 1
+            tail = f" ({n})"
+            candidate = (base[: most - len(tail)] if most else base) + tail
+        seen.add(candidate.casefold())
+        out.append(candidate)
+    return out
+
+
+def forecast_request(
+    fight: Mapping[str, Any],
+    data: SystemData,
+    options: Mapping[str, Any],
+    health: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any] | None:
+    """`{"request": {"system", "calculator": "forecast", "inputs"}, "left_out": [{"name",
+    "state"}]}` for `fight` (None when the system has no forecast calculator). `health`: each
+    combatant's health by id as the fight's rules work it out (`state`, `acts`)."""
+    if CALCULATOR not in data.calculators or fighter.declaration(data) is None:
+        return None
+    decls = {d["name"]: d for d in data.calculator(CALCULATOR)["inputs"]}
+    states = {ident: h["state"] for ident, h in health.items()}
+    lists: dict[str, list[dict[str, Any]]] = {side: [] for side in SIDES.values()}
+    names: dict[str, list[str]] = {side: [] for side in SIDES.values()}
+    left_out = []
+    for c in fight["combatants"]:
+        h = health[c["id"]]
+        if not h["acts"]:
+            left_out.append({"name": c["name"], "state": h["state"]})
+            continue
+        side = SIDES[c["side"]]
+        fields = decls[side]["fields"]
+        lists[side].append(fighter_entry(fight, c, fields, data, options, states))
+        names[side].append(c["name"])
+    most = next((f.get("max_length") for f in decls["party"]["fields"] if f["name"] == "name"), None)
+    every = unique_names(names["party"] + names["foes"], most)
+    for side, offset in (("party", 0), ("foes", len(names["party"]))):
+        for i, entry in enumerate(lists[side]):
+            lists[side][i] = {"name": every[offset + i], **entry}
+    chosen = {
+        name: inputs.to_json([d], {name: options[name]})[name]
+        for name, d in decls.items()
+        if d["type"] != "list" and name in options
+    }
+    request = {"system": data.id, "calculator": CALCULATOR, "inputs": {**lists, **chosen}}
+    return {"request": request, "left_out": left_out}
