@@ -8,11 +8,13 @@
 // cards.mjs (order and cards), round.mjs (dice), alerts.mjs (problems kept on screen).
 import { el, replace } from "../dom.mjs";
 import { registerServiceWorker } from "../boot/site-update.mjs";
+import { isPlayersLink } from "../fight-link.mjs";
 import { Alerts } from "./alerts.mjs";
 import { Cards } from "./cards.mjs";
 import { FightEngine } from "./engine.mjs";
 import { AddForm, Rulings } from "./form.mjs";
 import { RoundDice } from "./round.mjs";
+import { showPlayers } from "./players.mjs";
 import { linkFights, pasteIntoTracker } from "./setup.mjs";
 import * as S from "./state.mjs";
 import { Sync } from "./sync.mjs";
@@ -295,7 +297,8 @@ export function bindTrackers() {
   }
   for (const root of document.querySelectorAll(".cc-tracker:not([data-cc-bound])")) {
     try {
-      live.add(new Tracker(root));
+      if (isPlayersLink(location.hash)) showPlayers(root, location.hash); // read-only: no Tracker
+      else live.add(new Tracker(root));
     } catch (err) {
       root.append(el("p", { class: "cc-error" }, `The tracker could not be set up: ${err.message}`));
     }
