@@ -45,7 +45,9 @@ def encounters_page(prose: Prose, exported: dict[str, Any], version: str) -> str
         "",
     ]
     encounters = exported.get("encounters") or []
-    if not encounters:
+    if exported.get("encounters_note"):
+        parts += [prose.expand(exported["encounters_note"]), "{: .cc-encounters-note }", ""]
+    elif not encounters:
         parts.append(f"{md_text(system.name)} has no encounters yet (`encounters.yaml` in its data).")
     for enc in encounters:
         parts += [f"## {md_text(enc['title'])} {{#{enc['id']}}}", ""]
