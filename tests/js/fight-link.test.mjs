@@ -93,3 +93,19 @@ test("a players' link holds the players' view and never a foe's hit points", asy
   assert.equal(await unpackPlayers(await packFight("countup", "v", ROSTER)), null);
   await assert.rejects(unpackPlayers("#fight=players.%%"), FightLinkError);
 });
+
+test("what a link from other rules data loses is named by combatant and field", async () => {
+  const { notFitting, stateFromRoster } = await import("../../docs/assets/js/tracker/fighters.mjs");
+  const decl = { fields: [{ name: "ac", label: "Armor Class", type: "integer", min: -10, max: 50, default: 10 }], health: { input: "target_hp", default: 10 } };
+  const state = stateFromRoster("countup", [{ name: "Ann", side: "pc", values: {} }, { name: "Orc", side: "foe", values: { ac: 999 } }], decl);
+  const said = notFitting(
+    [
+      { input: "combatants[2].values.ac", message: "must be between -10 and 50 (got 999)" },
+      { input: "combatants[1]", message: "is not a combatant" },
+      { input: "options.ties", message: "is not a choice" },
+    ],
+    state,
+    decl,
+  );
+  assert.deepEqual(said, ["Orc, Armor Class: must be between -10 and 50 (got 999)", "Ann: is not a combatant", "options.ties: is not a choice"]);
+});

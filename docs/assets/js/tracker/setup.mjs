@@ -7,7 +7,7 @@ import { el } from "../dom.mjs";
 import { FightLinkError, packFight, unpackFight } from "../fight-link.mjs";
 import { drawQr } from "../fight-qr.mjs";
 import { mountStatPaste } from "../stat-paste.mjs";
-import { rosterOf, stateFromRoster, trackerCombatant } from "./fighters.mjs";
+import { notFitting, rosterOf, stateFromRoster, trackerCombatant } from "./fighters.mjs";
 import { playersButton } from "./players.mjs";
 
 /** The tracker's hook: the paste box and the text's creatures at the top of its add form; each
@@ -69,7 +69,8 @@ async function openLink(system, decl, dispatch, say) {
   const next = stateFromRoster(system, got.roster, decl);
   const changed = got.version && decl.version && got.version !== decl.version ? ` The link was made with rules data ${got.version}; this site has ${decl.version}: what no longer fits is named.` : "";
   dispatch({ type: "load", state: next }, (answer) => {
-    const dropped = answer.dropped?.length ? ` Not opened: ${answer.dropped.map((d) => d.message).join("; ")}.` : "";
-    return `Opened the link's fight: ${answer.state.combatants.length} combatants (Undo returns to the fight you had).${changed}${dropped}`;
+    const dropped = answer.dropped?.length ? ` Not opened: ${notFitting(answer.dropped, next, decl).join("; ")}.` : "";
+    const n = answer.state.combatants.length;
+    return `Opened the link's fight: ${n} combatant${n === 1 ? "" : "s"} (Undo returns to the fight you had).${changed}${dropped}`;
   });
 }
