@@ -64,10 +64,10 @@ assets/js/vendor/). Each is imported dynamically by the one feature that uses it
 page's static import graph: qrcode-generator draws the tracker's QR code of an encounter link
 (docs/assets/js/fight-qr.mjs), so no other page downloads it."""
 # Precached only on a later visit (sw_template.js, `later`), with the pages without a calculator
-# and the memory snapshot: the search index, the search's word splitters, and the vendored
-# libraries (only the tracker pages, themselves later, use them: a calculator's first visit
-# downloads not one byte more for them).
-LATER_PRECACHE = ("search/", "assets/javascripts/lunr/", "assets/js/vendor/")
+# and the memory snapshot: the search index, the search's word splitters, and the QR code (its
+# library and the module that draws it, both imported dynamically by the tracker pages, themselves
+# later: a calculator page's first visit downloads not one byte of them).
+LATER_PRECACHE = ("search/", "assets/javascripts/lunr/", "assets/js/vendor/", "assets/js/fight-qr.mjs")
 
 
 class BuildError(RuntimeError):

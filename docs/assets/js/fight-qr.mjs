@@ -1,7 +1,7 @@
 // A QR code of an encounter link, drawn in the page for a phone across the table. The library
 // (qrcode-generator, pinned in package.json, copied to assets/js/vendor/ by tools/build_site.py)
-// is imported only when a QR code is asked for, so no page downloads it before then and no page
-// without a tracker ever does. Drawn as SVG from the library's modules (never its HTML string):
+// is imported only when a QR code is asked for, as is this module (tracker/players.mjs showQr),
+// so no page downloads either before then and no page without a tracker ever does. Drawn as SVG from the library's modules (never its HTML string):
 // dark modules on a light square with the standard's quiet zone of four modules, in either
 // colour scheme (the stylesheet fixes both colours), with the link's text beside it.
 // `qrPath` is pure and unit-tested (tests/js/fight-qr.test.mjs).

@@ -6,8 +6,21 @@
 // of the moment it was made: a new one (or the QR code again) shows the next turn.
 import { el, replace } from "../dom.mjs";
 import { FightLinkError, packPlayers, unpackPlayers } from "../fight-link.mjs";
-import { drawQr } from "../fight-qr.mjs";
 import { playersView } from "./fighters.mjs";
+
+/** Draw `url`'s QR code into `holder` (fight-qr.mjs, imported on first use with its library, so
+ * neither is downloaded before a QR code is asked for). Resolves to the SVG, or null (said). */
+export async function showQr(holder, url, what) {
+  let drawQr;
+  try {
+    ({ drawQr } = await import("../fight-qr.mjs"));
+  } catch {
+    holder.hidden = false;
+    replace(holder, el("p", { class: "cc-qr-none" }, "The QR code could not be drawn (offline before this page was kept for offline use?). The link works as it is."));
+    return null;
+  }
+  return drawQr(holder, url, what);
+}
 
 /** The list of `players` ({name, side, now, state, hp, tags}, in the round's order). */
 function playersList(players) {
@@ -47,7 +60,7 @@ export function playersButton(root, { system, decl, view, say }) {
   share.addEventListener("click", async () => {
     const v = view();
     const url = new URL(await packPlayers(system, decl.version || "", v?.round ?? 0, playersView(v)), location.href).href;
-    const svg = await drawQr(out, url, "the players' link");
+    const svg = await showQr(out, url, "the players' link");
     say(`The players' link (${url.length} characters) shows this moment of the fight, read-only, foes' hit points left out${svg ? ": scan the QR code" : ""}.`);
   });
   button.addEventListener("click", () => {

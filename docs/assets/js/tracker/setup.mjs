@@ -5,10 +5,9 @@
 // QR code; the players' link is players.mjs's).
 import { el } from "../dom.mjs";
 import { FightLinkError, packFight, unpackFight } from "../fight-link.mjs";
-import { drawQr } from "../fight-qr.mjs";
 import { mountStatPaste } from "../stat-paste.mjs";
 import { notFitting, rosterOf, stateFromRoster, trackerCombatant } from "./fighters.mjs";
-import { playersButton } from "./players.mjs";
+import { playersButton, showQr } from "./players.mjs";
 
 /** The tracker's hook: the paste box and the text's creatures at the top of its add form; each
  * fighter joins the fight as one undoable "add". `dispatch(action, said)` is the tracker's own. */
@@ -47,7 +46,7 @@ export function linkFights(root, { system, decl, state, view, dispatch, say }) {
     } catch {
       say("The link is selected below: copy it.");
     }
-    await drawQr(qr, out.value, `the link to this ${standing.checked ? "fight" : "roster"}`);
+    await showQr(qr, out.value, `the link to this ${standing.checked ? "fight" : "roster"}`);
   });
   const tools = root.querySelector("#cc-tk-h-tools")?.parentElement.querySelector(".cc-tk-row");
   if (tools) tools.append(button, withState, playersButton(root, { system, decl, view, say }));
