@@ -62,6 +62,7 @@ def test_a_text_without_creatures_says_so_and_makes_none_up(site: Site, system: 
     page = site.render(f"{system}/encounters.md")
     assert "gives numbers for no creature" in page and "no encounter is made up" in page
     assert "cc-run-encounter" not in page and "has no encounters yet" not in page
+    assert "Ready-made fights" not in page and "[Open the encounter tracker](tracker.md)" in page
     assert {"Encounters": f"{system}/encounters.md"} in site.system_nav(site.catalog.systems[system])
 
 
