@@ -101,6 +101,7 @@ def export_system(system: System, *, with_presets: bool = True) -> dict[str, Any
     if with_presets:
         out["presets"] = builtins.presets(system, out)
         out["encounters"] = builtins.encounters(system, out, out["presets"])
+        out["encounters_note"] = system.extra.get("encounters_note")
     return out
 
 

@@ -117,6 +117,8 @@ def _load_system(folder: Path, root: Path, problems: list[Problem]) -> System:
             if isinstance(source.data, dict) and isinstance(source.data.get(kind), (dict, list)):
                 system.extra[kind] = source.data[kind]
                 system.where[(kind, kind)] = Where(source, (kind,))
+            if kind == "encounters" and isinstance(source.data, dict) and isinstance(source.data.get("note"), str):
+                system.extra["encounters_note"] = source.data["note"]  # what the text gives (or not)
     for other in folder.glob("*.yaml"):
         known = (
             other.name in OPTIONAL_FILES

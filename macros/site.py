@@ -145,7 +145,7 @@ class Site:
             return gm_screen.gm_screen_page(prose, lambda table: self.generated(system, table))
         if rest == ["tracker"]:
             return tracker.tracker_page(prose, {**self.exported[system.id], "version": self.version})
-        if rest == ["encounters"] and self.exported[system.id].get("encounters"):
+        if rest == ["encounters"] and self.has_encounters(system.id):
             return encounters.encounters_page(prose, self.exported[system.id], self.version)
         if len(rest) == 2 and rest[0] == "calculators" and rest[1] in decls:
             return system_pages.calculator_page(prose, rest[1], decls[rest[1]])
@@ -168,6 +168,10 @@ class Site:
             return page_title(titles[rest[0]], system.name)
         return None
 
+    def has_encounters(self, sid: str) -> bool:
+        """An Encounters page: the data has encounters, or a note saying why it has none."""
+        return bool(self.exported[sid].get("encounters") or self.exported[sid].get("encounters_note"))
+
     def system_nav(self, system: System) -> list[Any]:
         """One system's pages as MkDocs nav items, in reading order: every page the data declares
         (system.yaml's `pages`), the pages every system has (SYSTEM_PAGES), one per calculator."""
@@ -175,7 +179,7 @@ class Site:
         items: list[Any] = [f"{sid}/index.md"]
         items += [{p["title"]: f"{sid}/{p['id']}.md"} for p in system.pages]
         items += [{title: f"{sid}/{page}.md"} for page, title in SYSTEM_PAGES]
-        if self.exported[sid].get("encounters"):
+        if self.has_encounters(sid):
             items.append({"Encounters": f"{sid}/encounters.md"})
         calcs = [{d["title"]: f"{sid}/calculators/{n}.md"} for n, d in self.declarations(system).items()]
         items.append({"Calculators": calcs})

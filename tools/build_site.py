@@ -9,7 +9,8 @@ Order matters:
    then each calculator's default answer goes into its pages (tools/prerender.py), so it shows
    at first paint, before Python, and each page's head lists its JavaScript modules
    (tools/module_preload.py), so they load at once and not one import level at a time;
-4. copy the Pyodide runtime of the exactly pinned npm package to `assets/pyodide/<version>/`;
+4. copy the Pyodide runtime of the exactly pinned npm package to `assets/pyodide/<version>/`, and
+   the browser libraries of VENDOR (each exactly pinned too) to `assets/js/vendor/`;
 5. write the precompiled `.pyc` standard library (tools/make_pyc_stdlib.mjs, cached in build/,
    made before the wheel's bytecode, which reuses it), cut to the modules the calculators import
    (measured by running them all in Pyodide: `--trim`); the reader downloads only that cut;
@@ -57,9 +58,16 @@ PYC_STDLIB = "python_stdlib_pyc.zip"  # the trimmed .pyc stdlib (trimmed_stdlib)
 LOCK_NAME = "calc-lock.json"
 SW_TEMPLATE = ROOT / "tools" / "sw_template.js"
 SKIP_PRECACHE = (".map", ".gz")
+VENDOR = {"qrcode-generator": ("dist/qrcode.mjs", "qrcode.mjs")}
+"""Browser libraries copied from node_modules (package → its file, the name under
+assets/js/vendor/). Each is imported dynamically by the one feature that uses it, never by a
+page's static import graph: qrcode-generator draws the tracker's QR code of an encounter link
+(docs/assets/js/fight-qr.mjs), so no other page downloads it."""
 # Precached only on a later visit (sw_template.js, `later`), with the pages without a calculator
-# and the memory snapshot: the search index and the search's word splitters.
-LATER_PRECACHE = ("search/", "assets/javascripts/lunr/")
+# and the memory snapshot: the search index, the search's word splitters, and the QR code (its
+# library and the module that draws it, both imported dynamically by the tracker pages, themselves
+# later: a calculator page's first visit downloads not one byte of them).
+LATER_PRECACHE = ("search/", "assets/javascripts/lunr/", "assets/js/vendor/", "assets/js/fight-qr.mjs")
 
 
 class BuildError(RuntimeError):
@@ -89,6 +97,22 @@ def pinned_pyodide_version() -> str:
     if pin != installed:
         raise BuildError(f"package.json pins pyodide {pin!r} but node_modules has {installed!r}: run `npm ci`")
     return installed
+
+
+def install_vendor(site: Path) -> None:
+    """Copy VENDOR's files into `assets/js/vendor/`, each from the exactly pinned package."""
+    pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    out = site / "assets" / "js" / "vendor"
+    out.mkdir(parents=True, exist_ok=True)
+    for package, (source, name) in VENDOR.items():
+        folder = ROOT / "node_modules" / package
+        if not (folder / "package.json").is_file():
+            raise BuildError(f"node_modules/{package} is missing: run `npm ci`")
+        installed = json.loads((folder / "package.json").read_text())["version"]
+        if pins.get(package) != installed:
+            pin = pins.get(package)
+            raise BuildError(f"package.json pins {package} {pin!r} but node_modules has {installed!r}: run `npm ci`")
+        shutil.copy2(folder / source, out / name)
 
 
 def build_wheel(out_dir: Path, stdlib: Path | None = None) -> Path:
@@ -297,6 +321,7 @@ def build(site: Path) -> None:
     print(f"[build] default answers prerendered into {blocks} calculator blocks", flush=True)
     preloaded = module_preload.add_module_preloads(site)
     print(f"[build] module preloads written into {preloaded} pages", flush=True)
+    install_vendor(site)
     install_runtime(site, wheel, version, trimmed_stdlib(pyc_stdlib(version), wheel))
     print(f"[build] site ready in {site} ({time.perf_counter() - started:.1f} s)", flush=True)
 

@@ -15,7 +15,7 @@ import zlib
 from html import escape
 from typing import Any
 
-from macros.render.prose import Prose, md_text, system_heading
+from macros.render.prose import Prose, doc_path, md_text, system_heading
 
 FORMAT = 1
 
@@ -37,15 +37,16 @@ def fight_fragment(system_id: str, version: str, foes: list[dict[str, Any]]) -> 
 def encounters_page(prose: Prose, exported: dict[str, Any], version: str) -> str:
     """The Encounters page of `prose.system`."""
     system = prose.system
-    parts = [
-        system_heading("Encounters", system.name),
-        "",
-        "Ready-made fights: open one in the encounter tracker with one tap, foes and all.",
-        "{: .cc-lead }",
-        "",
-    ]
     encounters = exported.get("encounters") or []
-    if not encounters:
+    parts = [system_heading("Encounters", system.name), ""]
+    if encounters:
+        lead = "Ready-made fights: open one in the encounter tracker with one tap, foes and all."
+        parts += [lead, "{: .cc-lead }", ""]
+    if exported.get("encounters_note"):
+        parts += [prose.expand(exported["encounters_note"]), "{: .cc-encounters-note }", ""]
+        if not encounters:
+            parts += [f"[Open the encounter tracker]({prose.href(doc_path(system.id, 'tracker'))})", ""]
+    elif not encounters:
         parts.append(f"{md_text(system.name)} has no encounters yet (`encounters.yaml` in its data).")
     for enc in encounters:
         parts += [f"## {md_text(enc['title'])} {{#{enc['id']}}}", ""]

@@ -58,3 +58,54 @@ test("the fight as it stands carries damage and conditions; bad ones are refused
   const spoilt = await packFight("countup", "v", [{ ...standing[0], damage: 1.5 }]);
   await assert.rejects(unpackFight(spoilt), /whole number/);
 });
+
+test("a players' link holds the players' view and never a foe's hit points", async () => {
+  const { isPlayersLink, packPlayers, unpackPlayers } = await import("../../docs/assets/js/fight-link.mjs");
+  const { playersView } = await import("../../docs/assets/js/tracker/fighters.mjs");
+  const view = {
+    round: 2,
+    current: "c2",
+    order: [{ id: "c2" }, { id: "c1" }],
+    combatants: [
+      { id: "c1", name: "Aria", side: "pc", hp: 7, max: 12, state: "Hurt", tags: ["Prone"] },
+      { id: "c2", name: "Ogre", side: "foe", hp: 3, max: 30, state: "Hurt", tags: [] },
+    ],
+  };
+  const hash = await packPlayers("countup", "v1", 2, playersView(view), 0);
+  assert.ok(hash.startsWith("#fight=players.") && isPlayersLink(hash));
+  assert.equal(await unpackFight(hash), null); // no fight to load in a players' link
+  const got = await unpackPlayers(hash);
+  assert.deepEqual(got, {
+    system: "countup",
+    version: "v1",
+    round: 2,
+    at: 0,
+    players: [
+      { name: "Ogre", side: "foe", now: true, state: "Hurt", hp: null, tags: [] },
+      { name: "Aria", side: "pc", now: false, state: "Hurt", hp: "7 / 12", tags: ["Prone"] },
+    ],
+  });
+  // a foe's hit points are not packed even when an entry carries them
+  const leaky = await packPlayers("countup", "v1", 2, [{ name: "Ogre", side: "foe", hp: "3 / 30", tags: [] }], 0);
+  const packed = Buffer.from(leaky.slice("#fight=players.".length), "base64url");
+  const json = await new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).text();
+  assert.ok(json.includes("Ogre") && !json.includes("30"), json);
+  assert.equal(await unpackPlayers(await packFight("countup", "v", ROSTER)), null);
+  await assert.rejects(unpackPlayers("#fight=players.%%"), FightLinkError);
+});
+
+test("what a link from other rules data loses is named by combatant and field", async () => {
+  const { notFitting, stateFromRoster } = await import("../../docs/assets/js/tracker/fighters.mjs");
+  const decl = { fields: [{ name: "ac", label: "Armor Class", type: "integer", min: -10, max: 50, default: 10 }], health: { input: "target_hp", default: 10 } };
+  const state = stateFromRoster("countup", [{ name: "Ann", side: "pc", values: {} }, { name: "Orc", side: "foe", values: { ac: 999 } }], decl);
+  const said = notFitting(
+    [
+      { input: "combatants[2].values.ac", message: "must be between -10 and 50 (got 999)" },
+      { input: "combatants[1]", message: "is not a combatant" },
+      { input: "options.ties", message: "is not a choice" },
+    ],
+    state,
+    decl,
+  );
+  assert.deepEqual(said, ["Orc, Armor Class: must be between -10 and 50 (got 999)", "Ann: is not a combatant", "options.ties: is not a choice"]);
+});

@@ -56,5 +56,20 @@ def test_each_encounter_runs_in_the_tracker_with_its_foes(site: Site, system: st
     assert {"Encounters": f"{system}/encounters.md"} in site.system_nav(site.catalog.systems[system])
 
 
-def test_a_system_without_encounters_has_no_page(site: Site) -> None:
-    assert {"Encounters": "phases/encounters.md"} not in site.system_nav(site.catalog.systems["phases"])
+@pytest.mark.parametrize("system", ["action-points", "phases", "active-defense"])
+def test_a_text_without_creatures_says_so_and_makes_none_up(site: Site, system: str) -> None:
+    assert site.exported[system]["encounters"] == []
+    page = site.render(f"{system}/encounters.md")
+    assert "gives numbers for no creature" in page and "no encounter is made up" in page
+    assert "cc-run-encounter" not in page and "has no encounters yet" not in page
+    assert "Ready-made fights" not in page and "[Open the encounter tracker](tracker.md)" in page
+    assert {"Encounters": f"{system}/encounters.md"} in site.system_nav(site.catalog.systems[system])
+
+
+def test_a_system_without_encounters_or_note_has_no_page(site: Site) -> None:
+    saved = site.exported["phases"]
+    site.exported["phases"] = {**saved, "encounters": [], "encounters_note": None}
+    try:
+        assert {"Encounters": "phases/encounters.md"} not in site.system_nav(site.catalog.systems["phases"])
+    finally:
+        site.exported["phases"] = saved

@@ -25,6 +25,19 @@ export function stateFromRoster(system, roster, decl) {
   return { format: "cc-fight", version: 2, system, round: 0, turn: 0, order: [], notes: [], rolls: {}, pending: null, options: {}, combatants, next_id: combatants.length + 1 };
 }
 
+/** What of a link this site's rules data no longer takes (the engine's `dropped`), each named by
+ * its combatant and field: "Orc, Armor Class: must be between −10 and 50 (got 999)". */
+export function notFitting(dropped, state, decl) {
+  const labels = new Map((decl.fields || []).map((f) => [f.name, f.label]));
+  return dropped.map((d) => {
+    const m = /^combatants\[(\d+)\](?:\.(?:values\.)?([\w-]+))?/.exec(d.input || "");
+    const who = m ? state.combatants?.[Number(m[1]) - 1]?.name : null;
+    const field = m?.[2] ? labels.get(m[2]) || m[2] : null;
+    const where = [typeof who === "string" ? who : null, field].filter(Boolean).join(", ");
+    return `${where || d.input}: ${d.message}`;
+  });
+}
+
 /** The roster of a fight state, as a link carries it (the full hit points under the health
  * input); `asItStands` adds each one's damage taken and conditions. */
 export function rosterOf(state, decl, asItStands = false) {

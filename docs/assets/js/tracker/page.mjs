@@ -8,6 +8,7 @@
 // cards.mjs (order and cards), round.mjs (dice), alerts.mjs (problems kept on screen).
 import { el, replace } from "../shared/dom.mjs";
 import { registerServiceWorker } from "../boot/site-update.mjs";
+import { isPlayersLink } from "../fight-link.mjs";
 import { Alerts } from "./alerts.mjs";
 import { cardFromHash, rememberCards } from "./back-to-card.mjs";
 import { Cards } from "./cards.mjs";
@@ -16,6 +17,7 @@ import { ForecastPanel } from "./forecast-panel.mjs";
 import { Odds } from "./odds.mjs";
 import { AddForm, Rulings } from "./form.mjs";
 import { RoundDice } from "./round.mjs";
+import { showPlayers } from "./players.mjs";
 import { linkFights, pasteIntoTracker } from "./setup.mjs";
 import * as S from "./state.mjs";
 import { Sync } from "./sync.mjs";
@@ -313,7 +315,8 @@ export function bindTrackers() {
   }
   for (const root of document.querySelectorAll(".cc-tracker:not([data-cc-bound])")) {
     try {
-      live.add(new Tracker(root));
+      if (isPlayersLink(location.hash)) showPlayers(root, location.hash); // read-only: no Tracker
+      else live.add(new Tracker(root));
     } catch (err) {
       root.append(el("p", { class: "cc-error" }, `The tracker could not be set up: ${err.message}`));
     }

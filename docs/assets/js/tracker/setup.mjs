@@ -1,11 +1,13 @@
 // The tracker's quick set-up, called once each from page.mjs: the paste box and the text's own
 // creatures at the top of the add form (`pasteIntoTracker`), and encounter links (`linkFights`):
 // a page opened with `#fight=…` starts that fight in one undoable step (a link from another
-// rules-data version says so), and "Link to this fight" packs the roster as it stands.
-import { el, replace } from "../shared/dom.mjs";
+// rules-data version says so), and "Link to this fight" packs the roster as it stands (with its
+// QR code; the players' link is players.mjs's).
+import { el } from "../shared/dom.mjs";
 import { FightLinkError, packFight, unpackFight } from "../fight-link.mjs";
 import { mountStatPaste } from "../stat-paste.mjs";
-import { playersView, rosterOf, stateFromRoster, trackerCombatant } from "./fighters.mjs";
+import { notFitting, rosterOf, stateFromRoster, trackerCombatant } from "./fighters.mjs";
+import { playersButton, showQr } from "./players.mjs";
 
 /** The tracker's hook: the paste box and the text's creatures at the top of its add form; each
  * fighter joins the fight as one undoable "add". `dispatch(action, said)` is the tracker's own. */
@@ -32,6 +34,7 @@ export function linkFights(root, { system, decl, state, view, dispatch, say }) {
   const button = el("button", { type: "button", class: "md-button cc-tk-share" }, "Link to this fight");
   const standing = el("input", { type: "checkbox", class: "cc-tk-standing" });
   const withState = el("label", { class: "cc-tk-check" }, standing, " with damage and conditions");
+  const qr = el("div", { class: "cc-tk-fightqr", hidden: true });
   button.addEventListener("click", async () => {
     const hash = await packFight(system, decl.version || "", rosterOf(state(), decl, standing.checked));
     out.value = new URL(hash, location.href).href;
@@ -43,10 +46,11 @@ export function linkFights(root, { system, decl, state, view, dispatch, say }) {
     } catch {
       say("The link is selected below: copy it.");
     }
+    await showQr(qr, out.value, `the link to this ${standing.checked ? "fight" : "roster"}`);
   });
   const tools = root.querySelector("#cc-tk-h-tools")?.parentElement.querySelector(".cc-tk-row");
-  if (tools) tools.append(button, withState, playersButton(root, view));
-  tools?.parentElement.append(out);
+  if (tools) tools.append(button, withState, playersButton(root, { system, decl, view, say }));
+  tools?.parentElement.append(out, qr);
   return openLink(system, decl, dispatch, say);
 }
 
@@ -64,43 +68,8 @@ async function openLink(system, decl, dispatch, say) {
   const next = stateFromRoster(system, got.roster, decl);
   const changed = got.version && decl.version && got.version !== decl.version ? ` The link was made with rules data ${got.version}; this site has ${decl.version}: what no longer fits is named.` : "";
   dispatch({ type: "load", state: next }, (answer) => {
-    const dropped = answer.dropped?.length ? ` Not opened: ${answer.dropped.map((d) => d.message).join("; ")}.` : "";
-    return `Opened the link's fight: ${answer.state.combatants.length} combatants (Undo returns to the fight you had).${changed}${dropped}`;
+    const dropped = answer.dropped?.length ? ` Not opened: ${notFitting(answer.dropped, next, decl).join("; ")}.` : "";
+    const n = answer.state.combatants.length;
+    return `Opened the link's fight: ${n} combatant${n === 1 ? "" : "s"} (Undo returns to the fight you had).${changed}${dropped}`;
   });
-}
-
-/** "Players' view": a read-only panel to turn towards the table (order, whose turn, states; a
- * foe's hit points hidden), kept current while it is open. */
-function playersButton(root, view) {
-  const panel = el("section", { class: "cc-tk-players", "aria-label": "Players' view", hidden: true });
-  const button = el("button", { type: "button", class: "md-button cc-tk-players-open", "aria-expanded": "false" }, "Players' view");
-  let timer = null;
-  const draw = () => {
-    const v = view();
-    const rows = playersView(v).map((p) =>
-      el(
-        "li",
-        { class: `cc-tk-${p.side}`, "aria-current": p.now ? "step" : null },
-        el("strong", {}, p.name),
-        p.now ? " — their turn" : "",
-        p.state ? ` · ${p.state}` : "",
-        p.hp ? ` · HP ${p.hp}` : "",
-        p.tags.length ? ` · ${p.tags.join(", ")}` : "",
-      ),
-    );
-    replace(panel, el("h2", {}, `Players' view · round ${v?.round ?? 0}`), el("ol", { class: "cc-tk-players-list" }, rows));
-  };
-  button.addEventListener("click", () => {
-    const open = panel.hidden;
-    panel.hidden = !open;
-    button.setAttribute("aria-expanded", String(open));
-    clearInterval(timer);
-    if (open) {
-      draw();
-      timer = setInterval(() => (root.isConnected ? draw() : clearInterval(timer)), 500);
-      panel.scrollIntoView({ block: "start" });
-    }
-  });
-  root.prepend(panel);
-  return button;
 }
