@@ -30,13 +30,17 @@ class Node:
 
 
 class Orders:
-    """The orders of any set of fighters, as a tree of prefixes (shared prefixes are walked once)."""
+    """Every fighter rolls its own initiative each round (`calc.forecast.initiative`): the orders of
+    any set of fighters, as a tree of prefixes (shared prefixes are walked once)."""
 
     def __init__(self, fighters: Sequence[Fighter], high_first: bool) -> None:
         keys = sorted({(-x if high_first else x, f.tie) for f in fighters for x in f.initiative.outcomes()})
         at = {k: n for n, k in enumerate(keys)}
         self.ties = [f.tie for f in fighters]
-        self.faces = [f.initiative.total for f in fighters]
+        self.sides = [f.initiative.total for f in fighters]
+        self.faces = 1  # the whole: every fighter's faces
+        for n in self.sides:
+            self.faces *= n
         self.points: list[list[int]] = []  # fighter → face weight at each point of the count
         for f in fighters:
             row = [0] * len(keys)
@@ -50,11 +54,11 @@ class Orders:
         """Every order of the fighters in the bit mask `up`, weighted over the product of all the
         fighters' faces (a fighter out of the fight counts all its faces: its roll no longer matters)."""
         if up not in self._trees:
-            members = [i for i in range(len(self.faces)) if up >> i & 1]
+            members = [i for i in range(len(self.sides)) if up >> i & 1]
             rest = 1
-            for i in range(len(self.faces)):
+            for i in range(len(self.sides)):
                 if not up >> i & 1:
-                    rest *= self.faces[i]
+                    rest *= self.sides[i]
             root = Node()
             self._grow(root, tuple(members), [1] * len(self.points[0]) if self.points else [], rest, first=True)
             self._trees[up] = root

@@ -12,6 +12,7 @@ from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain
 from calc.forecast.fighters import FOES, PARTY, Fighter, target_order
+from calc.forecast.initiative import Sequences
 from calc.forecast.order import Orders
 from calc.forecast.round import Fight
 
@@ -146,3 +147,56 @@ def test_two_against_one_equals_brute_force(high_first):
     fighters = [toy("A", PARTY, 3, (0, 0)), toy("B", PARTY, 2, (0, 1), die=2), toy("C", FOES, 4, (1,), hit=3, of=4)]
     got = chain.forecast(Fight(fighters, policies(), high_first), 3)
     assert list(got.party.within) == brute(fighters, high_first, 3)
+
+
+@pytest.mark.parametrize(("hp", "high_first"), [((2, 1, 2, 1, 2, 2), True), ((1, 2, 2, 2, 1, 1), False)])
+def test_three_against_three_equals_brute_force(hp, high_first):
+    """Six fighters with two-sided initiative: ties within a side broken by the listed order."""
+    fighters = [toy(f"P{i}", PARTY, hp[i], (0, i), init=2, hit=1 + i % 2, of=3, die=2) for i in range(3)]
+    fighters += [toy(f"F{i}", FOES, hp[3 + i], (1, i), init=2, die=2 + i % 2) for i in range(3)]
+    got = chain.forecast(Fight(fighters, policies(), high_first), 2)
+    assert list(got.party.within) == brute(fighters, high_first, 2)
+
+
+def test_four_against_four_equals_brute_force():
+    """Eight fighters, each side acting together on a tied roll of its two-sided initiative die."""
+    fighters = [toy(f"P{i}", PARTY, 1, (0,), init=2, hit=1 + i % 2, of=3, die=2) for i in range(4)]
+    fighters += [toy(f"F{i}", FOES, 1, (1,), init=2, hit=1, of=2 + i % 2, die=2) for i in range(4)]
+    got = chain.forecast(Fight(fighters, policies(), high_first=False), 2)
+    assert list(got.party.within) == brute(fighters, False, 2)
+
+
+def test_four_against_four_are_symmetric_when_the_round_is_simultaneous():
+    """Both sides alike and acting together on every tied total: neither side is favoured."""
+    fighters = [toy(f"{s}{i}", s, 1, (0,), init=2, hit=1 + i % 2, of=3) for s in (PARTY, FOES) for i in range(4)]
+    got = chain.forecast(Fight(fighters, policies(), high_first=True), 4)
+    assert got.party.within == got.foes.within
+    assert got.party.within[-1] > 0
+
+
+def test_a_procedure_given_as_its_orders_equals_the_rolled_one():
+    """One roll per side (d6 each, highest first, the party on a tie): 21 rolls in 36 the party acts
+    first. With one fighter a side, the same as each fighter rolling its own d6."""
+    fighters = [toy("A", PARTY, 5, (0,)), toy("B", FOES, 6, (1,), hit=2, of=3)]
+    rolled = chain.forecast(Fight(fighters, policies(), high_first=True), 6)
+    by_side = Sequences(36, lambda up: [(21, [(0,), (1,)]), (15, [(1,), (0,)])])
+    given = chain.forecast(Fight(fighters, policies(), high_first=True, initiative=by_side), 6)
+    assert given == rolled
+
+
+def test_a_procedures_orders_must_weigh_its_faces():
+    fighters = [toy("A", PARTY, 2, (0,)), toy("B", FOES, 2, (1,))]
+    wrong = Sequences(36, lambda up: [(20, [(0,), (1,)]), (15, [(1,), (0,)])])
+    with pytest.raises(ValueError, match="35"):
+        chain.forecast(Fight(fighters, policies(), high_first=True, initiative=wrong), 2)
+
+
+def test_a_fixed_order_takes_out_the_fighters_already_down():
+    """A fixed order naming every fighter: one out of the fight at the start is left out of it,
+    and the round weighs as much as from any other state."""
+    fighters = [toy("A", PARTY, 3, (0,)), toy("B", PARTY, 0, (0,)), toy("C", FOES, 3, (1,))]
+    fixed = Sequences(1, lambda up: [(1, [(2,), (0,), (1,)])])
+    fight = Fight(fighters, policies(), high_first=True, initiative=fixed)
+    assert fixed.tree(0b101).children == {(2,): fixed.tree(0b101).children[(2,)]}
+    assert list(fixed.tree(0b101).children[(2,)].children) == [(0,)]
+    assert sum(w for w, _ in fight.step(fight.start)) == fight.total
