@@ -15,6 +15,7 @@ from calc.dist import Dist
 from calc.errors import InputError
 from calc.systems.countup.damage import hit_damage
 from calc.systems.countup.hit import hit
+from calc.track import Threshold, track
 
 HIT_INPUTS = ("to_hit", "ability_from", "ability_score", "ability_bonus", "misc", "hurt", "ac", "natural_rolls")
 DAMAGE_INPUTS = (
@@ -116,7 +117,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     if uses_hurt:
         hurt = data.fact("hurt", "hurt_hp")
         dead_at = data.fact("death", "death_hp")
-        thresholds = [rounds.Threshold(HURT, hp - hurt["max"]), rounds.Threshold("Dead", hp - dead_at)]
+        thresholds = [Threshold(HURT, hp - hurt["max"]), Threshold("Dead", hp - dead_at)]
         rule = "death" if inputs["target"] == "character" else "ruling:npc-death-at-zero"
         steps.append(
             data.step(
@@ -131,7 +132,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         aim = f"take a {hp}-HP {who} to 0 HP or below ({HURT})"
     else:
         dead_at = data.fact("npc-death", "npc_death_hp")
-        thresholds = [rounds.Threshold("Dead", hp - dead_at)]
+        thresholds = [Threshold("Dead", hp - dead_at)]
         steps.append(data.step("npc-death", f"An ordinary NPC or monster dies at {dead_at} hit points or fewer."))
         aim = f"kill a {hp}-HP foe"
     attacks = sum(a["attacks"] for a in party.each(inputs))
@@ -139,7 +140,7 @@ def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     party.track_bounded(attacks, most, max(t.damage for t in thresholds), party.whole(inputs, "target_hp"))
     per_round = rounds.round_total(laters)
     first = None if same else rounds.round_total(firsts)  # fewer attacks fit in the first round
-    reached = rounds.track(per_round, thresholds, first=first)
+    reached = track(per_round, thresholds, first=first)
     return round_answer.answer(per_round, reached, aim, steps)
 
 
