@@ -23,7 +23,8 @@ MAX_STATES = 40_000
 """The most fight states followed exactly (memory grows with them)."""
 
 MAX_WORK = 400_000
-"""The most (states × prefixes of the round's orders walked from each), checked before computing."""
+"""The most (states × prefixes of the round's orders walked from each), checked before computing:
+the prefixes are counted no further than this allows (4 against 4 has 109,601 of them)."""
 
 MAX_STEPS = 1_000_000
 """The most health states met while walking the rounds (`Fight.steps`: about 1.5 µs each in
@@ -55,12 +56,13 @@ def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int
         raise InputError(
             "foes", f"this fight has up to {most:,} states, more than the {bound:,} followed exactly: try {REDUCE}"
         )
-    walked = fight.orders_walked()
-    if most * walked > MAX_WORK:
+    limit = MAX_WORK // most
+    walked = fight.orders_walked(limit)
+    if walked > limit:
         raise InputError(
             "foes",
-            f"this fight has up to {most:,} states, each round walking {walked:,} orders of who acts when: "
-            f"{most * walked:,} steps, more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
+            f"this fight has up to {most:,} states, each round walking more than {limit:,} orders of who acts "
+            f"when: more than the {MAX_WORK:,} steps followed exactly: try {REDUCE}",
         )
     moves: dict[State, list[tuple[int, State]]] = {}
     todo = [fight.start]

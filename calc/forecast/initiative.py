@@ -29,6 +29,11 @@ class Initiative(Protocol):
         """The orders of a round starting with the fighters in the bit mask `up` in the fight."""
         ...
 
+    def count(self, up: int, limit: int) -> int:
+        """The prefixes of `tree(up)` (what a round's work grows with), at most `limit` + 1: counted
+        before the work is bounded, so cheaply."""
+        ...
+
 
 Order = tuple[int, Sequence[Group]]
 """(weight, the groups in the order they act)."""
@@ -45,6 +50,9 @@ class Sequences:
         self.faces = faces
         self._orders = orders
         self._trees: dict[int, Node] = {}
+
+    def count(self, up: int, limit: int) -> int:
+        return min(self.tree(up).size(), limit + 1)
 
     def tree(self, up: int) -> Node:
         got = self._trees.get(up)

@@ -64,20 +64,42 @@ class Orders:
             self._trees[up] = root
         return self._trees[up]
 
+    def count(self, up: int, limit: int) -> int:
+        """How many prefixes `tree(up)` has, counted without building it and no further than
+        `limit` + 1 (the bound is checked before the work: 8 fighters have over 100,000)."""
+        if up in self._trees:
+            return min(self._trees[up].size(), limit + 1)
+        members = tuple(i for i in range(len(self.sides)) if up >> i & 1)
+        seen = 0
+        todo = [(members, [1] * len(self.points[0]) if self.points else [], True)]
+        while todo and seen <= limit:
+            left, ways, first = todo.pop()
+            seen += 1
+            todo.extend((rest, nxt, False) for _, rest, nxt in self._next(left, ways, first))
+        return min(seen, limit + 1)
+
     def _grow(self, node: Node, left: tuple[int, ...], ways: list[int], factor: int, first: bool) -> None:
         """`ways[p]`: the weight of the prefix with its last group at point p (any point, at the start)."""
         if not left:
             node.weight = factor * (1 if first else sum(ways))
             return
+        for group, rest, nxt in self._next(left, ways, first):
+            self._grow(node.children.setdefault(group, Node()), rest, nxt, factor, first=False)
+
+    def _next(
+        self, left: tuple[int, ...], ways: list[int], first: bool
+    ) -> list[tuple[Group, tuple[int, ...], list[int]]]:
+        """The groups that can act next after a prefix whose last group is at point p with weight
+        `ways[p]`: each with the fighters left after it and its own `ways`."""
         before = [0, *accumulate(ways)][:-1] if not first else ways  # Σ over strictly earlier points
+        out = []
         for group in self._groups(left):
             nxt = list(before)
             for i in group:
                 nxt = [a * b for a, b in zip(nxt, self.points[i], strict=True)]
-            if not any(nxt):
-                continue
-            child = node.children.setdefault(group, Node())
-            self._grow(child, tuple(i for i in left if i not in group), nxt, factor, first=False)
+            if any(nxt):
+                out.append((group, tuple(i for i in left if i not in group), nxt))
+        return out
 
     def _groups(self, left: tuple[int, ...]) -> list[Group]:
         """The groups that may act next: any fighters of `left` sharing a tie key."""

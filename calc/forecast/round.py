@@ -74,10 +74,10 @@ class Fight:
             count *= sum(self.fighters[i].states for i in self.sides[side]) + 1
         return count
 
-    def orders_walked(self) -> int:
-        """The prefixes of the orders a round walks from the start (every fighter up): with the
-        states, what the work grows with."""
-        return self.orders.tree(sum(1 << i for i in range(len(self.fighters)))).size()
+    def orders_walked(self, limit: int) -> int:
+        """The prefixes of the orders a round walks from the start (every fighter up), counted up
+        to `limit` + 1: with the states, what the work grows with."""
+        return self.orders.count(sum(1 << i for i in range(len(self.fighters))), limit)
 
     # --- one round ----------------------------------------------------------------------------
     def step(self, state: State) -> list[tuple[int, State]]:

@@ -200,3 +200,27 @@ def test_a_fixed_order_takes_out_the_fighters_already_down():
     assert fixed.tree(0b101).children == {(2,): fixed.tree(0b101).children[(2,)]}
     assert list(fixed.tree(0b101).children[(2,)].children) == [(0,)]
     assert sum(w for w, _ in fight.step(fight.start)) == fight.total
+
+
+def test_the_orders_are_counted_without_building_them_and_no_further_than_needed():
+    fighters = [toy(f"P{i}", PARTY, 3, (0, i)) for i in range(3)] + [toy("F", FOES, 3, (1,), init=4)]
+    orders = Orders(fighters, high_first=False)
+    size = orders.tree(0b1111).size()
+    fresh = Orders(fighters, high_first=False)
+    assert fresh.count(0b1111, 10**6) == size
+    calls = []
+    grow = fresh._next  # noqa: SLF001
+    fresh._next = lambda *a: calls.append(a) or grow(*a)  # type: ignore[method-assign]  # noqa: SLF001
+    assert fresh.count(0b1111, 7) == 8
+    assert len(calls) == 8  # stopped as soon as the limit was passed
+    assert fresh._trees == {}  # noqa: SLF001  (counted, never built)
+
+
+def test_eight_fighters_are_refused_before_their_orders_are_built():
+    """4 against 4 rolling every round: over 100,000 orders; refused after counting a few."""
+    fighters = [toy(f"{s}{i}", s, 6, (0 if s == PARTY else 1, i), init=10) for s in (PARTY, FOES) for i in range(4)]
+    fight = Fight(fighters, policies(), high_first=True)
+    with pytest.raises(InputError) as err:
+        chain.forecast(fight, 10)
+    assert "orders of who acts when" in err.value.reason and "fewer fighters" in err.value.reason
+    assert fight.orders._trees == {}  # noqa: SLF001
