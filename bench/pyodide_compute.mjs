@@ -7,7 +7,9 @@
 // typical 10 ms). The least is the honest figure on a shared, loaded machine: the load average is
 // printed beside it.
 // Needs `python tools/build_site.py --wheel-only` first (writes build/artifacts.json).
-// Usage: node bench/pyodide_compute.mjs [--repeat N] [--only TEXT] [--json]
+// Usage: node bench/pyodide_compute.mjs [--repeat N] [--only TEXT] [--json] [--forecast]
+//   --forecast: the fight forecast's cases instead (calc.forecast.bench.run: states, median and
+//   least CPU ms per case, target 1000 ms for 4 against 4 in Pyodide)
 //   --only: just the cases whose "system/calculator/case" contains TEXT (e.g. action-points/damage/limit)
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -16,7 +18,12 @@ import { parseArgs } from "node:util";
 import { buildArtifacts } from "../tools/build_artifacts.mjs";
 
 const { values: args } = parseArgs({
-  options: { repeat: { type: "string", default: "15" }, only: { type: "string", default: "" }, json: { type: "boolean" } },
+  options: {
+    repeat: { type: "string", default: "15" },
+    only: { type: "string", default: "" },
+    json: { type: "boolean" },
+    forecast: { type: "boolean" },
+  },
 });
 const repeat = Number(args.repeat);
 if (!Number.isInteger(repeat) || repeat < 1) {
@@ -33,6 +40,24 @@ const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
 const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", stdLibURL, stdout: () => {} });
 pyodide.unpackArchive(new Uint8Array(readFileSync(artifacts.wheel)), "wheel");
 const version = pyodide.runPython("import sys; sys.version.split()[0]");
+
+if (args.forecast) {
+  pyodide.globals.set("bench_repeat", repeat);
+  pyodide.globals.set("bench_only", args.only);
+  const before = loadavg();
+  const cases = JSON.parse(
+    pyodide.runPython(
+      "import calc.forecast.bench as fb, json; fb.run(1, 'countup/1 against'); json.dumps(fb.run(bench_repeat, bench_only))",
+    ),
+  );
+  console.log(`Pyodide ${artifacts.pyodide} (Python ${version}): the fight forecast, ${repeat} runs per case after a warm-up`);
+  console.log(`load average before: ${before.map((x) => x.toFixed(2)).join(" ")}`);
+  for (const r of cases) {
+    const figures = r.error ? `refused: ${r.error}` : `${r.states} states, median ${r.median_ms} ms, least CPU ${r.cpu_ms} ms`;
+    console.log(`${r.system.padEnd(12)}${r.case.padEnd(14)}${figures}`);
+  }
+  process.exit(0);
+}
 
 const loadBefore = loadavg();
 const started = performance.now();

@@ -40,7 +40,7 @@ need products of 685,000 digits and 0.55 s in CPython, two to three times that u
 the limit keeps a round's sum well under a second there."""
 
 MAX_STATES = 20_000
-"""Most states a round's Markov chain (`calc.rounds.StateChain`) may reach. The largest chains the
+"""Most states a round's Markov chain (`calc.state_chain.StateChain`) may reach. The largest chains the
 declared inputs allow today have a few hundred (phases' target: hit points × Wounds × flags,
 hit points at most 60); the exploration is cut off at this count, before the chain is solved."""
 

@@ -10,13 +10,14 @@ from typing import Any
 
 from calc import result, rounds
 from calc.dist import Dist
+from calc.reached import Reached
 
 HEADLINE_ROUNDS = 3  # "the chance within 3 rounds": the issue's figure, a display choice
 
 
 def answer(
     per_round: Dist,
-    reached: list[rounds.Reached],
+    reached: list[Reached],
     aim: str,
     steps: list[dict[str, str]],
     label: str = "Damage per round",
@@ -38,7 +39,7 @@ def answer(
     return out
 
 
-def summary(per_round: Dist, first: rounds.Reached, aim: str) -> str:
+def summary(per_round: Dist, first: Reached, aim: str) -> str:
     """E.g. "3.4 rounds · 61% within 3 · to drop a 22-HP foe; deals 7.5 per round on average": the
     two figures first, short enough for the two folded lines of a phone's answer bar (about 20
     characters each)."""

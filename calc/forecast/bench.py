@@ -48,7 +48,7 @@ def run(repeat: int = 3, only: str = "") -> list[dict[str, Any]]:
             try:
                 answer = evaluate(request)
             except CalcError as e:
-                error = e.reason
+                error = f"{e.reason} (refused in {(time.process_time() - start_cpu) * 1000:.0f} ms CPU)"
                 break
             times.append((time.perf_counter() - start) * 1000)
             cpu.append((time.process_time() - start_cpu) * 1000)

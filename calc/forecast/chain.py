@@ -3,7 +3,7 @@
 The bound is checked twice: first against the most states the fight can have (`Fight.state_bound`,
 known from the fighters alone), then while the states are found; past it the answer is an
 `InputError` that names the count and what to reduce, never an approximation. The answers come
-from `calc.rounds.StateChain` (one forward pass for P(within k rounds), exact means by components).
+from `calc.state_chain.StateChain` (one forward pass for P(within k rounds), exact means by components).
 """
 
 from __future__ import annotations
@@ -16,13 +16,15 @@ from typing import Any
 from calc.errors import InputError
 from calc.forecast.fighters import FOES, PARTY
 from calc.forecast.round import Fight, State
-from calc.rounds import Reached, StateChain
+from calc.reached import Reached
+from calc.state_chain import StateChain
 
 MAX_STATES = 40_000
 """The most fight states followed exactly (memory grows with them)."""
 
 MAX_WORK = 400_000
-"""The most (states × prefixes of the round's orders walked from each), checked before computing."""
+"""The most (states × prefixes of the round's orders walked from each), checked before computing:
+the prefixes are counted no further than this allows (4 against 4 has 109,601 of them)."""
 
 MAX_STEPS = 1_000_000
 """The most health states met while walking the rounds (`Fight.steps`: about 1.5 µs each in
@@ -54,12 +56,13 @@ def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int
         raise InputError(
             "foes", f"this fight has up to {most:,} states, more than the {bound:,} followed exactly: try {REDUCE}"
         )
-    walked = fight.orders_walked()
-    if most * walked > MAX_WORK:
+    limit = MAX_WORK // most
+    walked = fight.orders_walked(limit)
+    if walked > limit:
         raise InputError(
             "foes",
-            f"this fight has up to {most:,} states, each round walking {walked:,} orders of who acts when: "
-            f"{most * walked:,} steps, more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
+            f"this fight has up to {most:,} states, each round walking more than {limit:,} orders of who acts "
+            f"when: more than the {MAX_WORK:,} steps followed exactly: try {REDUCE}",
         )
     moves: dict[State, list[tuple[int, State]]] = {}
     todo = [fight.start]

@@ -30,13 +30,17 @@ class Node:
 
 
 class Orders:
-    """The orders of any set of fighters, as a tree of prefixes (shared prefixes are walked once)."""
+    """Every fighter rolls its own initiative each round (`calc.forecast.initiative`): the orders of
+    any set of fighters, as a tree of prefixes (shared prefixes are walked once)."""
 
     def __init__(self, fighters: Sequence[Fighter], high_first: bool) -> None:
         keys = sorted({(-x if high_first else x, f.tie) for f in fighters for x in f.initiative.outcomes()})
         at = {k: n for n, k in enumerate(keys)}
         self.ties = [f.tie for f in fighters]
-        self.faces = [f.initiative.total for f in fighters]
+        self.sides = [f.initiative.total for f in fighters]
+        self.faces = 1  # the whole: every fighter's faces
+        for n in self.sides:
+            self.faces *= n
         self.points: list[list[int]] = []  # fighter → face weight at each point of the count
         for f in fighters:
             row = [0] * len(keys)
@@ -50,30 +54,52 @@ class Orders:
         """Every order of the fighters in the bit mask `up`, weighted over the product of all the
         fighters' faces (a fighter out of the fight counts all its faces: its roll no longer matters)."""
         if up not in self._trees:
-            members = [i for i in range(len(self.faces)) if up >> i & 1]
+            members = [i for i in range(len(self.sides)) if up >> i & 1]
             rest = 1
-            for i in range(len(self.faces)):
+            for i in range(len(self.sides)):
                 if not up >> i & 1:
-                    rest *= self.faces[i]
+                    rest *= self.sides[i]
             root = Node()
             self._grow(root, tuple(members), [1] * len(self.points[0]) if self.points else [], rest, first=True)
             self._trees[up] = root
         return self._trees[up]
+
+    def count(self, up: int, limit: int) -> int:
+        """How many prefixes `tree(up)` has, counted without building it and no further than
+        `limit` + 1 (the bound is checked before the work: 8 fighters have over 100,000)."""
+        if up in self._trees:
+            return min(self._trees[up].size(), limit + 1)
+        members = tuple(i for i in range(len(self.sides)) if up >> i & 1)
+        seen = 0
+        todo = [(members, [1] * len(self.points[0]) if self.points else [], True)]
+        while todo and seen <= limit:
+            left, ways, first = todo.pop()
+            seen += 1
+            todo.extend((rest, nxt, False) for _, rest, nxt in self._next(left, ways, first))
+        return min(seen, limit + 1)
 
     def _grow(self, node: Node, left: tuple[int, ...], ways: list[int], factor: int, first: bool) -> None:
         """`ways[p]`: the weight of the prefix with its last group at point p (any point, at the start)."""
         if not left:
             node.weight = factor * (1 if first else sum(ways))
             return
+        for group, rest, nxt in self._next(left, ways, first):
+            self._grow(node.children.setdefault(group, Node()), rest, nxt, factor, first=False)
+
+    def _next(
+        self, left: tuple[int, ...], ways: list[int], first: bool
+    ) -> list[tuple[Group, tuple[int, ...], list[int]]]:
+        """The groups that can act next after a prefix whose last group is at point p with weight
+        `ways[p]`: each with the fighters left after it and its own `ways`."""
         before = [0, *accumulate(ways)][:-1] if not first else ways  # Σ over strictly earlier points
+        out = []
         for group in self._groups(left):
             nxt = list(before)
             for i in group:
                 nxt = [a * b for a, b in zip(nxt, self.points[i], strict=True)]
-            if not any(nxt):
-                continue
-            child = node.children.setdefault(group, Node())
-            self._grow(child, tuple(i for i in left if i not in group), nxt, factor, first=False)
+            if any(nxt):
+                out.append((group, tuple(i for i in left if i not in group), nxt))
+        return out
 
     def _groups(self, left: tuple[int, ...]) -> list[Group]:
         """The groups that may act next: any fighters of `left` sharing a tie key."""

@@ -1,7 +1,8 @@
 """One round of the fight as an exact transition: every fighter acts once, in its initiative's
 order, and a fighter out of the fight before its turn comes does not act.
 
-The round walks the tree of the orders of the fighters up at its start (`calc.forecast.order`): each
+The round walks the tree of the orders of the fighters up at its start, as the fight's initiative
+procedure gives it (`calc.forecast.initiative`; by default every fighter rolls each round): each
 group of fighters acts on the distribution of everyone's health as it stands after the groups
 before it, so shared prefixes are walked once. Fighters of one group act together: all of them
 act, even one felled by another of them.
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from calc.forecast.fighters import FOES, PARTY, Fighter, Health, target_order
+from calc.forecast.initiative import Initiative
 from calc.forecast.order import Group, Node, Orders
 
 Healths = tuple[Health, ...]
@@ -25,20 +27,28 @@ State = tuple[bool, Healths]
 
 
 class Fight:
-    """The fight's fighters, whom each side attacks, and the orders a round can take."""
+    """The fight's fighters, whom each side attacks, and the orders a round can take: `initiative`
+    (a `calc.forecast.initiative.Initiative`), by default every fighter's own roll each round, lower
+    totals first unless `high_first`."""
 
-    def __init__(self, fighters: Sequence[Fighter], policies: dict[str, str], high_first: bool) -> None:
+    def __init__(
+        self,
+        fighters: Sequence[Fighter],
+        policies: dict[str, str],
+        high_first: bool,
+        initiative: Initiative | None = None,
+    ) -> None:
         self.fighters = tuple(fighters)
         self.sides = {s: tuple(i for i, f in enumerate(fighters) if f.side == s) for s in (PARTY, FOES)}
         self.targets = {
             PARTY: target_order(self.sides[FOES], fighters, policies[PARTY]),
             FOES: target_order(self.sides[PARTY], fighters, policies[FOES]),
         }
-        self.orders = Orders(self.fighters, high_first)
+        self.orders: Initiative = initiative if initiative is not None else Orders(self.fighters, high_first)
         self.idle = [f.scale**f.most for f in self.fighters]  # the weight of a fighter's attacks not made
-        self.total = 1
-        for f, idle in zip(self.fighters, self.idle, strict=True):
-            self.total *= f.initiative.total * idle
+        self.total = self.orders.faces
+        for idle in self.idle:
+            self.total *= idle
         self._strikes: dict[tuple[int, Health, int, Health], Sequence[tuple[int, Health]]] = {}
         self._groups: dict[tuple[Healths, Group, bool], list[tuple[int, Healths]]] = {}
         self.steps = 0  # health states met while walking the rounds' orders: what the time grows with
@@ -64,10 +74,10 @@ class Fight:
             count *= sum(self.fighters[i].states for i in self.sides[side]) + 1
         return count
 
-    def orders_walked(self) -> int:
-        """The prefixes of the orders a round walks from the start (every fighter up): with the
-        states, what the work grows with."""
-        return self.orders.tree(sum(1 << i for i in range(len(self.fighters)))).size()
+    def orders_walked(self, limit: int) -> int:
+        """The prefixes of the orders a round walks from the start (every fighter up), counted up
+        to `limit` + 1: with the states, what the work grows with."""
+        return self.orders.count(sum(1 << i for i in range(len(self.fighters))), limit)
 
     # --- one round ----------------------------------------------------------------------------
     def step(self, state: State) -> list[tuple[int, State]]:

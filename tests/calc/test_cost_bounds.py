@@ -23,6 +23,8 @@ from calc import bounds, data, dist, rounds
 from calc.benchmark import REFUSALS, refusal_text
 from calc.browser import evaluate_json
 from calc.errors import CalcError, InputError
+from calc.reached import ROUNDS
+from calc.track import Threshold, track
 
 CEILING = 2.0  # CPU seconds (issue 19: "refused … in under 2 s"); calc.benchmark has the figures
 CALCULATORS = [(s, c) for s in data.system_ids() for c in data.system(s).calculators]
@@ -102,8 +104,8 @@ def test_the_track_bound_is_an_upper_bound_of_the_digits_it_predicts() -> None:
         one = rounds.attack_damage(Fraction(11, 20), calc.dice.parse(dice_text).dist())
         per_round = rounds.round_total([one] * 3)
         need = [hp]
-        (reached,) = rounds.track(per_round, [rounds.Threshold("Drops", hp)])
-        predicted_within = rounds.ROUNDS * bounds.digits(per_round.total)
+        (reached,) = track(per_round, [Threshold("Drops", hp)])
+        predicted_within = ROUNDS * bounds.digits(per_round.total)
         assert bounds.digits(reached.within[-1].denominator) <= predicted_within
         xs, ws = per_round.support()
         q = per_round.total - ws[0]
@@ -116,9 +118,9 @@ def test_the_track_bound_refuses_before_the_chain(monkeypatch) -> None:
     one = rounds.attack_damage(Fraction(1, 2), calc.dice.parse("1d100").dist())
     per_round = rounds.round_total([one] * 2)  # ~5 digits a round: ~50 over 10 rounds
     called = []
-    monkeypatch.setattr(rounds, "_within", lambda *a: called.append(a))
+    monkeypatch.setattr(calc.track, "_within", lambda *a: called.append(a))
     with pytest.raises(bounds.CostError, match="mean number of rounds|chances over 10 rounds"):
-        rounds.track(per_round, [rounds.Threshold("Drops", 200)])
+        track(per_round, [Threshold("Drops", 200)])
     assert not called
 
 

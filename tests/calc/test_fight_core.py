@@ -12,6 +12,7 @@ from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain
 from calc.forecast.fighters import FOES, PARTY, Fighter, target_order
+from calc.forecast.initiative import Sequences
 from calc.forecast.order import Orders
 from calc.forecast.round import Fight
 
@@ -146,3 +147,80 @@ def test_two_against_one_equals_brute_force(high_first):
     fighters = [toy("A", PARTY, 3, (0, 0)), toy("B", PARTY, 2, (0, 1), die=2), toy("C", FOES, 4, (1,), hit=3, of=4)]
     got = chain.forecast(Fight(fighters, policies(), high_first), 3)
     assert list(got.party.within) == brute(fighters, high_first, 3)
+
+
+@pytest.mark.parametrize(("hp", "high_first"), [((2, 1, 2, 1, 2, 2), True), ((1, 2, 2, 2, 1, 1), False)])
+def test_three_against_three_equals_brute_force(hp, high_first):
+    """Six fighters with two-sided initiative: ties within a side broken by the listed order."""
+    fighters = [toy(f"P{i}", PARTY, hp[i], (0, i), init=2, hit=1 + i % 2, of=3, die=2) for i in range(3)]
+    fighters += [toy(f"F{i}", FOES, hp[3 + i], (1, i), init=2, die=2 + i % 2) for i in range(3)]
+    got = chain.forecast(Fight(fighters, policies(), high_first), 2)
+    assert list(got.party.within) == brute(fighters, high_first, 2)
+
+
+def test_four_against_four_equals_brute_force():
+    """Eight fighters, each side acting together on a tied roll of its two-sided initiative die."""
+    fighters = [toy(f"P{i}", PARTY, 1, (0,), init=2, hit=1 + i % 2, of=3, die=2) for i in range(4)]
+    fighters += [toy(f"F{i}", FOES, 1, (1,), init=2, hit=1, of=2 + i % 2, die=2) for i in range(4)]
+    got = chain.forecast(Fight(fighters, policies(), high_first=False), 2)
+    assert list(got.party.within) == brute(fighters, False, 2)
+
+
+def test_four_against_four_are_symmetric_when_the_round_is_simultaneous():
+    """Both sides alike and acting together on every tied total: neither side is favoured."""
+    fighters = [toy(f"{s}{i}", s, 1, (0,), init=2, hit=1 + i % 2, of=3) for s in (PARTY, FOES) for i in range(4)]
+    got = chain.forecast(Fight(fighters, policies(), high_first=True), 4)
+    assert got.party.within == got.foes.within
+    assert got.party.within[-1] > 0
+
+
+def test_a_procedure_given_as_its_orders_equals_the_rolled_one():
+    """One roll per side (d6 each, highest first, the party on a tie): 21 rolls in 36 the party acts
+    first. With one fighter a side, the same as each fighter rolling its own d6."""
+    fighters = [toy("A", PARTY, 5, (0,)), toy("B", FOES, 6, (1,), hit=2, of=3)]
+    rolled = chain.forecast(Fight(fighters, policies(), high_first=True), 6)
+    by_side = Sequences(36, lambda up: [(21, [(0,), (1,)]), (15, [(1,), (0,)])])
+    given = chain.forecast(Fight(fighters, policies(), high_first=True, initiative=by_side), 6)
+    assert given == rolled
+
+
+def test_a_procedures_orders_must_weigh_its_faces():
+    fighters = [toy("A", PARTY, 2, (0,)), toy("B", FOES, 2, (1,))]
+    wrong = Sequences(36, lambda up: [(20, [(0,), (1,)]), (15, [(1,), (0,)])])
+    with pytest.raises(ValueError, match="35"):
+        chain.forecast(Fight(fighters, policies(), high_first=True, initiative=wrong), 2)
+
+
+def test_a_fixed_order_takes_out_the_fighters_already_down():
+    """A fixed order naming every fighter: one out of the fight at the start is left out of it,
+    and the round weighs as much as from any other state."""
+    fighters = [toy("A", PARTY, 3, (0,)), toy("B", PARTY, 0, (0,)), toy("C", FOES, 3, (1,))]
+    fixed = Sequences(1, lambda up: [(1, [(2,), (0,), (1,)])])
+    fight = Fight(fighters, policies(), high_first=True, initiative=fixed)
+    assert fixed.tree(0b101).children == {(2,): fixed.tree(0b101).children[(2,)]}
+    assert list(fixed.tree(0b101).children[(2,)].children) == [(0,)]
+    assert sum(w for w, _ in fight.step(fight.start)) == fight.total
+
+
+def test_the_orders_are_counted_without_building_them_and_no_further_than_needed():
+    fighters = [toy(f"P{i}", PARTY, 3, (0, i)) for i in range(3)] + [toy("F", FOES, 3, (1,), init=4)]
+    orders = Orders(fighters, high_first=False)
+    size = orders.tree(0b1111).size()
+    fresh = Orders(fighters, high_first=False)
+    assert fresh.count(0b1111, 10**6) == size
+    calls = []
+    grow = fresh._next  # noqa: SLF001
+    fresh._next = lambda *a: calls.append(a) or grow(*a)  # type: ignore[method-assign]  # noqa: SLF001
+    assert fresh.count(0b1111, 7) == 8
+    assert len(calls) == 8  # stopped as soon as the limit was passed
+    assert fresh._trees == {}  # noqa: SLF001  (counted, never built)
+
+
+def test_eight_fighters_are_refused_before_their_orders_are_built():
+    """4 against 4 rolling every round: over 100,000 orders; refused after counting a few."""
+    fighters = [toy(f"{s}{i}", s, 6, (0 if s == PARTY else 1, i), init=10) for s in (PARTY, FOES) for i in range(4)]
+    fight = Fight(fighters, policies(), high_first=True)
+    with pytest.raises(InputError) as err:
+        chain.forecast(fight, 10)
+    assert "orders of who acts when" in err.value.reason and "fewer fighters" in err.value.reason
+    assert fight.orders._trees == {}  # noqa: SLF001

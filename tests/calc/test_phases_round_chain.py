@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calc import applies, data, inputs, rounds
+from calc import applies, data, inputs
+from calc.state_chain import StateChain
 from calc.systems.phases import round as phases_round
 
 SYSTEM = data.system("phases")
@@ -38,7 +39,7 @@ def chain_answers(raw: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple
     with monkeypatch.context() as m:
         m.setattr(phases_round, "LUMP_CRITICALS", False)
         step, start, thresholds = phases_round._target(values, SYSTEM, [], [(outcomes, total)])
-        plain = rounds.StateChain(start, step, total=total).reach_all(thresholds)
+        plain = StateChain(start, step, total=total).reach_all(thresholds)
     return fast, plain
 
 

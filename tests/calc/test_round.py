@@ -19,7 +19,10 @@ from hypothesis import strategies as st
 import calc
 from calc import rounds
 from calc.dist import Dist
+from calc.reached import ROUNDS
 from calc.result import dist_probs
+from calc.state_chain import StateChain
+from calc.track import Threshold, mean_rounds, track
 
 ROUND_SYSTEMS = ["segments", "action-points", "countup", "active-defense", "phases"]
 
@@ -63,7 +66,7 @@ def table_within(answer: dict, column: int = 2) -> list[Fraction]:
 def test_track_equals_brute_force_and_sums() -> None:
     per_round = Dist.from_weights({0: 5, 1: 1, 3: 2, 4: 1})
     outcomes = [0] * 5 + [1] + [3, 3] + [4]
-    (reached,) = rounds.track(per_round, [rounds.Threshold("Drops", 7)], rounds=4)
+    (reached,) = track(per_round, [Threshold("Drops", 7)], rounds=4)
     assert list(reached.within) == brute_within(outcomes, 7, 4)
     assert sum(reached.in_round(k) for k in range(1, 5)) + (1 - reached.within[-1]) == 1
 
@@ -76,12 +79,9 @@ def test_two_mean_algorithms_agree(need: int) -> None:
     def step(taken: int) -> list[tuple[Fraction, int]]:
         return [(p, min(taken + d, need)) for d, p in per_round.items()]
 
-    chain = rounds.StateChain(0, step)
-    assert rounds.mean_rounds(per_round, [need]) == [chain.mean(lambda s: s >= need)]
-    assert (
-        chain.reached("x", lambda s: s >= need).within
-        == rounds.track(per_round, [rounds.Threshold("x", need)])[0].within
-    )
+    chain = StateChain(0, step)
+    assert mean_rounds(per_round, [need]) == [chain.mean(lambda s: s >= need)]
+    assert chain.reached("x", lambda s: s >= need).within == track(per_round, [Threshold("x", need)])[0].within
 
 
 def test_percent_keeps_integer_zeros() -> None:
@@ -94,9 +94,9 @@ def test_percent_keeps_integer_zeros() -> None:
 
 
 def test_mean_rounds_simple_cases() -> None:
-    assert rounds.mean_rounds(Dist.constant(3), [7, 6, 1]) == [3, 2, 1]
-    assert rounds.mean_rounds(Dist.from_weights({0: 1, 1: 1}), [1, 2]) == [2, 4]  # geometric, p = 1/2
-    assert rounds.mean_rounds(Dist.constant(0), [5]) == [None]
+    assert mean_rounds(Dist.constant(3), [7, 6, 1]) == [3, 2, 1]
+    assert mean_rounds(Dist.from_weights({0: 1, 1: 1}), [1, 2]) == [2, 4]  # geometric, p = 1/2
+    assert mean_rounds(Dist.constant(0), [5]) == [None]
 
 
 # --- every system ------------------------------------------------------------------------------------
@@ -105,7 +105,7 @@ def test_round_answers_with_both_distributions(system: str) -> None:
     answer = runner(system)("round")
     assert sum(pmf(answer).values()) == 1
     assert answer["table"]["rows"][0][0] == "1"
-    assert len(answer["table"]["rows"]) == rounds.ROUNDS + 1
+    assert len(answer["table"]["rows"]) == ROUNDS + 1
     within = [c for c in answer["chances"] if "within" in c["label"] or " in 1 round" in c["label"]]
     assert within and all(0 <= Fraction(c["p"]["fraction"]) <= 1 for c in within)
     assert "per round on average" in answer["summary"]
@@ -122,7 +122,7 @@ def test_command_line_round_json_has_both_distributions(system: str, capsys: pyt
     assert answer == json.loads(json.dumps(runner(system)("round")))
     assert sum(dist_probs(answer["distribution"]).values()) == 1
     rows = answer["table"]["rows"]
-    assert [r[0] for r in rows[:-1]] == [str(k) for k in range(1, rounds.ROUNDS + 1)]
+    assert [r[0] for r in rows[:-1]] == [str(k) for k in range(1, ROUNDS + 1)]
     assert answer["table"]["columns"][1].endswith("in round k") and answer["table"]["columns"][2].endswith(
         "within k rounds"
     )
@@ -614,7 +614,7 @@ def test_phases_round_readings_differ_and_hp_order() -> None:
 
 
 # --- StateChain with cycles ------------------------------------------------------------------------------
-def dense_mean(chain: rounds.StateChain, done) -> Fraction:
+def dense_mean(chain: StateChain, done) -> Fraction:
     """Expected rounds by one dense exact solve over every reachable state (no components)."""
     states, todo = [chain.start], [chain.start]
     while todo:
@@ -652,13 +652,13 @@ def test_state_chain_cycles_solved_exactly() -> None:
             return [(Fraction(3, 4), 0), (Fraction(1, 4), 1)]
         return [(Fraction(2, 3), 0), (Fraction(1, 3), 2)]
 
-    chain = rounds.StateChain(0, step)
+    chain = StateChain(0, step)
     assert chain.step(1) == [(Fraction(2, 3), 0), (Fraction(1, 3), 2)]
     # by hand: E0 = 1 + 3/4 E0 + E1/4, E1 = 1 + 2/3 E0, so E0 = 15
     assert chain.mean(lambda s: s == 2) == dense_mean(chain, lambda s: s == 2) == 15
     reached = chain.reached("Dead", lambda s: s == 2, rounds=3)
     assert reached.within == (0, Fraction(1, 12), Fraction(1, 12) + Fraction(3, 4) * Fraction(1, 12))
-    never = rounds.StateChain(0, lambda s: [(Fraction(1), 1 - s)])
+    never = StateChain(0, lambda s: [(Fraction(1), 1 - s)])
     assert never.mean(lambda s: s == 2) is None
 
 
@@ -675,7 +675,7 @@ def test_phases_chain_mean_equals_dense_solve() -> None:
     parsed |= {"feinted": False, "phase_roll": 0}
     outcomes, total = ph_round.attack_outcomes(parsed, system, [])
     step, start, thresholds = ph_round._target(parsed, system, [], [(outcomes, total)])
-    chain = rounds.StateChain(start, lambda s: [(Fraction(w, total), t) for w, t in step(s)])
+    chain = StateChain(start, lambda s: [(Fraction(w, total), t) for w, t in step(s)])
     for label, done in thresholds:
         mean = chain.mean(done)
         assert mean == dense_mean(chain, done), label
@@ -710,7 +710,7 @@ def test_acyclic_chain_means_in_integers_equal_dense_solve(rows: list[list[int]]
                     todo.append(t)
         return False
 
-    chain = rounds.StateChain(0, step)
+    chain = StateChain(0, step)
     both = chain.reach_all([("need", lambda s: s >= need), ("end", lambda s: s >= end)], rounds=6)
     at: dict[int, Fraction] = {0: Fraction(1)}  # round by round, in Fractions
     within: list[list[Fraction]] = [[], []]

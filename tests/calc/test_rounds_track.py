@@ -1,4 +1,4 @@
-"""`rounds.track` and `rounds.mean_rounds` (the fast forms: the renewal mean over q^K, the
+"""`rounds.track` and `mean_rounds` (the fast forms: the renewal mean over q^K, the
 within-k chances from half the convolutions) against the straightforward implementation they
 replaced, kept here as the oracle: on many random per-round distributions, first rounds and
 thresholds, the answers must be identical fractions."""
@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from calc import rounds
 from calc.dist import Dist
+from calc.reached import ROUNDS, Reached
+from calc.track import Threshold, _mean_after, mean_rounds, track
 
 
 # --- the oracle: the previous implementation, word for word in its arithmetic ------------------------
@@ -37,12 +39,12 @@ def old_mean_rounds(per_round: Dist, needs: list[int]) -> list[Fraction | None]:
 
 
 def old_mean_after(first: Dist, step: Dist, need: int) -> Fraction | None:
-    return rounds._mean_after(first, step, need, mean=old_mean_rounds)
+    return _mean_after(first, step, need, mean=old_mean_rounds)
 
 
 def old_track(
-    per_round: Dist, thresholds: list[rounds.Threshold], rounds_: int = rounds.ROUNDS, first: Dist | None = None
-) -> list[rounds.Reached]:
+    per_round: Dist, thresholds: list[Threshold], rounds_: int = ROUNDS, first: Dist | None = None
+) -> list[Reached]:
     """Round by round: the total so far capped at the largest threshold, plus one more round."""
     cap = max(t.damage for t in thresholds)
 
@@ -61,7 +63,7 @@ def old_track(
         means = old_mean_rounds(step, needs)
     else:
         means = [old_mean_after(capped(first), step, need) for need in needs]
-    return [rounds.Reached(t.label, tuple(within[t.label]), m) for t, m in zip(thresholds, means, strict=True)]
+    return [Reached(t.label, tuple(within[t.label]), m) for t, m in zip(thresholds, means, strict=True)]
 
 
 # --- random cases ------------------------------------------------------------------------------------------
@@ -71,8 +73,8 @@ weights = st.dictionaries(st.integers(0, 30), st.integers(1, 50), min_size=1, ma
 needs = st.lists(st.integers(-3, 60), min_size=1, max_size=3).filter(lambda v: max(v) >= 0)
 
 
-def as_thresholds(values: list[int]) -> list[rounds.Threshold]:
-    return [rounds.Threshold(f"t{i}", v) for i, v in enumerate(values)]
+def as_thresholds(values: list[int]) -> list[Threshold]:
+    return [Threshold(f"t{i}", v) for i, v in enumerate(values)]
 
 
 @settings(max_examples=300, deadline=None)
@@ -80,7 +82,7 @@ def as_thresholds(values: list[int]) -> list[rounds.Threshold]:
 def test_track_equals_old_implementation(w: dict[int, int], values: list[int], k: int) -> None:
     per_round = Dist.from_weights(w)
     thresholds = as_thresholds(values)
-    assert rounds.track(per_round, thresholds, k) == old_track(per_round, thresholds, k)
+    assert track(per_round, thresholds, k) == old_track(per_round, thresholds, k)
 
 
 @settings(max_examples=150, deadline=None)
@@ -90,7 +92,7 @@ def test_track_with_a_first_round_equals_old_implementation(
 ) -> None:
     per_round, first = Dist.from_weights(w), Dist.from_weights(f)
     thresholds = as_thresholds(values)
-    assert rounds.track(per_round, thresholds, k, first) == old_track(per_round, thresholds, k, first)
+    assert track(per_round, thresholds, k, first) == old_track(per_round, thresholds, k, first)
 
 
 @settings(max_examples=100, deadline=None)
@@ -101,14 +103,14 @@ def test_track_with_a_fixed_first_round_equals_old_implementation(
     """A first round with no attack (countup: move and draw) deals a constant 0: its own path."""
     per_round, first = Dist.from_weights(w), Dist.constant(c)
     thresholds = as_thresholds(values)
-    assert rounds.track(per_round, thresholds, k, first) == old_track(per_round, thresholds, k, first)
+    assert track(per_round, thresholds, k, first) == old_track(per_round, thresholds, k, first)
 
 
 @settings(max_examples=200, deadline=None)
 @given(weights, st.lists(st.integers(-2, 120), min_size=1, max_size=4))
 def test_mean_rounds_equals_old_implementation(w: dict[int, int], values: list[int]) -> None:
     per_round = Dist.from_weights(w)
-    assert rounds.mean_rounds(per_round, values) == old_mean_rounds(per_round, values)
+    assert mean_rounds(per_round, values) == old_mean_rounds(per_round, values)
 
 
 def test_limit_sized_round_equals_old_implementation() -> None:
@@ -116,12 +118,12 @@ def test_limit_sized_round_equals_old_implementation() -> None:
     one = rounds.attack_damage(Fraction(19, 20), Dist.dice(3, 10) + 10)
     per_round = rounds.round_total([one] * 4)
     thresholds = as_thresholds([200, 210])
-    assert rounds.track(per_round, thresholds) == old_track(per_round, thresholds)
+    assert track(per_round, thresholds) == old_track(per_round, thresholds)
 
 
 @given(weights, st.lists(st.integers(-5, 0), min_size=1, max_size=3), st.integers(1, 10))
 def test_thresholds_already_reached(w: dict[int, int], values: list[int], k: int) -> None:
     """A threshold at or below 0 damage is reached before any round: within k for every k, mean 0."""
-    for reached in rounds.track(Dist.from_weights(w), as_thresholds(values), k):
+    for reached in track(Dist.from_weights(w), as_thresholds(values), k):
         assert reached.within == (1,) * k
         assert reached.mean == 0

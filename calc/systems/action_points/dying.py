@@ -9,11 +9,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import result, rounds
+from calc import result
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.format import number
+from calc.reached import ROUNDS
 
 
 def check_pass(sides: int, bonus: int, dc: int, meets: bool) -> Fraction:
@@ -76,7 +77,7 @@ def dying(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         passing[h] = ok.numerator * (sides // ok.denominator)  # faces that pass
     weights: dict[int, int] = {hp: 1}
     within, at_help, scale = [], None, 1
-    horizon = max(rounds.ROUNDS, inputs["help_after"])
+    horizon = max(ROUNDS, inputs["help_after"])
     if inputs["help_after"] == 0:
         at_help = {h: Fraction(w) for h, w in weights.items()}
     for k in range(1, horizon + 1):
@@ -91,7 +92,7 @@ def dying(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             nxt[to] = nxt.get(to, 0) + w * (sides - ok)
         weights = {h: w for h, w in nxt.items() if w}
         scale *= sides
-        if k <= rounds.ROUNDS:
+        if k <= ROUNDS:
             within.append(Fraction(weights.get(dead, 0), scale))
         if k == inputs["help_after"]:
             at_help = {h: Fraction(w, scale) for h, w in weights.items()}
@@ -115,7 +116,7 @@ def dying(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         result.chance(f"Alive when stabilised after {n} check{'s' if n != 1 else ''}", alive),
         result.chance("Dead within 1 round without help", within[0]),
         result.chance("Dead within 3 rounds without help", within[2]),
-        result.chance(f"Dead within {rounds.ROUNDS} rounds without help", within[-1]),
+        result.chance(f"Dead within {ROUNDS} rounds without help", within[-1]),
         result.chance(f"Passes the first check (DC {dc(hp)})", p_pass(hp)),
     ]
     never = "never dies without help" if mean is None else f"dies after {_dec(mean)} checks on average without help"

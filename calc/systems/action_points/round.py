@@ -15,8 +15,11 @@ from calc import inputs as declared
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
+from calc.reached import Reached
+from calc.state_chain import StateChain
 from calc.systems.action_points.attack import attack_dist, attack_summary, damage_parts
 from calc.systems.action_points.round_wounds import AttackAt, wounded_round
+from calc.track import Threshold, track
 
 STYLES = {"standard": "standard-attack", "quick": "quick-attack", "power": "power-attack", "charge": "charge"}
 
@@ -91,14 +94,14 @@ def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         if counted:
             reached = _with_checks(per_round, out_at, dead_at, inputs, data, steps)
         else:
-            thresholds = [rounds.Threshold("Unconscious", out_at), rounds.Threshold("Dead", dead_at)]
-            reached = rounds.track(per_round, thresholds)
+            thresholds = [Threshold("Unconscious", out_at), Threshold("Dead", dead_at)]
+            reached = track(per_round, thresholds)
     return round_answer.answer(per_round, reached, f"knock out a {hp}-HP foe", steps, label)
 
 
 def _with_checks(
     per_round: Dist, out_at: int, dead_at: int, inputs: dict[str, Any], data: SystemData, steps: list
-) -> list[rounds.Reached]:
+) -> list[Reached]:
     """The chain over damage taken (capped at death): each round the turn's attacks, then, if the
     target is below 0, its Constitution check: d20 + Constitution against 15 + its negative hit
     points, a failure costing 1 more."""
@@ -138,7 +141,7 @@ def _with_checks(
                 out[now] = out.get(now, 0) + w * faces
         return [(w, t) for t, w in out.items()]
 
-    chain = rounds.StateChain(0, step, total=per_round.total * faces)
+    chain = StateChain(0, step, total=per_round.total * faces)
     return chain.reach_all([("Unconscious", lambda t: t >= out_at), ("Dead", lambda t: t >= dead_at)])
 
 

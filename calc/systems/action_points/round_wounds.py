@@ -16,9 +16,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from calc import dice, party, rounds
+from calc import dice, party
 from calc.data import SystemData
 from calc.dist import Dist
+from calc.reached import Reached
+from calc.state_chain import StateChain
 from calc.systems.action_points.attack import resolve_attack, wound_needed
 
 MAX_WORK = 500_000
@@ -75,7 +77,7 @@ def wounded_round(
     inputs: dict[str, Any],
     data: SystemData,
     steps: list[dict[str, str]],
-) -> tuple[Dist, list[rounds.Reached]]:
+) -> tuple[Dist, list[Reached]]:
     """(the first round's damage, [Unconscious, Dead]) with the target's wounds building up."""
     need, how = wound_needed(inputs, data)
     most = data.fact("wounds", "max_wounds")
@@ -132,7 +134,7 @@ def wounded_round(
         return [(p, s) for s, p in out.items()]
 
     total = math.prod(a.scale for a in attacks) * faces
-    chain = rounds.StateChain((0, start), step, total=total)
+    chain = StateChain((0, start), step, total=total)
     reached = chain.reach_all([("Unconscious", lambda s: s[0] >= out_at or s == dead), ("Dead", lambda s: s == dead)])
     shown: dict[int, int] = {}
     for (d, _), w in _joint(attacks, start, need, most, None).items():

@@ -13,6 +13,7 @@ from calc import inputs as declared
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.systems.active_defense.damage import damage
+from calc.track import Threshold, track
 
 
 def _attack(
@@ -105,7 +106,7 @@ def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     hp = inputs["target_hp"]
     drops = data.fact("death-and-dying", "drops_at")
     steps.append(data.step("ruling:round-target-drops", f"The target drops at {drops} hit points (ruling)."))
-    reached = rounds.track(per_round, [rounds.Threshold("Drops", hp - drops)])
+    reached = track(per_round, [Threshold("Drops", hp - drops)])
     return round_answer.answer(per_round, reached, f"drop a {hp}-HP foe", steps)
 
 

@@ -16,6 +16,7 @@ from calc.errors import InputError
 from calc.format import number
 from calc.systems.countup.damage import hit_damage
 from calc.systems.countup.hit import hit
+from calc.track import Threshold, track
 
 HIT_INPUTS = ("to_hit", "ability_from", "ability_score", "ability_bonus", "misc", "hurt", "ac", "natural_rolls")
 DAMAGE_INPUTS = (
@@ -118,8 +119,8 @@ def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         hurt = data.fact("hurt", "hurt_hp")
         dead_at = data.fact("death", "death_hp")
         already = hp <= hurt["max"]  # a Hurt target (0 to −9): only its death is still to come
-        thresholds = [] if already else [rounds.Threshold(HURT, hp - hurt["max"])]
-        thresholds.append(rounds.Threshold("Dead", hp - dead_at))
+        thresholds = [] if already else [Threshold(HURT, hp - hurt["max"])]
+        thresholds.append(Threshold("Dead", hp - dead_at))
         rule = "death" if inputs["target"] == "character" else "ruling:npc-death-at-zero"
         if already:
             steps.append(
@@ -152,7 +153,7 @@ def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
                 f"an ordinary NPC or monster is dead at {dead_at} hit points or fewer; only a character "
                 f"or an important NPC (Hurt from {number(data.fact('hurt', 'hurt_hp')['min'])}) has {number(hp)}",
             )
-        thresholds = [rounds.Threshold("Dead", hp - dead_at)]
+        thresholds = [Threshold("Dead", hp - dead_at)]
         steps.append(data.step("npc-death", f"An ordinary NPC or monster dies at {dead_at} hit points or fewer."))
         aim = f"kill a {hp}-HP foe"
     attacks = sum(a["attacks"] for a in party.each(inputs))
@@ -160,7 +161,7 @@ def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     party.track_bounded(attacks, most, max(t.damage for t in thresholds), party.whole(inputs, "target_hp"))
     per_round = rounds.round_total(laters)
     first = None if same else rounds.round_total(firsts)  # fewer attacks fit in the first round
-    reached = rounds.track(per_round, thresholds, first=first)
+    reached = track(per_round, thresholds, first=first)
     return round_answer.answer(per_round, reached, aim, steps)
 
 

@@ -11,10 +11,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from calc import first_attack, party, round_answer, rounds
+from calc import first_attack, party, round_answer
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
+from calc.reached import Reached
+from calc.state_chain import StateChain
 from calc.systems.phases import round_morale, round_party
 from calc.systems.phases.attack_roll import HIT, face_outcome, row_by, target_number, used_roll
 from calc.systems.phases.damage import _damage_steps, _hit_damage, margin_damage
@@ -133,7 +135,7 @@ def _reach(
     start: State,
     thresholds: list[tuple[str, Callable[[State], bool]]],
     total: int,
-) -> list[rounds.Reached]:
+) -> list[Reached]:
     """The thresholds on two smaller chains than the full one (same answers, a third of the
     work): the "wounded" flag only matters until the first Wound, so Down and Dead follow the
     chain without it, and the First Wound the chain that stops at any Wound."""
@@ -153,7 +155,7 @@ def _reach(
     def main_step(s: tuple) -> list[tuple[int, tuple]]:
         return [(w, t[:3] + t[4:]) for w, t in shared((*s[:3], False, *s[3:]))]
 
-    main = rounds.StateChain(without_flag(start), main_step, total=total)
+    main = StateChain(without_flag(start), main_step, total=total)
     down, dead = main.reach_all([(label, lambda s, i=i: s[i - 1]) for label, i in (("Down", 4), ("Dead", 5))])
 
     # Until its first Wound the target has taken no Wound, carries no critical and is not down:
@@ -163,7 +165,7 @@ def _reach(
 
     if start[1:] != (0, 0, False, False, False):
         raise ValueError("the First Wound chain needs a target with no Wound, critical or knock-out yet")
-    first = rounds.StateChain(start[0], first_step, total=total)
+    first = StateChain(start[0], first_step, total=total)
     (wounded,) = first.reach_all([("First Wound", lambda s: s == "wounded")])
     return [down, dead, wounded]  # the order of `thresholds`
 

@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from calc import dice, rounds
+from calc import dice
 from calc.data import SystemData
+from calc.reached import Reached
+from calc.state_chain import StateChain
 from calc.systems.phases.order import flees
 
 OUT = "out"
@@ -37,7 +39,7 @@ def out_of_fight(
     inputs: dict[str, Any],
     data: SystemData,
     steps: list[dict[str, str]],
-) -> rounds.Reached:
+) -> Reached:
     """When the target is out of the fight: down, dead, or fled on its first Wound's morale roll."""
     fled, faces = flee_weight(inputs, data)
     at_once = inputs["morale_when"] == "at-once"
@@ -91,6 +93,6 @@ def out_of_fight(
                 out.append((w * keep, (t, m)))
         return out
 
-    chain = rounds.StateChain((start, NOT_YET), morale_step, total=total * faces)
+    chain = StateChain((start, NOT_YET), morale_step, total=total * faces)
     (out,) = chain.reach_all([("Out of the fight", lambda s: s == OUT)])
     return out

@@ -11,6 +11,7 @@ from calc.data import SystemData
 from calc.dist import Dist
 from calc.systems.segments.damage import hit_damage
 from calc.systems.segments.hit import hit
+from calc.track import Threshold, track
 
 HIT_INPUTS = (
     "attacker", "class_group", "level", "hd", "hd_bonus", "aac0", "ac", "ac_bonus", "table_cap", "star_reading",
@@ -86,19 +87,19 @@ def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         data.step("damage-multipliers", f"A round deals {_m(per_round)} on average ({per_round.min}–{per_round.max}).")
     )
     drops = data.fact("death-and-dying", "drops_at")
-    thresholds = [rounds.Threshold("Drops", hp - drops)]
+    thresholds = [Threshold("Drops", hp - drops)]
     if inputs["drop_at"] == "zero":
         steps.append(data.step("ruling:round-drop-at-zero", f"The target drops at {drops} hit points (ruling)."))
     else:
         dead = data.fact("death-and-dying", "dead_at")
-        thresholds.append(rounds.Threshold("Dead", hp - dead))
+        thresholds.append(Threshold("Dead", hp - dead))
         steps.append(
             data.step(
                 "ruling:round-drop-at-zero",
                 f"Other reading: out of the fight at {drops} hit points, dead at {dead}.",
             )
         )
-    reached = rounds.track(per_round, thresholds, first=first)
+    reached = track(per_round, thresholds, first=first)
     return round_answer.answer(per_round, reached, f"drop a {hp}-HP foe", steps)
 
 
