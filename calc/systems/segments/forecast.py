@@ -100,7 +100,8 @@ def scripts(specs: list[dict[str, Any]], inputs: dict[str, Any], data: SystemDat
             order, _, _ = initiative.round_order(asked, data, ["party", "foes"], people, turns)
             slots = [tuple((int(n), 1) for n in rank["names"]) for rank in order]
             counted[tuple(s for s in (early, *slots, late) if s)] += 1
-    return [Script(w, slots) for slots, w in counted.items()]
+    common = math.gcd(*counted.values())
+    return [Script(w // common, slots) for slots, w in counted.items()]
 
 
 def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
