@@ -14,7 +14,7 @@ Weights stay integers over one total per round: the scripts' weights times each 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from calc.forecast.fighters import FOES, PARTY, Fighter, Health, target_order
 
@@ -31,6 +31,25 @@ Strike = Callable[[Health, bool, Fighter, Health], Sequence[tuple[int, Health]]]
 class Script:
     weight: int
     slots: tuple[Slot, ...]
+
+
+@dataclass
+class Node:
+    """A prefix of the scripts: the weight of those that end here, the slots that may come next
+    (shared prefixes, such as a multi-attacker's slot before initiative, are walked once)."""
+
+    weight: int = 0
+    children: dict[Slot, Node] = field(default_factory=dict)
+
+
+def trie(scripts: Sequence[Script]) -> Node:
+    root = Node()
+    for script in scripts:
+        node = root
+        for slot in script.slots:
+            node = node.children.setdefault(slot, Node())
+        node.weight += script.weight
+    return root
 
 
 class ScriptedFight:
@@ -63,6 +82,7 @@ class ScriptedFight:
                     made[i] += n
             if made != [f.most for f in self.fighters]:
                 raise ValueError(f"a script gives strikes {made}, not each fighter's most")
+        self.tree = trie(self.scripts)
         self.total = sum(s.weight for s in self.scripts)
         for f in self.fighters:
             self.total *= f.scale**f.most
@@ -95,25 +115,27 @@ class ScriptedFight:
 
     def orders_walked(self) -> int:
         """The slots a round walks from each state: with the states, what the time grows with."""
-        return sum(len(s.slots) for s in self.scripts)
+        return _size(self.tree) - 1
 
     def step(self, state: State) -> list[tuple[int, State]]:
         first, healths = state
         if self.over(healths):
             return [(self.total, state)]
         merged: dict[Healths, int] = {}
-        for script in self.scripts:
-            dist: dict[Healths, int] = {healths: script.weight}
-            for slot in script.slots:
-                self.steps += len(dist)
-                nxt: dict[Healths, int] = {}
-                for h, w in dist.items():
-                    for x, after in self._slot(h, slot, first):
-                        nxt[after] = nxt.get(after, 0) + w * x
-                dist = nxt
-            for h, w in dist.items():
-                merged[h] = merged.get(h, 0) + w
+        self._walk(self.tree, {healths: 1}, first, merged)
         return [(w, (False, h)) for h, w in merged.items()]
+
+    def _walk(self, node: Node, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
+        self.steps += len(dist)
+        if node.weight:
+            for h, w in dist.items():
+                out[h] = out.get(h, 0) + w * node.weight
+        for slot, child in node.children.items():
+            nxt: dict[Healths, int] = {}
+            for h, w in dist.items():
+                for x, after in self._slot(h, slot, first):
+                    nxt[after] = nxt.get(after, 0) + w * x
+            self._walk(child, nxt, first, out)
 
     def _slot(self, h: Healths, slot: Slot, first: bool) -> list[tuple[int, Healths]]:
         key = (h, slot, first)
@@ -153,3 +175,7 @@ class ScriptedFight:
         if got is None:
             got = self._hits[key] = self.strikes[i](own, first, self.fighters[t], health)
         return got
+
+
+def _size(node: Node) -> int:
+    return 1 + sum(_size(c) for c in node.children.values())
