@@ -39,6 +39,28 @@ TYPICAL: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "routine": [{"name": "Battle axe", "dice": "1d8", "modifier": 0, "to_hit": 0}],
         },
     ),
+    "phases": (
+        {
+            "target_source": "direct",
+            "attack_target": 8,
+            "defense": 2,
+            "armour": "leather",
+            "target_kind": "character",
+            "free_slots": 8,
+            "target_hp": 6,
+        },
+        {
+            "mode": "monster",
+            "damage_dice": "1d6",
+            "target_source": "direct",
+            "attack_target": 10,
+            "defense": 1,
+            "target_kind": "monster",
+            "hd": 1,
+            "target_hp": 4,
+            "morale": 7,
+        },
+    ),
 }
 
 VARIED = {"countup": "modifier"}
