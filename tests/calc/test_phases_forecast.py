@@ -6,6 +6,7 @@ orc's first-Wound morale roll), each ruling both ways, errors, the state bound a
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
 from fractions import Fraction
 from functools import cache
@@ -379,6 +380,27 @@ def test_past_the_bound_the_answer_names_the_states_and_what_to_reduce():
     with pytest.raises(InputError) as err:
         run(big, [{**ORC, "name": f"O{i}", "target_hp": 60, "hd": 20} for i in range(4)])
     assert "states" in err.value.reason and "fewer" in err.value.reason
+
+
+def test_too_many_orders_of_rerolled_ties_are_refused_before_they_are_listed():
+    """Twelve melee fighters: 12! orders a round under the re-roll reading, refused at once."""
+    party = [{**HERO, "name": f"H{i}"} for i in range(6)]
+    foes = [{**ORC, "name": f"O{i}"} for i in range(6)]
+    with pytest.raises(InputError) as err:
+        run(party, foes, ties="reroll")
+    assert err.value.input == "ties" and "479,001,600 orders" in err.value.reason
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_many_fighters_in_one_phase_are_refused_before_their_orders_are_listed(n):
+    """With a d20 each, the orders of 2n fighters in one phase grow as the Fubini numbers: refused
+    at once, naming the count (6 against 6 would otherwise never answer)."""
+    tiny = {"target_source": "direct", "attack_target": 8, "target_kind": "character", "free_slots": 1, "target_hp": 0}
+    start = time.process_time()
+    with pytest.raises(InputError) as err:
+        run([{**tiny, "name": f"H{i}"} for i in range(n)], [{**tiny, "name": f"O{i}"} for i in range(n)])
+    assert "orders of who acts when" in err.value.reason and "fewer fighters" in err.value.reason
+    assert time.process_time() - start < 1
 
 
 def test_command_line_reaches_it(capsys):

@@ -21,7 +21,7 @@ from calc.data import SystemData
 from calc.errors import InputError
 from calc.forecast import answer, chain
 from calc.forecast.between_rounds import BetweenRounds
-from calc.forecast.fighters import FOES, POLICIES, Fighter, Health
+from calc.forecast.fighters import FOES, PARTY, POLICIES, Fighter, Health
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
 from calc.forecast.scripted_round import Script, ScriptedFight
@@ -160,6 +160,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
     policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
     inner: Any
     if inputs["ties"] == "simultaneous":
+        _orders_bounded(fighters, [s["phase"] for s in specs])
         inner = Fight(fighters, policies, high_first=True)
     else:
         inner = ScriptedFight(fighters, policies, _shuffled(specs), strikes, [3] * len(fighters), False)
@@ -172,10 +173,44 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
     )
 
 
+def _prefixes(n: int) -> int:
+    """The prefixes of the orders of n fighters on the same die, equal rolls together (ordered set
+    partitions, counted by the Fubini numbers): the orders tree a phase walks."""
+    fubini = [1]
+    for m in range(1, n + 1):
+        fubini.append(sum(math.comb(m, k) * fubini[m - k] for k in range(1, m + 1)))
+    return sum(math.comb(n, j) * fubini[j] for j in range(n + 1))
+
+
+def _orders_bounded(fighters: list[Fighter], phases: list[int]) -> None:
+    """The chain's work bound (states × orders walked) checked before the orders are listed: with
+    a d20 each, eight fighters in one phase already make a million prefixes."""
+    walked = math.prod(_prefixes(phases.count(n)) for n in set(phases))  # as `order.Orders` builds it
+    most = 2
+    for side in (PARTY, FOES):
+        most *= sum(f.states for f in fighters if f.side == side) + 1
+    if most * walked > chain.MAX_WORK:
+        raise InputError(
+            "foes",
+            f"this fight has up to {most:,} states, each round walking {walked:,} orders of who acts when: "
+            f"{most * walked:,} steps, more than the {chain.MAX_WORK:,} followed exactly: try fewer fighters "
+            "(in one phase) or fewer hit points",
+        )
+
+
 def _shuffled(specs: list[dict[str, Any]]) -> list[Script]:
     """Ties rolled again: with everyone rolling the same d20, every order of a phase's fighters is
-    equally likely; the phases come in their order."""
+    equally likely; the phases come in their order. Counted before they are listed: past the
+    chain's work bound the answer is a refusal, never a long wait."""
     phases = sorted({s["phase"] for s in specs})
+    orders = math.prod(math.factorial(sum(s["phase"] == n for s in specs)) for n in phases)
+    if orders * len(specs) > chain.MAX_WORK:
+        raise InputError(
+            "ties",
+            f"with equal rolls rolled again, a round can take {orders:,} orders of who acts when, each "
+            f"walked from every state: more than the {chain.MAX_WORK:,} steps followed exactly; try fewer "
+            "fighters in one phase, or equal rolls acting simultaneously",
+        )
     each_phase = [list(permutations([i for i, s in enumerate(specs) if s["phase"] == n])) for n in phases]
     return [Script(1, tuple(((i, 1),) for order in orders for i in order)) for orders in product(*each_phase)]
 
