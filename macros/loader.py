@@ -9,6 +9,7 @@ problem is reported the same way everywhere: `file:LINE: field.path: message`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from macros import crossref, schema
 from macros.catalog import ROOT, Catalog, System, Where
@@ -168,7 +169,8 @@ def _expand_fields_from(system: System, source: Source, problems: list[Problem])
     """A list input with `fields_from: [names]` takes those inputs of its own calculator as its
     fields, under the same names (the round calculator's `attackers`: each entry is one attacker
     with the inputs one attacker has). Every `role: attacker` input of the calculator must be
-    named, so an entry holds the whole attacker."""
+    named, so an entry holds the whole attacker. A name `other.input` copies another calculator's
+    input (the forecast's fighters hold the round calculator's); written `fields` come first."""
     for name, calc in system.calculators.items():
         decls = calc.get("inputs")
         if not isinstance(decls, list):
@@ -181,12 +183,16 @@ def _expand_fields_from(system: System, source: Source, problems: list[Problem])
             if not isinstance(names, list):
                 continue
             path = ("calculators", name, "inputs", i - at, "fields_from")
-            fields = []
+            written = decl.get("fields")
+            fields = list(written) if isinstance(written, list) else []
             for j, field in enumerate(names):
-                other = by_name.get(field)
+                other = _input_named(system, by_name, str(field))
                 if other is None or other is decl:
-                    hint = suggest(str(field), [n for n in by_name if n != decl.get("name")])
-                    problems.append(source.problem((*path, j), f"no input '{field}'{hint} in this calculator"))
+                    where, _, short = str(field).rpartition(".")
+                    pool = by_name if not where else _inputs_by_name(system.calculators.get(where))
+                    hint = suggest(short, [n for n in pool if n != decl.get("name")])
+                    what = f"calculator '{where}'" if where else "this calculator"
+                    problems.append(source.problem((*path, j), f"no input '{short}'{hint} in {what}"))
                     continue
                 fields.append({k: v for k, v in other.items() if k not in FIELD_KEYS_LEFT_OUT})
             missing = [d["name"] for d in own if d.get("role") == "attacker" and d["name"] not in names]
@@ -195,6 +201,17 @@ def _expand_fields_from(system: System, source: Source, problems: list[Problem])
                     source.problem(path, f"an attacker's inputs must all be fields: add {', '.join(missing)}")
                 )
             decl["fields"] = fields
+
+
+def _inputs_by_name(calc: Any) -> dict[str, dict]:
+    decls = calc.get("inputs") if isinstance(calc, dict) else None
+    return {d.get("name"): d for d in decls if isinstance(d, dict)} if isinstance(decls, list) else {}
+
+
+def _input_named(system: System, own: dict[str, dict], name: str) -> dict | None:
+    """`input` of the calculator itself, or `calculator.input` of another one."""
+    where, _, short = name.rpartition(".")
+    return own.get(short) if not where else _inputs_by_name(system.calculators.get(where)).get(short)
 
 
 def _index(system: System, source: Source, key: str, kind: str, into: dict[str, dict], problems: list[Problem]) -> None:

@@ -41,6 +41,8 @@ def answer(f: Forecast, fighters: tuple[Fighter, ...], steps: list[dict[str, str
     if both:
         chances.append(result.chance("Both sides fall", both))
     chances.append(result.chance(f"Fight still on after {r} rounds", 1 - over[-1]))
+    for side in f.sides:
+        chances.append(result.chance(side.label, side.within[-1]))
     for fighter, marks in zip(fighters, f.fighters, strict=True):
         for mark in marks:
             chances.append(result.chance(f"{fighter.name} {mark.label}", mark.within[-1]))

@@ -22,7 +22,49 @@ TYPICAL: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"target": "character", "to_hit": 3, "ability_bonus": 1, "ac": 14, "target_hp": 10, "dice": "1d8"},
         {"target": "npc", "to_hit": 1, "ability_bonus": 1, "ac": 13, "target_hp": 6, "dice": "1d6"},
     ),
+    "segments": (
+        {
+            "level": 3,
+            "weapon": "long sword",
+            "ac": 4,
+            "target_hp": 16,
+            "routine": [{"name": "Long sword", "dice": "1d8", "modifier": 1, "to_hit": 0}],
+        },
+        {
+            "attacker": "monster",
+            "hd": 1,
+            "weapon": "battle axe",
+            "ac": 6,
+            "target_hp": 6,
+            "routine": [{"name": "Battle axe", "dice": "1d8", "modifier": 0, "to_hit": 0}],
+        },
+    ),
+    "phases": (
+        {
+            "target_source": "direct",
+            "attack_target": 8,
+            "defense": 2,
+            "armour": "leather",
+            "target_kind": "character",
+            "free_slots": 8,
+            "target_hp": 6,
+        },
+        {
+            "mode": "monster",
+            "damage_dice": "1d6",
+            "target_source": "direct",
+            "attack_target": 10,
+            "defense": 1,
+            "target_kind": "monster",
+            "hd": 1,
+            "target_hp": 4,
+            "morale": 7,
+        },
+    ),
 }
+
+VARIED = {"countup": "modifier"}
+"""The input varied from one fighter to the next (0, 1, 2, …), where a system's fighters have one."""
 
 
 def cases() -> list[tuple[str, str, dict[str, Any]]]:
@@ -30,8 +72,9 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
     out = []
     for system_id, (hero, foe) in TYPICAL.items():
         for n in range(1, 5):
-            party = [{**hero, "name": f"Hero {i + 1}", "modifier": i % 3} for i in range(n)]
-            foes = [{**foe, "name": f"Foe {i + 1}", "modifier": (i + 1) % 3} for i in range(n)]
+            varied = VARIED.get(system_id)
+            party = [{**hero, "name": f"Hero {i + 1}"} | ({varied: i % 3} if varied else {}) for i in range(n)]
+            foes = [{**foe, "name": f"Foe {i + 1}"} | ({varied: (i + 1) % 3} if varied else {}) for i in range(n)]
             out.append((system_id, f"{n} against {n}", {"party": party, "foes": foes}))
     return out
 

@@ -8,7 +8,7 @@ from `calc.state_chain.StateChain` (one forward pass for P(within k rounds), exa
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -46,6 +46,8 @@ class Forecast:
     over: Reached
     fighters: tuple[tuple[Reached, ...], ...]
     states: int
+    sides: tuple[Reached, ...] = ()
+    """The `extra` thresholds of the whole fight (Phases' "Foes break by morale"), in their order."""
 
 
 def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int, State]]]:
@@ -85,12 +87,22 @@ def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int
     return moves
 
 
+def _whole(test: Callable[[Any], bool], state: State) -> bool:
+    return test(state[1])
+
+
 def _marked(i: int, mark: Callable[[Any], bool], state: State) -> bool:
     return mark(state[1][i])
 
 
-def forecast(fight: Fight, rounds: int, bound: int = MAX_STATES) -> Forecast:
-    """The exact forecast of `fight` over `rounds` rounds (the mean over the whole fight)."""
+def forecast(
+    fight: Fight,
+    rounds: int,
+    bound: int = MAX_STATES,
+    extra: Sequence[tuple[str, Callable[[Any], bool]]] = (),
+) -> Forecast:
+    """The exact forecast of `fight` over `rounds` rounds (the mean over the whole fight); `extra`:
+    thresholds of the whole fight, each a test of every fighter's health (once met, met for good)."""
     moves = explore(fight, bound)
     step: Any = moves.__getitem__
     chain = StateChain(fight.start, step, total=fight.total, bounded=False)  # bounded by explore()
@@ -103,10 +115,12 @@ def forecast(fight: Fight, rounds: int, bound: int = MAX_STATES) -> Forecast:
     for i, f in enumerate(fight.fighters):
         for label, mark in f.marks:
             thresholds.append((label, partial(_marked, i, mark)))
+    for label, test in extra:
+        thresholds.append((label, partial(_whole, test)))
     reached = chain.reach_all(thresholds, rounds)
     marks: list[tuple[Reached, ...]] = []
     at = 3
     for f in fight.fighters:
         marks.append(tuple(reached[at : at + len(f.marks)]))
         at += len(f.marks)
-    return Forecast(rounds, reached[0], reached[1], reached[2], tuple(marks), len(moves))
+    return Forecast(rounds, reached[0], reached[1], reached[2], tuple(marks), len(moves), tuple(reached[at:]))

@@ -440,3 +440,27 @@ def test_fields_from_copies_the_calculators_own_inputs_as_a_lists_fields(root: P
     found = problems(root)
     assert any("fields_from[1]: no input 'bonnus'" in p for p in found), found
     assert any("an attacker's inputs must all be fields: add bonus" in p for p in found), found
+
+
+def test_fields_from_copies_another_calculators_inputs_after_the_written_fields(root: Path) -> None:
+    """The forecast's fighters: `calculator.input` copies another calculator's input (a list input
+    too, which written fields cannot be); written `fields` come first; a wrong name is reported,
+    and a copy drops its `ruling`."""
+    edit(
+        root,
+        "calculators.yaml",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n"
+        "      - {name: fighters, type: list, label: Fighters, max_items: 4, default: [],\n"
+        "         fields: [{name: name, type: text, label: Name, max_length: 20, default: A}],\n"
+        "         fields_from: [initiative.combatants, hit.ac, hit.nat20]}\n",
+    )
+    cat = loader.load(root)
+    assert [str(p) for p in cat.problems] == []
+    (listed,) = [d for d in cat.systems["countup"].calculators["damage"]["inputs"] if d["name"] == "fighters"]
+    assert [f["name"] for f in listed["fields"]] == ["name", "combatants", "ac", "nat20"]
+    assert listed["fields"][1]["type"] == "list" and listed["fields"][1]["fields"]
+    assert "ruling" not in listed["fields"][3]
+    edit(root, "calculators.yaml", "[initiative.combatants, hit.ac,", "[initiative.combatants, hit.acc,")
+    found = problems(root)
+    assert any("fields_from[1]: no input 'acc' (did you mean" in p and "in calculator 'hit'" in p for p in found), found

@@ -5,7 +5,7 @@ hit when the d20 reaches attack target + Defense; damage is the margin of succes
 Modules: `attack_roll` (attack target, target number, the d20 used, what each face does), `hit`,
 `damage`, `wounds`, `order` (phase order and morale), `checks` (non-attack rolls), `maneuver`
 (opportunity attacks, grapple, shove), `feint`, `dodge`, `monster_wounds`, `rally`, `round`
-(a whole round, rounds to drop the target), `generated` (the tables of the pages)."""
+(a whole round, rounds to drop the target), `forecast` (a whole fight), `generated` (the tables of the pages)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from calc.systems.phases.damage import damage
 from calc.systems.phases.dodge import dodge
 from calc.systems.phases.feint import feint
 from calc.systems.phases.fight import FIGHT
+from calc.systems.phases.forecast import forecast
 from calc.systems.phases.generated import TABLES
 from calc.systems.phases.hit import hit
 from calc.systems.phases.maneuver import maneuver
@@ -26,6 +27,7 @@ CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
 # Issue 13: the actions a GM resolves mid-fight.
 CALCULATORS |= {"maneuver": maneuver, "feint": feint, "dodge": dodge, "monster_wounds": monster_wounds, "rally": rally}
 CALCULATORS["round"] = round_  # issue 13 item 1: a whole round and rounds to drop the target
+CALCULATORS["forecast"] = forecast  # issue 22: the whole fight
 
 __all__ = [
     "CALCULATORS",
@@ -35,6 +37,7 @@ __all__ = [
     "damage",
     "dodge",
     "feint",
+    "forecast",
     "hit",
     "initiative",
     "maneuver",

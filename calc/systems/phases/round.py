@@ -170,15 +170,16 @@ def _reach(
     return [down, dead, wounded]  # the order of `thresholds`
 
 
-def _target(
-    inputs: dict[str, Any],
-    data: SystemData,
-    steps: list[Step],
-    attackers: list[tuple[dict[Outcome, int], int]],
-) -> tuple[Callable[[State], list[tuple[int, State]]], State, list[tuple[str, Callable[[State], bool]]]]:
-    """The target's chain: its one-round step (integer weights over the product of the attackers'
-    totals), its start and the thresholds, every rule on the way cited. `attackers`: each one's
-    (outcomes, total), in the order they meet the target."""
+# (weight, HP after or None for a miss, Wounds or slots added or -1 for instant death, gives
+# a Wound, knocks out, this critical's Wound that lasts a round)
+Blow = tuple[int, int | None, int, bool, bool, int]
+Blows = Callable[[dict[Outcome, int]], Callable[[int], list[Blow]]]
+
+
+def target_rules(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> tuple[Blows, int]:
+    """What a blow does to this target, every rule on the way cited: `blows_from(outcomes)` gives,
+    for one attacker's outcomes, its blows at each HP left (cached); and the Wounds (a monster) or
+    slots (a character) that kill it. The round calculator's chain and the fight forecast share it."""
     hp = inputs["target_hp"]
     max_hp = inputs["max_hp"]
     armour = row_by(data, "armour-wound-protection", "id", inputs["armour"])
@@ -272,9 +273,6 @@ def _target(
                 effects[key] = (1 if by_wound else row["severity"], row["name"] == knockout)
         return effects[key]
 
-    # (weight, HP after or None for a miss, Wounds or slots added or -1 for instant death, gives
-    # a Wound, knocks out, this critical's Wound that lasts a round)
-    Blow = tuple[int, int | None, int, bool, bool, int]
     dies_at = limit + 1 if monster else limit  # a monster dies past its limit, a character at it
 
     def blows_from(outcomes: dict[Outcome, int]) -> Callable[[int], list[Blow]]:
@@ -305,6 +303,20 @@ def _target(
 
         return blows_at
 
+    return blows_from, dies_at
+
+
+def _target(
+    inputs: dict[str, Any],
+    data: SystemData,
+    steps: list[Step],
+    attackers: list[tuple[dict[Outcome, int], int]],
+) -> tuple[Callable[[State], list[tuple[int, State]]], State, list[tuple[str, Callable[[State], bool]]]]:
+    """The target's chain: its one-round step (integer weights over the product of the attackers'
+    totals), its start and the thresholds, every rule on the way cited. `attackers`: each one's
+    (outcomes, total), in the order they meet the target."""
+    hp = inputs["target_hp"]
+    blows_from, dies_at = target_rules(inputs, data, steps)
     every = [blows_from(outcomes) for outcomes, _ in attackers]
     blows_at = every[0]
 

@@ -44,6 +44,8 @@ def one_attacker(inputs: dict[str, Any], data: SystemData, at: int) -> tuple[Dis
         on_hit = hit(hit_inputs, data)
         p = rounds.chance_of(on_hit, "Hit")
         base = {"dice": expr, "modifier": attack["modifier"]}
+        if "damage_floor" in inputs:  # the forecast offers the damage calculator's ruling; the round keeps it
+            base["damage_floor"] = inputs["damage_floor"]
         dmg, _, _ = hit_damage(base | {"multipliers": []}, data)
         plain.append(rounds.attack_damage(p, dmg))
         steps.append(

@@ -1,0 +1,181 @@
+"""A round whose order is one of a few scripts, drawn once a round: side (group) initiative, where
+one die per side, not per fighter, decides who acts when (Segments' HIGH and LOW).
+
+A script is a sequence of slots; a slot is fighters acting together (everyone up at the slot's
+start acts, even one felled by another of the slot), each making a fixed number of strikes there.
+A fighter may have several slots in one round (a multi-attacker's first routine early, the rest
+late). The chain (`calc.forecast.chain.forecast`) reads the same interface as `round.Fight`:
+`start`, `step`, `total`, `steps`, `side_out`, `over`, `fighters`, `state_bound`, `orders_walked`.
+
+Weights stay integers over one total per round: the scripts' weights times each fighter's
+`scale ** most`; a strike not made (the striker out, no target left) counts as `scale`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from calc.forecast.fighters import FOES, PARTY, Fighter, Health, target_order
+
+Healths = tuple[Health, ...]
+State = tuple[bool, Healths]
+Slot = tuple[tuple[int, int], ...]
+"""(fighter index, strikes it makes in this slot) for every fighter acting together."""
+
+Strike = Callable[[Health, bool, Fighter, Health], Sequence[tuple[int, Health]]]
+"""strike(own health, first round, target, target's health) → its next healths, weights over `scale`."""
+
+
+@dataclass(frozen=True)
+class Script:
+    weight: int
+    slots: tuple[Slot, ...]
+
+
+@dataclass
+class Node:
+    """A prefix of the scripts: the weight of those that end here, the slots that may come next
+    (shared prefixes, such as a multi-attacker's slot before initiative, are walked once)."""
+
+    weight: int = 0
+    children: dict[Slot, Node] = field(default_factory=dict)
+
+
+def trie(scripts: Sequence[Script]) -> Node:
+    root = Node()
+    for script in scripts:
+        node = root
+        for slot in script.slots:
+            node = node.children.setdefault(slot, Node())
+        node.weight += script.weight
+    return root
+
+
+class ScriptedFight:
+    """The fighters, whom each side attacks, the round's scripts and each fighter's strike.
+    `outs[i]`: how many healths fighter i can have once out of the fight (for the bound)."""
+
+    def __init__(
+        self,
+        fighters: Sequence[Fighter],
+        policies: dict[str, str],
+        scripts: Sequence[Script],
+        strikes: Sequence[Strike],
+        outs: Sequence[int],
+        first_differs: bool,
+    ) -> None:
+        self.fighters = tuple(fighters)
+        self.sides = {s: tuple(i for i, f in enumerate(fighters) if f.side == s) for s in (PARTY, FOES)}
+        self.targets = {
+            PARTY: target_order(self.sides[FOES], fighters, policies[PARTY]),
+            FOES: target_order(self.sides[PARTY], fighters, policies[FOES]),
+        }
+        self.scripts = tuple(scripts)
+        self.strikes = tuple(strikes)
+        self.outs = tuple(outs)
+        self.first_differs = first_differs
+        for script in self.scripts:  # the total below holds only if every fighter strikes `most` times a round
+            made = [0] * len(self.fighters)
+            for slot in script.slots:
+                for i, n in slot:
+                    made[i] += n
+            if made != [f.most for f in self.fighters]:
+                raise ValueError(f"a script gives strikes {made}, not each fighter's most")
+        self.tree = trie(self.scripts)
+        self.total = sum(s.weight for s in self.scripts)
+        for f in self.fighters:
+            self.total *= f.scale**f.most
+        self._slots: dict[tuple[Healths, Slot, bool], list[tuple[int, Healths]]] = {}
+        self._hits: dict[tuple[int, Health, bool, int, Health], Sequence[tuple[int, Health]]] = {}
+        self.steps = 0
+
+    @property
+    def start(self) -> State:
+        return self.first_differs, tuple(f.start for f in self.fighters)
+
+    def side_out(self, side: str, healths: Healths) -> bool:
+        return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
+
+    def over(self, healths: Healths) -> bool:
+        return self.side_out(PARTY, healths) or self.side_out(FOES, healths)
+
+    def state_bound(self) -> int:
+        """At most this many states: a side is attacked down its list, one target at a time, those
+        before it out (each in one of its out healths), those after it untouched; twice for the
+        first round's flag."""
+        count = 2
+        for side in (PARTY, FOES):
+            ways, before = 0, 1
+            for i in self.targets[FOES if side == PARTY else PARTY]:
+                ways += before * self.fighters[i].states
+                before *= self.outs[i]
+            count *= ways + before
+        return count
+
+    def orders_walked(self) -> int:
+        """The slots a round walks from each state: with the states, what the time grows with."""
+        return _size(self.tree) - 1
+
+    def step(self, state: State) -> list[tuple[int, State]]:
+        first, healths = state
+        if self.over(healths):
+            return [(self.total, state)]
+        merged: dict[Healths, int] = {}
+        self._walk(self.tree, {healths: 1}, first, merged)
+        return [(w, (False, h)) for h, w in merged.items()]
+
+    def _walk(self, node: Node, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
+        self.steps += len(dist)
+        if node.weight:
+            for h, w in dist.items():
+                out[h] = out.get(h, 0) + w * node.weight
+        for slot, child in node.children.items():
+            nxt: dict[Healths, int] = {}
+            for h, w in dist.items():
+                for x, after in self._slot(h, slot, first):
+                    nxt[after] = nxt.get(after, 0) + w * x
+            self._walk(child, nxt, first, out)
+
+    def _slot(self, h: Healths, slot: Slot, first: bool) -> list[tuple[int, Healths]]:
+        key = (h, slot, first)
+        got = self._slots.get(key)
+        if got is None:
+            got = self._slots[key] = self._act(h, slot, first)
+        return got
+
+    def _act(self, h: Healths, slot: Slot, first: bool) -> list[tuple[int, Healths]]:
+        """Everyone of the slot up at its start strikes (own health as it stood then), each strike
+        at its side's current target as the state stands at that strike."""
+        dist: dict[Healths, int] = {h: 1}
+        pad = 1
+        for i, n in slot:
+            me = self.fighters[i]
+            own = h[i]
+            if me.out(own):
+                pad *= me.scale**n
+                continue
+            aims = self.targets[me.side]
+            for _ in range(n):
+                nxt: dict[Healths, int] = {}
+                for cur, p in dist.items():
+                    t = next((j for j in aims if not self.fighters[j].out(cur[j])), None)
+                    if t is None:
+                        nxt[cur] = nxt.get(cur, 0) + p * me.scale
+                        continue
+                    for q, health in self._hit(i, own, first, t, cur[t]):
+                        after = (*cur[:t], health, *cur[t + 1 :])
+                        nxt[after] = nxt.get(after, 0) + p * q
+                dist = nxt
+        return [(p * pad, s) for s, p in dist.items()]
+
+    def _hit(self, i: int, own: Health, first: bool, t: int, health: Health) -> Sequence[tuple[int, Health]]:
+        key = (i, own, first, t, health)
+        got = self._hits.get(key)
+        if got is None:
+            got = self._hits[key] = self.strikes[i](own, first, self.fighters[t], health)
+        return got
+
+
+def _size(node: Node) -> int:
+    return 1 + sum(_size(c) for c in node.children.values())

@@ -1,0 +1,296 @@
+"""The fight forecast in Phases: each fighter makes one attack a round (one action), in the phase of
+its kind (ranged, spells, melee), its outcomes (damage and natural-20 criticals) the round
+calculator's against each foe's Defense, parry and cover; what a blow does (Wounds past 0 HP read
+on the wound table less the armour, a knock-out, a monster's Wound limit or a character's slots,
+instant death, the critical Wound lasting to the end of the next round) is the round calculator's
+`target_rules`; a first Wound calls for the morale roll (`round-morale`: in the next round's
+morale phase, or at once). Inside a phase everyone rolls a d20, high first; equal results act
+simultaneously (ruling) or roll again, which makes every order of the phase's fighters equally
+likely. The chain itself is `calc.forecast`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from functools import partial
+from itertools import permutations, product
+from typing import Any
+
+from calc.data import SystemData
+from calc.errors import InputError
+from calc.forecast import answer, chain
+from calc.forecast.between_rounds import BetweenRounds
+from calc.forecast.fighters import FOES, PARTY, POLICIES, Fighter, Health
+from calc.forecast.inputs import each
+from calc.forecast.round import Fight
+from calc.forecast.scripted_round import Script, ScriptedFight
+from calc.systems.phases import round_morale
+from calc.systems.phases.attack_roll import phase_die, row_by
+from calc.systems.phases.round import MAX_DICE, MAX_SIDES, attack_outcomes, target_rules
+
+RULINGS = (
+    "natural_rolls", "advantage_reading", "melee_modifiers", "finesse_reading", "count_reading", "wound_damage",
+    "instant_death", "critical_wound", "morale_reading", "morale_when",
+)  # fmt: skip
+"""Inputs of the whole forecast that the round calculator reads for every fighter."""
+PHASE_OF = {"melee": "melee", "ranged": "ranged", "spell": "spells"}
+NOT_YET, PENDING, HELD = round_morale.NOT_YET, round_morale.PENDING, round_morale.HELD
+DOWN, DEAD, FLED = "down", "dead", "fled"
+InFight = tuple[int, int, int, int, bool, int]
+"""(HP, Wounds or slots filled, last round's critical Wound, this round's, wounded, morale: not yet
+wounded, roll pending, held)."""
+
+
+def fighter(side: str, index: int, item: dict[str, Any], inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    merged = {**item, **{k: inputs[k] for k in RULINGS}, "feinted": False, "phase_roll": 0}
+    if item["mode"] == "monster":
+        expr = item["damage_dice"]
+        if sum(t.count for t in expr.terms) > MAX_DICE or any(t.sides > MAX_SIDES for t in expr.terms):
+            raise InputError("damage_dice", f"at most {MAX_DICE} dice of up to {MAX_SIDES} sides in the forecast")
+    rules, dies_at = target_rules(merged, data, [])
+    phase = row_by(data, "phases", "id", PHASE_OF[item["attack_type"]])
+    return {"side": side, "inputs": merged, "rules": rules, "dies_at": dies_at, "phase": phase["n"]}
+
+
+class Blows:
+    """One fighter's attack against each foe and what it does to that foe, as integer weights over
+    one `scale` (the attack's d20 and damage, times the morale dice when the roll comes at once)."""
+
+    def __init__(self, spec: dict[str, Any], enemies: list[tuple[int, dict[str, Any]]], data: SystemData) -> None:
+        self.by_target: dict[int, tuple[Callable[[int], list[Any]], int]] = {}
+        self.mean: dict[int, Fraction] = {}
+        totals = []
+        for j, e in enemies:
+            target = {k: e["inputs"][k] for k in ("defense", "parry_weapon", "cover")}
+            outcomes, total = attack_outcomes({**spec["inputs"], **target}, data, [])
+            self.by_target[j] = (e["rules"](outcomes), total)
+            self.mean[j] = Fraction(sum(x * w for (x, _), w in outcomes.items()), total)
+            totals.append(total)
+        self.fled, faces = round_morale.flee_weight(spec["inputs"], data)
+        self.faces = faces if spec["inputs"]["morale_when"] == "at-once" else 1
+        self.held = self.faces - self.fled
+        self.scale = math.lcm(*totals) * self.faces if totals else 1
+
+    def strike(
+        self,
+        morale: dict[int, tuple[int, int]],
+        dies: dict[int, int],
+        own: Any,
+        first: bool,
+        target: Fighter,
+        health: Any,
+    ) -> list[tuple[int, Health]]:
+        j = target.defense
+        blows_at, total = self.by_target[j]
+        factor = self.scale // total // self.faces
+        left, count, last, now, wounded, m = health
+        out: dict[Health, int] = {}
+
+        def add(h: Health, w: int) -> None:
+            out[h] = out.get(h, 0) + w
+
+        for w, after, plus, wounds, knocks, extra in blows_at(left):
+            w *= factor
+            if after is None:
+                add(health, w * self.faces)
+            elif plus < 0 or count + plus + last + now + extra >= dies[j]:
+                add(DEAD, w * self.faces)
+            elif knocks:
+                add(DOWN, w * self.faces)
+            else:
+                hurt = wounded or wounds or extra > 0
+                new = (after, count + plus, last, now + extra, hurt and j in morale, m)
+                if j in morale and m == NOT_YET and hurt:
+                    if self.faces > 1:  # the roll comes at once
+                        fled, held = morale[j]
+                        add(FLED, w * fled)
+                        add((*new[:5], HELD), w * held)
+                    else:
+                        add((*new[:5], PENDING), w)
+                else:
+                    add(new, w * self.faces)
+        return list((w, h) for h, w in out.items() if w)
+
+
+def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
+    specs = each(inputs, lambda side, i, item: fighter(side, i, item, inputs, data))
+    at_once = inputs["morale_when"] == "at-once"
+    morale: dict[int, tuple[int, int]] = {}
+    faces = 1
+    for j, s in enumerate(specs):
+        if s["inputs"]["morale"] > 0:
+            fled, faces = round_morale.flee_weight(s["inputs"], data)
+            morale[j] = (fled, faces - fled)
+    dies = {j: s["dies_at"] for j, s in enumerate(specs)}
+    die = phase_die(data)
+    fighters, strikes = [], []
+    for i, spec in enumerate(specs):
+        enemies = [(j, s) for j, s in enumerate(specs) if s["side"] != spec["side"]]
+        blows = Blows(spec, enemies, data)
+        strike = partial(blows.strike, morale, dies)
+        hp = spec["inputs"]["target_hp"]
+        crit = 2 if inputs["critical_wound"] == "counts" and inputs["natural_rolls"] else 1
+        marks: list[tuple[str, Callable[[Health], bool]]] = [
+            ("goes down", partial(_is, (DOWN, DEAD))),
+            ("dies", partial(_is, (DEAD,))),
+        ]
+        if i in morale:
+            marks.append(("flees", partial(_is, (FLED,))))
+        fighters.append(
+            Fighter(
+                name=spec["inputs"]["name"],
+                side=spec["side"],
+                start=(hp, 0, 0, 0, False, NOT_YET if i in morale else HELD),
+                hp=hp,
+                initiative=die - 1000 * spec["phase"],
+                tie=(),
+                danger=sum(blows.mean.values(), Fraction(0)) / max(len(enemies), 1),
+                states=(hp + 1 + spec["dies_at"] * (2 if i in morale else 1)) * crit,
+                scale=blows.scale,
+                most=1,
+                attacks=_one,
+                strike=lambda own, t, h, s=strike: s(own, False, t, h),
+                out=_out,
+                marks=tuple(marks),
+                defense=i,
+            )  # fmt: skip
+        )
+        strikes.append(strike)
+    policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
+    inner: Any
+    if inputs["ties"] == "simultaneous":
+        _orders_bounded(fighters, [s["phase"] for s in specs])
+        inner = Fight(fighters, policies, high_first=True)
+    else:
+        inner = ScriptedFight(fighters, policies, _shuffled(specs), strikes, [3] * len(fighters), False)
+    waits = {j: m for j, m in morale.items()} if not at_once else {}
+    return BetweenRounds(
+        inner,
+        partial(_opens, waits, faces),
+        _closes,
+        [faces if j in waits else 1 for j in range(len(fighters))],
+    )
+
+
+def _prefixes(n: int) -> int:
+    """The prefixes of the orders of n fighters on the same die, equal rolls together (ordered set
+    partitions, counted by the Fubini numbers): the orders tree a phase walks."""
+    fubini = [1]
+    for m in range(1, n + 1):
+        fubini.append(sum(math.comb(m, k) * fubini[m - k] for k in range(1, m + 1)))
+    return sum(math.comb(n, j) * fubini[j] for j in range(n + 1))
+
+
+def _orders_bounded(fighters: list[Fighter], phases: list[int]) -> None:
+    """The chain's work bound (states × orders walked) checked before the orders are listed: with
+    a d20 each, eight fighters in one phase already make a million prefixes."""
+    walked = math.prod(_prefixes(phases.count(n)) for n in set(phases))  # as `order.Orders` builds it
+    most = 2
+    for side in (PARTY, FOES):
+        most *= sum(f.states for f in fighters if f.side == side) + 1
+    if most * walked > chain.MAX_WORK:
+        raise InputError(
+            "foes",
+            f"this fight has up to {most:,} states, each round walking {walked:,} orders of who acts when: "
+            f"{most * walked:,} steps, more than the {chain.MAX_WORK:,} followed exactly: try fewer fighters "
+            "(in one phase) or fewer hit points",
+        )
+
+
+def _shuffled(specs: list[dict[str, Any]]) -> list[Script]:
+    """Ties rolled again: with everyone rolling the same d20, every order of a phase's fighters is
+    equally likely; the phases come in their order. Counted before they are listed: past the
+    chain's work bound the answer is a refusal, never a long wait."""
+    phases = sorted({s["phase"] for s in specs})
+    orders = math.prod(math.factorial(sum(s["phase"] == n for s in specs)) for n in phases)
+    if orders * len(specs) > chain.MAX_WORK:
+        raise InputError(
+            "ties",
+            f"with equal rolls rolled again, a round can take {orders:,} orders of who acts when, each "
+            f"walked from every state: more than the {chain.MAX_WORK:,} steps followed exactly; try fewer "
+            "fighters in one phase, or equal rolls acting simultaneously",
+        )
+    each_phase = [list(permutations([i for i, s in enumerate(specs) if s["phase"] == n])) for n in phases]
+    return [Script(1, tuple(((i, 1),) for order in orders for i in order)) for orders in product(*each_phase)]
+
+
+def _one(own: Any, first: bool) -> int:
+    return 1
+
+
+def _out(h: Any) -> bool:
+    return isinstance(h, str)
+
+
+def _is(which: tuple[str, ...], h: Any) -> bool:
+    return h in which
+
+
+def _opens(waits: dict[int, tuple[int, int]], faces: int, i: int, h: Any) -> list[tuple[int, Any]]:
+    """The morale phase opens the round: a roll due since last round's first Wound."""
+    if i not in waits:
+        return [(1, h)]
+    if isinstance(h, str) or h[5] != PENDING:
+        return [(faces, h)]
+    fled, held = waits[i]
+    return [(w, s) for w, s in ((fled, FLED), (held, (*h[:5], HELD))) if w]
+
+
+def _closes(i: int, h: Any) -> Any:
+    """The round ends: this round's critical Wound becomes last round's, last round's ends."""
+    if isinstance(h, str):
+        return h
+    return (h[0], h[1], h[3], 0, h[4], h[5])
+
+
+def _foes_broke(foes: tuple[int, ...], healths: tuple[Any, ...]) -> bool:
+    return all(isinstance(healths[j], str) for j in foes) and any(healths[j] == FLED for j in foes)
+
+
+def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    fight = build(inputs, data)
+    foes = tuple(i for i, f in enumerate(fight.fighters) if f.side == FOES)
+    broke = any(len(fight.fighters[j].marks) > 2 for j in foes)  # some foe has a Morale score
+    extra = [("Foes break by morale", partial(_foes_broke, foes))] if broke else []
+    result = chain.forecast(fight, inputs["rounds"], extra=extra)  # type: ignore[arg-type]  # the round's interface
+    return answer.answer(result, fight.fighters, steps(inputs, data))
+
+
+def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
+    """Every assumption of the forecast, each with the rule (or ruling) behind it."""
+    die = data.fact("simultaneous-actions", "phase_die")
+    out = [
+        data.step("combat-round", "One action a round: each fighter makes one attack, in the phase of its kind."),
+        data.step("phase-order", "The phases come in order: morale, movement, declared spells, ranged, spells, melee."),
+        data.step("simultaneous-actions", f"Inside a phase each rolls a {die}; actions resolve from the highest down; "
+                  "a fighter down, dead or fled before its turn does not act."),
+        data.step("ruling:phase-ties", "Equal results act simultaneously (ruling): both blows land."
+                  if inputs["ties"] == "simultaneous"
+                  else "Other reading: equal results roll again: every order of a phase's fighters is equally likely."),
+        data.step("ruling:forecast-targets", f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the "
+                  f"foes {POLICIES[inputs['foes_targets']]}; a side attacks its target until it is out of the fight."),
+        data.step("wounds", "Damage past 0 HP gives a Wound (the wound table less the armour's protection); a Wound of "
+                  "the knock-out row takes the fighter out of the fight (down)."),
+        data.step("killing-monsters", "A monster dies from one Wound more than half its Hit Dice (at least the "
+                  "minimum); a character when its Wounds fill its free inventory slots."),
+        data.step("ruling:monster-wound-count", "Each Wound counts one (ruling)." if inputs["count_reading"] == "wounds"
+                  else "Other reading: a monster's limit counts the Wounds' Severity."),
+        data.step("ruling:round-critical-wound", "A natural 20's Wound counts until the end of the next round (ruling)."
+                  if inputs["critical_wound"] == "counts"
+                  else "Other reading: a critical hit's Wound is not counted."),
+        data.step("ruling:instant-death-damage", "A Wound from a blow of at least the maximum HP kills (ruling)."
+                  if inputs["instant_death"] == "at-least" else "Other reading: exactly the maximum HP kills."),
+        data.step("morale", f"A fighter with a Morale score rolls {data.fact('morale', 'morale_dice')} on its first "
+                  "Wound; a failed roll makes it flee, out of the fight. The foes break by morale when every foe is "
+                  "out of the fight and at least one of them fled."),
+        data.step("ruling:morale-above", "A roll above the score flees (ruling)." if inputs["morale_reading"] == "above"
+                  else "Other reading: a roll equal to the score flees too."),
+        data.step("ruling:round-morale", "Other reading: the roll comes at once, when the Wound lands."
+                  if inputs["morale_when"] == "at-once"
+                  else "The roll comes in the next round's morale phase, the round's first (ruling)."),
+    ]  # fmt: skip
+    return out
+
+
+__all__: Sequence[str] = ("forecast",)

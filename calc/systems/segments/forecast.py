@@ -1,0 +1,228 @@
+"""The fight forecast in Segments: each fighter's attack routine is the round calculator's (every
+attack of one routine at the same target, hit by the attack tables, damage with its multipliers)
+against each foe's descending AC; every round each side rolls its group d6: the higher is HIGH and
+acts first, a tie puts both sides in HIGH, where the action type (missile, melee) and then the
+weapon speed order them, equal speeds striking together (the initiative calculator's own order);
+a multi-attacker's first routine comes before group initiative, the rest after LOW. A fighter
+drops at 0 hit points (out of the fight), or, under the other reading, drops at 0 and is dead at
+−10. The chain itself is `calc.forecast`."""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from calc.data import SystemData
+from calc.dist import Dist
+from calc.errors import InputError
+from calc.forecast import answer, chain
+from calc.forecast.fighters import PARTY, POLICIES, Fighter, Health
+from calc.forecast.inputs import each
+from calc.forecast.scripted_round import Script, ScriptedFight, Slot
+from calc.systems.segments import initiative
+from calc.systems.segments.round import one_attacker
+
+RULINGS = ("table_cap", "star_reading", "damage_floor")
+"""Inputs of the whole forecast that the round calculator reads for every fighter."""
+ATTACKS = ("missile", "melee")
+RULE = "death-and-dying"
+
+
+def fighter(side: str, index: int, item: dict[str, Any], inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """One fighter's round-calculator inputs checked, with its place in the round's order."""
+    if item["action"] not in ATTACKS:
+        raise InputError("action", f"the forecast follows attacks: a missile or a melee attack, not {item['action']}")
+    merged = {**item, **{k: inputs[k] for k in RULINGS}, "routines": 1}
+    try:  # the initiative calculator reads the weapon's speed and the activities before it
+        combatant = {**item, "group": side, "minor_after": 0, "delayed": False, "casting_time": 0}
+        request = {"groups": [{"name": side}], "combatants": [combatant], "activity_timing": "before"}
+        (actor,) = initiative.actors(request, data)[1]
+    except InputError as e:
+        raise InputError(e.input.split(".", 1)[-1], e.reason) from None
+    return {"side": side, "inputs": merged, "routines": item["routines"], "actor": actor}
+
+
+class Routines:
+    """One fighter's attack routine against each foe's AC (the round calculator's round of one
+    routine, with its multipliers and without), and what it does to a target's hit points, as
+    integer weights over one `scale`."""
+
+    def __init__(self, spec: dict[str, Any], enemies: list[dict[str, Any]], every: bool, data: SystemData) -> None:
+        self.damage: dict[tuple[bool, int, int], Dist] = {}
+        for e in enemies:
+            ac = (e["inputs"]["ac"], e["inputs"]["ac_bonus"])
+            first, later, _ = one_attacker({**spec["inputs"], "ac": ac[0], "ac_bonus": ac[1]}, data, 1)
+            self.damage[(True, *ac)] = first
+            self.damage[(False, *ac)] = first if every else later
+        self.scale = math.lcm(*(d.total for d in self.damage.values())) if self.damage else 1
+
+    def strike(self, floor: Callable[[int], int], own: Health, first: bool, target: Fighter, health: Health):
+        d = self.damage[(first, *target.defense)]
+        factor = self.scale // d.total
+        out: dict[int, int] = {}
+        xs, ws = d.support()
+        for x, w in zip(xs, ws, strict=True):
+            h = floor(health - x)
+            out[h] = out.get(h, 0) + w * factor
+        return [(w, h) for h, w in out.items() if w]
+
+
+def _floor(drops: int, dead: int | None, h: int) -> int:
+    """Hit points past the fight's interest are one state: dropped (and dead, under −10)."""
+    if dead is not None and h <= dead:
+        return dead
+    return drops if h <= drops else h
+
+
+def scripts(specs: list[dict[str, Any]], inputs: dict[str, Any], data: SystemData) -> list[Script]:
+    """Every order a round can take, with its weight over the two sides' d6 rolls: the initiative
+    calculator's order (`initiative.round_order`) for each pair of rolls, a multi-attacker's first
+    routine before group initiative and the rest after LOW."""
+    sides = data.die_sides("group-initiative", "die")
+    people = [
+        s["actor"].__class__(**{**vars(s["actor"]), "name": str(i), "group": 0 if s["side"] == PARTY else 1})
+        for i, s in enumerate(specs)
+        if s["routines"] == 1
+    ]
+    multi = [i for i, s in enumerate(specs) if s["routines"] > 1]
+    early: Slot = tuple((i, 1) for i in multi)
+    late: Slot = tuple((i, specs[i]["routines"] - 1) for i in multi)
+    asked = {"weapon_phases": inputs["weapon_phases"], "spell_ties": "high-first"}
+    counted: Counter[tuple[Slot, ...]] = Counter()
+    for a in range(1, sides + 1):
+        for b in range(1, sides + 1):
+            turns = initiative.turns_of([a, b], "highest-high")
+            order, _, _ = initiative.round_order(asked, data, ["party", "foes"], people, turns)
+            slots = [tuple((int(n), 1) for n in rank["names"]) for rank in order]
+            counted[tuple(s for s in (early, *slots, late) if s)] += 1
+    common = math.gcd(*counted.values())
+    return [Script(w // common, slots) for slots, w in counted.items()]
+
+
+def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
+    specs = each(inputs, lambda side, i, item: fighter(side, i, item, inputs, data))
+    drops = data.fact(RULE, "drops_at")
+    dead = data.fact(RULE, "dead_at") if inputs["drop_at"] == "minus-ten" else None
+    every = inputs["multiplier_rounds"] == "every"
+    floor = partial(_floor, drops, dead)
+    fighters, strikes = [], []
+    for index, spec in enumerate(specs):
+        enemies = [s for s in specs if s["side"] != spec["side"]]
+        with_entry = _entry(inputs, index)
+        try:
+            routines = Routines(spec, enemies, every, data)
+        except InputError as e:
+            raise InputError(f"{with_entry}.{e.input}", e.reason) from None
+        later = [routines.damage[(False, e["inputs"]["ac"], e["inputs"]["ac_bonus"])] for e in enemies]
+        danger = sum((d.mean for d in later), Fraction(0)) * spec["routines"] / max(len(enemies), 1)
+        marks: list[tuple[str, Callable[[Health], bool]]] = [("drops", partial(operator.ge, drops))]
+        if dead is not None:
+            marks.append(("dies", partial(operator.ge, dead)))
+        hp = spec["inputs"]["target_hp"]
+        fighters.append(
+            Fighter(
+                name=spec["inputs"]["name"],
+                side=spec["side"],
+                start=hp,
+                hp=hp,
+                initiative=Dist.constant(0),
+                tie=(),
+                danger=danger,
+                states=hp,
+                scale=routines.scale,
+                most=spec["routines"],
+                attacks=lambda own, first, n=spec["routines"]: n,
+                strike=lambda own, t, h, r=routines: r.strike(floor, own, False, t, h),
+                out=partial(operator.ge, drops),
+                marks=tuple(marks),
+                defense=(spec["inputs"]["ac"], spec["inputs"]["ac_bonus"]),
+            )  # fmt: skip
+        )
+        strikes.append(partial(routines.strike, floor))
+    first_differs = not every and any(s["inputs"]["multipliers"] for s in specs)
+    policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
+    outs = [1 if dead is None else 2] * len(fighters)
+    return ScriptedFight(fighters, policies, scripts(specs, inputs, data), strikes, outs, first_differs)
+
+
+def _entry(inputs: dict[str, Any], index: int) -> str:
+    n = len(inputs["party"])
+    return f"party[{index + 1}]" if index < n else f"foes[{index - n + 1}]"
+
+
+def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    fight = build(inputs, data)
+    result = chain.forecast(fight, inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
+    return answer.answer(result, fight.fighters, steps(inputs, data))
+
+
+def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
+    """Every assumption of the forecast, each with the rule (or ruling) behind it."""
+    sides = data.die_sides("group-initiative", "die")
+    drops = data.fact(RULE, "drops_at")
+    out = [
+        data.step(
+            "group-initiative",
+            f"Every round each side rolls a d{sides}: the higher acts in HIGH, the lower in LOW; "
+            "a tie puts both sides in HIGH.",
+        ),
+        data.step(
+            "action-order",
+            "Inside an initiative, action types go in order (missile and melee as chosen below); a fighter "
+            "dropped before its turn does not act; fighters of one side in one slot strike together.",
+        ),
+        data.step(
+            "ruling:missile-before-melee",
+            "Missile attacks (D2) before melee (D3) (ruling)."
+            if inputs["weapon_phases"] == "missile-first"
+            else "Other reading: melee attacks before missile attacks.",
+        ),
+        data.step(
+            "weapon-speed",
+            "Tied sides making the same type of attack: the lower weapon speed (plus 1 per 1-segment activity "
+            "before the attack) strikes first; equal speeds strike together, both blows landing.",
+        ),
+        data.step(
+            "attack-routine",
+            "Each fighter makes its attack routine every round, every attack of it at one target; a "
+            "multi-attacker makes its first routine before group initiative and the rest after LOW.",
+        ),
+        data.step(
+            "ruling:forecast-targets",
+            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
+            f"{POLICIES[inputs['foes_targets']]}; a side keeps attacking its target until it is out of the fight.",
+        ),
+        data.step(
+            "ruling:round-multiplier-rounds",
+            "Damage multipliers count in every round (other reading)."
+            if inputs["multiplier_rounds"] == "every"
+            else "Damage multipliers count in the first round only (ruling).",
+        ),
+        data.step(
+            "ruling:damage-floor",
+            "A damage total below 0 deals nothing (ruling)."
+            if inputs["damage_floor"] == "0"
+            else "Other reading: every hit deals at least 1.",
+        ),
+    ]
+    if inputs["drop_at"] == "zero":
+        out.append(
+            data.step("ruling:round-drop-at-zero", f"A fighter drops at {drops} hit points: out of the fight (ruling).")
+        )
+    else:
+        out.append(
+            data.step(
+                "ruling:round-drop-at-zero",
+                f"Other reading: a fighter drops at {drops} hit points (out of the fight) and dies at "
+                f"{data.fact(RULE, 'dead_at')}.",
+            )
+        )
+    return out
+
+
+__all__: Sequence[str] = ("forecast",)

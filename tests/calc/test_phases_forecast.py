@@ -1,0 +1,411 @@
+"""Phases' fight forecast: tiny fights against a brute-force oracle written here (every d20 of every
+fighter, phase by phase; every damage from the damage calculator; Wounds read on the data's wound
+table), the round calculator's duel, symmetry, monotonicity, the texts' examples (equal rolls, the
+orc's first-Wound morale roll), each ruling both ways, errors, the state bound and the command line."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from itertools import groupby, product
+
+import pytest
+
+import calc
+import calc.systems.phases  # noqa: F401  (the package shadows its forecast module's name)
+from calc import data, inputs
+from calc.errors import InputError
+from calc.forecast import chain
+
+FORECAST = sys.modules["calc.systems.phases.forecast"]
+SYSTEM = data.system("phases")
+
+HERO = {"name": "Hero", "target_source": "direct", "attack_target": 8, "defense": 2, "target_kind": "character",
+        "free_slots": 3, "target_hp": 3}  # fmt: skip
+ORC = {"name": "Orc", "mode": "monster", "damage_dice": "1d6", "target_source": "direct", "attack_target": 10,
+       "defense": 1, "target_kind": "monster", "hd": 1, "target_hp": 3}  # fmt: skip
+DUMMY = {"name": "Dummy", "mode": "monster", "damage_dice": "1d2", "target_source": "direct", "attack_target": 40,
+         "target_kind": "monster", "hd": 2, "target_hp": 6}  # fmt: skip
+"""Hits only on a natural 20 (with natural rolls), for 1 or 2."""
+PLAIN = {"natural_rolls": False}
+"""The oracle's rules: no natural 20s, so no critical Wounds."""
+
+
+def run(party: list[dict], foes: list[dict], **extra) -> dict:
+    return calc.evaluate(
+        {"system": "phases", "calculator": "forecast", "inputs": {"party": party, "foes": foes, **extra}}
+    )
+
+
+def exact(party: list[dict], foes: list[dict], **extra) -> chain.Forecast:
+    values = inputs.validate(SYSTEM.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
+    return chain.forecast(FORECAST.build(values, SYSTEM), values["rounds"])  # type: ignore[arg-type]
+
+
+def chance(answer: dict, label: str) -> Fraction:
+    return next(Fraction(c["p"]["fraction"]) for c in answer["chances"] if c["label"] == label)
+
+
+def full(f: dict) -> dict:
+    """An entry with every field that applies to it (the declaration's defaults otherwise)."""
+    fields = SYSTEM.calculator("forecast")["inputs"][0]["fields"]
+    out = {**{d["name"]: d["default"] for d in fields}, **f}
+    return {k: v for k, v in out.items() if all(out.get(c) == w for c, w in _when(fields, k).items())}
+
+
+def _when(fields: list[dict], name: str) -> dict:
+    return next((d.get("when") or {} for d in fields if d["name"] == name), {})
+
+
+# --- the oracle -----------------------------------------------------------------------------------
+def damage_pmf(f: dict, target: dict) -> dict[int, Fraction]:
+    """One attack's damage to `target` (a miss as 0), by the damage calculator, natural rolls off."""
+    names = [d["name"] for d in SYSTEM.calculator("damage")["inputs"]]
+    asked = {k: v for k, v in f.items() if k in names} | {k: target[k] for k in ("defense", "parry_weapon", "cover")}
+    asked |= {"natural_rolls": False}
+    d = calc.evaluate({"system": "phases", "calculator": "damage", "inputs": asked})["distribution"]
+    return {r["x"]: Fraction(int(r["weight"]), int(d["denominator"])) for r in d["pmf"]}
+
+
+def oracle(
+    party: list[dict], foes: list[dict], rounds: int, ties: str = "simultaneous"
+) -> list[tuple[Fraction, Fraction]]:
+    """[(P(party has won), P(foes have won)) after round k]: lowest HP first; a fighter is
+    (HP, Wounds or slots) until down or dead ("out"); each phase by d20, high first."""
+    people = [dict(full(f), side=0) for f in party] + [dict(full(f), side=1) for f in foes]
+    n = len(people)
+    sides = [[i for i in range(n) if people[i]["side"] == s] for s in (0, 1)]
+    aims = [sorted(sides[1 - s], key=lambda i: (people[i]["target_hp"], i)) for s in (0, 1)]
+    pmf = {(i, j): damage_pmf(people[i], people[j]) for i in range(n) for j in range(n) if i != j}
+    rows = SYSTEM.table("wound-severity")
+    protection = {r["id"]: r["protection"] for r in SYSTEM.table("armour-wound-protection")}
+    knockout = SYSTEM.fact("wounds", "knockout_wound")
+
+    def dies(i: int) -> int:
+        f = people[i]
+        if f["target_kind"] == "character":
+            return f["free_slots"]
+        return (
+            max(
+                SYSTEM.fact("killing-monsters", "minimum_wounds"),
+                f["hd"] // SYSTEM.fact("killing-monsters", "hd_divisor"),
+            )
+            + 1
+        )
+
+    def blow(i: int, health: tuple, x: int):
+        hp, count = health
+        if x <= hp:
+            return (hp - x, count)
+        read = x - hp - protection[people[i]["armour"]]
+        row = next(
+            (
+                r
+                for r in rows
+                if r["damage"]["min"] <= read and (r["damage"]["max"] is None or read <= r["damage"]["max"])
+            ),
+            None,
+        )
+        if read < 1 or row is None:
+            return (0, count)
+        add = 1 if people[i]["target_kind"] == "monster" else row["severity"]
+        if count + add >= dies(i) or row["name"] == knockout:
+            return "out"
+        return (0, count + add)
+
+    phase = [0 if f["attack_type"] == "ranged" else 1 for f in people]
+    orders: Counter = Counter()
+    for rolls in product(range(1, 21), repeat=n):
+        groups = []
+        for p in (0, 1):
+            keyed = sorted((-rolls[i], i) for i in range(n) if phase[i] == p)
+            for _, g in groupby(keyed, key=lambda t: t[0]):
+                members = tuple(i for _, i in g)
+                groups += [members] if ties == "simultaneous" else [(i,) for i in members]
+        orders[tuple(groups)] += 1
+    if ties == "reroll":  # every order of a phase's fighters equally likely: rebuild from permutations
+        from itertools import permutations
+
+        orders = Counter()
+        each = [list(permutations([i for i in range(n) if phase[i] == p])) for p in (0, 1)]
+        for a, b in product(*each):
+            orders[tuple((i,) for i in (*a, *b))] += 1
+    whole = sum(orders.values())
+
+    def over(h: tuple) -> bool:
+        return any(all(h[i] == "out" for i in side) for side in sides)
+
+    def one_round(h: tuple) -> dict[tuple, Fraction]:
+        if over(h):
+            return {h: Fraction(1)}
+        out: dict[tuple, Fraction] = {}
+        for order, count in orders.items():
+            dist = {h: Fraction(count, whole)}
+            for group in order:
+                nxt: dict[tuple, Fraction] = {}
+                for cur, p in dist.items():
+                    states = {cur: p}
+                    for i in group:
+                        if cur[i] == "out":
+                            continue
+                        after: dict[tuple, Fraction] = {}
+                        for s, q in states.items():
+                            t = next((j for j in aims[people[i]["side"]] if s[j] != "out"), None)
+                            if t is None:
+                                after[s] = after.get(s, 0) + q
+                                continue
+                            for x, r in pmf[(i, t)].items():
+                                hit = list(s)
+                                hit[t] = blow(t, s[t], x)
+                                after[tuple(hit)] = after.get(tuple(hit), 0) + q * r
+                        states = after
+                    for s, q in states.items():
+                        nxt[s] = nxt.get(s, 0) + q
+                dist = nxt
+            for s, q in dist.items():
+                out[s] = out.get(s, 0) + q
+        return out
+
+    state = {tuple((f["target_hp"], 0) for f in people): Fraction(1)}
+    answers = []
+    for _ in range(rounds):
+        nxt: dict[tuple, Fraction] = {}
+        for h, p in state.items():
+            for s, q in one_round(h).items():
+                nxt[s] = nxt.get(s, 0) + p * q
+        state = nxt
+        won = [
+            sum(
+                (
+                    p
+                    for h, p in state.items()
+                    if all(h[i] == "out" for i in sides[1 - s]) and not all(h[i] == "out" for i in sides[s])
+                ),
+                Fraction(0),
+            )
+            for s in (0, 1)
+        ]
+        answers.append((won[0], won[1]))
+    return answers
+
+
+ARCHER = {**HERO, "name": "Archer", "attack_type": "ranged", "target_hp": 2, "free_slots": 2}
+
+
+@pytest.mark.parametrize(
+    ("party", "foes", "rounds", "ties"),
+    [
+        ([HERO], [ORC], 3, "simultaneous"),
+        ([HERO], [ORC], 2, "reroll"),
+        ([HERO, ARCHER], [ORC], 2, "simultaneous"),
+        ([HERO], [ORC, {**ORC, "name": "Orc 2", "target_hp": 1, "armour": "leather"}], 2, "simultaneous"),
+    ],
+)
+def test_tiny_fights_equal_the_brute_force_oracle(party, foes, rounds, ties):
+    got = exact(party, foes, rounds=rounds, ties=ties, **PLAIN)
+    assert [(got.party.within[k], got.foes.within[k]) for k in range(rounds)] == oracle(party, foes, rounds, ties)
+
+
+TARGET = (
+    "defense",
+    "parry_weapon",
+    "cover",
+    "armour",
+    "target_kind",
+    "hd",
+    "free_slots",
+    "target_hp",
+    "max_hp",
+    "morale",
+)
+SAFE = {"name": "Hero", "target_kind": "character", "free_slots": 20, "target_hp": 21}
+"""21 HP: the dummy's 1–2 on a natural 20 cannot take it below 0 in 10 rounds."""
+
+
+def duel(hero: dict, foe: dict, **rulings) -> dict:
+    """The round calculator: the hero's attack against the foe, under the same rulings."""
+    fields = SYSTEM.calculator("forecast")["inputs"][0]["fields"]
+    attacker = {k: v for k, v in full(hero).items() if k not in (*TARGET, "name")}
+    target = {k: v for k, v in full(foe).items() if k in TARGET}
+    asked = attacker | target | rulings
+    asked = {k: v for k, v in asked.items() if all(asked.get(c) == w for c, w in _when(fields, k).items())}
+    return calc.evaluate({"system": "phases", "calculator": "round", "inputs": asked})
+
+
+DUEL = (
+    {**SAFE, "roll_mode": "advantage", "weapon_property": "finesse", "modifiers": 1},
+    {**DUMMY, "defense": 1, "armour": "leather", "hd": 4, "target_hp": 5, "max_hp": 7, "morale": 7},
+)
+
+
+@cache
+def _default_duel() -> chain.Forecast:
+    return exact([DUEL[0]], [DUEL[1]], rounds=10)
+
+
+@pytest.mark.parametrize(
+    "rulings",
+    [
+        {},
+        {"natural_rolls": False},
+        {"advantage_reading": "literal"},
+        {"finesse_reading": "if-higher"},
+        {"melee_modifiers": False},
+        {"count_reading": "severity"},
+        {"wound_damage": "whole"},
+        {"instant_death": "exactly"},
+        {"critical_wound": "ignored"},
+        {"morale_reading": "at-least"},
+        {"morale_when": "at-once"},
+    ],
+)
+def test_one_against_one_equals_the_round_calculators_duel(rulings):
+    """The party's chance to win within k rounds is the round calculator's chance that the foe is out
+    of the fight (down, dead or fled) within k rounds, under every reading of every ruling; each
+    other reading changes the answer."""
+    hero, foe = DUEL
+    got = exact([hero], [foe], rounds=10, **rulings)
+    if rulings and "melee_modifiers" not in rulings:  # each other reading changes the answer
+        assert got.party.within != _default_duel().party.within
+    out = duel(hero, foe, **rulings)["rounds"][0]
+    assert out["label"] == "Out of the fight"
+    assert [got.party.within[k] for k in range(10)] == [Fraction(w["fraction"]) for w in out["within"]]
+    if rulings.get("natural_rolls") is False:  # the dummy never hits: the fight lasts as long as the foe
+        assert got.over.mean == Fraction(out["mean"]["fraction"])
+
+
+def test_melee_modifiers_both_readings():
+    """A bare margin in melee (other reading) leaves out the damage modifiers (the finesse duel above
+    replaces the margin, so there they change nothing)."""
+    hero, foe = {**SAFE, "modifiers": 3}, DUEL[1]
+    bare = exact([hero], [foe], rounds=3, melee_modifiers=False).party.within
+    assert bare != exact([hero], [foe], rounds=3).party.within
+    out = duel(hero, foe, melee_modifiers=False)["rounds"][0]
+    assert list(bare) == [Fraction(w["fraction"]) for w in out["within"][:3]]
+
+
+def test_two_identical_fighters_win_with_equal_chance():
+    """Same phase, same d20, equal rolls simultaneous: neither side has the edge."""
+    answer = run([{**HERO, "name": "A", "free_slots": 2}], [{**HERO, "name": "B", "free_slots": 2}], rounds=6)
+    assert chance(answer, "Party wins") == chance(answer, "Foes win") > 0
+    assert chance(answer, "Both sides fall") > 0
+
+
+KILLER = {"target_source": "direct", "attack_target": -20, "target_kind": "character", "free_slots": 1, "target_hp": 0}
+"""Hits on anything but a natural 1; any hit on its 0-HP, one-slot twin is a Wound that kills."""
+HIT = Fraction(19, 20)
+
+
+def test_the_texts_equal_rolls_both_readings():
+    """Equal rolls act at the same time (ruling): each strikes first with 19/40 and both strike at
+    once with 1/20; rolled again (other reading), each strikes first with 1/2 and never both."""
+    ann, bo = {**KILLER, "name": "Ann"}, {**KILLER, "name": "Bo"}
+    together = run([ann], [bo], rounds=1)
+    first = HIT + (1 - HIT) * HIT
+    assert chance(together, "Party wins") == Fraction(19, 40) * first + Fraction(1, 20) * HIT * (1 - HIT)
+    assert chance(together, "Both sides fall") == Fraction(1, 20) * HIT * HIT
+    again = run([ann], [bo], rounds=1, ties="reroll")
+    assert chance(again, "Party wins") == chance(again, "Foes win") == Fraction(1, 2) * first
+    assert not any(c["label"] == "Both sides fall" for c in again["chances"])
+
+
+def test_ranged_phase_comes_before_melee():
+    archer = {**KILLER, "name": "Archer", "attack_type": "ranged"}
+    answer = run([archer], [{**KILLER, "name": "Brute"}], rounds=1)
+    assert chance(answer, "Party wins") == HIT  # the arrow in the ranged phase, before any melee
+    assert chance(answer, "Foes win") == (1 - HIT) * HIT
+
+
+def test_the_texts_orc_of_morale_7_both_readings():
+    """The round calculator's default attacker against the 6-HP, 2-HD orc of Morale 7: out of the
+    fight in the first round 1/20 (its roll waits for the next morale phase) or 1/20 + 1/20 × 15/36
+    = 17/240 (the roll at once); the foes break by morale only in the second case."""
+    orc = {**DUMMY, "name": "Orc", "defense": 2, "hd": 2, "target_hp": 6, "morale": 7}
+    waits = run([SAFE], [orc], rounds=1)
+    assert chance(waits, "Party wins") == Fraction(1, 20)
+    assert chance(waits, "Foes break by morale") == 0
+    at_once = run([SAFE], [orc], rounds=1, morale_when="at-once")
+    assert chance(at_once, "Party wins") == Fraction(17, 240)
+    assert chance(at_once, "Foes break by morale") == chance(at_once, "Orc flees") == Fraction(1, 20) * Fraction(15, 36)
+    later = run([SAFE], [orc], rounds=2)
+    assert chance(later, "Foes break by morale") > 0
+
+
+def test_adding_a_party_member_never_lowers_the_chance_to_win():
+    foes = [{**ORC, "target_hp": 4, "hd": 2}]
+    party = [{**HERO, "target_hp": 2}]
+    before = chance(run(party, foes, rounds=5), "Party wins")
+    for extra in ({**HERO, "name": "B", "attack_target": 15}, {**HERO, "name": "C", "target_hp": 5}):
+        assert chance(run([*party, extra], foes, rounds=5), "Party wins") >= before
+    assert chance(run([*party, {**HERO, "name": "C", "target_hp": 5}], foes, rounds=5), "Party wins") > before
+
+
+def test_raising_a_foes_hit_points_never_raises_the_chance_to_win():
+    party = [{**HERO, "target_hp": 4}]
+    wins = [chance(run(party, [{**ORC, "target_hp": hp}], rounds=5), "Party wins") for hp in range(0, 8)]
+    assert all(a >= b for a, b in zip(wins, wins[1:], strict=False))
+    assert wins[0] > wins[-1]
+
+
+def test_the_answer_reads_as_the_issue_asks():
+    answer = run([HERO], [{**ORC, "morale": 7}], rounds=5)
+    labels = [c["label"] for c in answer["chances"]]
+    assert labels[:2] == ["Party wins", "Foes win"]
+    assert {"Fight still on after 5 rounds", "Foes break by morale", "Hero goes down", "Hero dies", "Orc flees"} <= set(
+        labels
+    )
+    table = answer["table"]
+    assert [row[0] for row in table["rows"]] == ["1", "2", "3", "4", "5", "more than 5"]
+    mean = exact([HERO], [{**ORC, "morale": 7}], rounds=5).over.mean
+    assert "median" in table["title"] and "90th percentile" in table["title"] and f"expected {mean} " in table["title"]
+    cited = {s["rule"] for s in answer["steps"]}
+    assert cited >= {"combat-round", "simultaneous-actions", "ruling:phase-ties", "ruling:forecast-targets", "wounds",
+                     "morale", "ruling:round-morale"}  # fmt: skip
+
+
+def test_a_bad_fighter_field_is_named_by_its_row():
+    with pytest.raises(InputError) as err:
+        run([HERO], [{**ORC, "damage_dice": "4d6"}])
+    assert err.value.input == "foes[1].damage_dice"
+    with pytest.raises(InputError) as err:
+        run([HERO, {**HERO, "name": "B", "target_hp": 99}], [ORC])
+    assert err.value.input == "party[2].target_hp"
+
+
+def test_past_the_bound_the_answer_names_the_states_and_what_to_reduce():
+    big = [{**HERO, "name": f"H{i}", "target_hp": 60, "free_slots": 20} for i in range(4)]
+    with pytest.raises(InputError) as err:
+        run(big, [{**ORC, "name": f"O{i}", "target_hp": 60, "hd": 20} for i in range(4)])
+    assert "states" in err.value.reason and "fewer" in err.value.reason
+
+
+def test_too_many_orders_of_rerolled_ties_are_refused_before_they_are_listed():
+    """Twelve melee fighters: 12! orders a round under the re-roll reading, refused at once."""
+    party = [{**HERO, "name": f"H{i}"} for i in range(6)]
+    foes = [{**ORC, "name": f"O{i}"} for i in range(6)]
+    with pytest.raises(InputError) as err:
+        run(party, foes, ties="reroll")
+    assert err.value.input == "ties" and "479,001,600 orders" in err.value.reason
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_many_fighters_in_one_phase_are_refused_before_their_orders_are_listed(n):
+    """With a d20 each, the orders of 2n fighters in one phase grow as the Fubini numbers: refused
+    at once, naming the count (6 against 6 would otherwise never answer)."""
+    tiny = {"target_source": "direct", "attack_target": 8, "target_kind": "character", "free_slots": 1, "target_hp": 0}
+    start = time.process_time()
+    with pytest.raises(InputError) as err:
+        run([{**tiny, "name": f"H{i}"} for i in range(n)], [{**tiny, "name": f"O{i}"} for i in range(n)])
+    assert "orders of who acts when" in err.value.reason and "fewer fighters" in err.value.reason
+    assert time.process_time() - start < 1
+
+
+def test_command_line_reaches_it(capsys):
+    from calc.__main__ import main
+
+    assert main(["phases", "forecast", "--rounds", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Party wins" in out and "Foes break by morale" in out
