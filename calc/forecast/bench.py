@@ -22,7 +22,18 @@ TYPICAL: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"target": "character", "to_hit": 3, "ability_bonus": 1, "ac": 14, "target_hp": 10, "dice": "1d8"},
         {"target": "npc", "to_hit": 1, "ability_bonus": 1, "ac": 13, "target_hp": 6, "dice": "1d6"},
     ),
+    "action-points": (
+        {"ability": 3, "damage_bonus": 3, "defense": 15, "target_hp": 12, "target_con": 1},
+        {"standard": 1, "quick": 0, "ability": 2, "damage_bonus": 2, "defense": 13, "target_hp": 8},
+    ),
+    "active-defense": (
+        {"attack_skill": 4, "damage_dice": "1d8", "defense": "block", "block_skill": 3, "target_hp": 12},
+        {"attack_skill": 2, "damage_dice": "1d6", "target_hp": 8},
+    ),
 }
+
+INITIATIVE = {"countup": "modifier", "action-points": "initiative", "active-defense": "defender_dex"}
+"""The input each system adds to its initiative roll (varied between the fighters of a case)."""
 
 
 def cases() -> list[tuple[str, str, dict[str, Any]]]:
@@ -30,8 +41,9 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
     out = []
     for system_id, (hero, foe) in TYPICAL.items():
         for n in range(1, 5):
-            party = [{**hero, "name": f"Hero {i + 1}", "modifier": i % 3} for i in range(n)]
-            foes = [{**foe, "name": f"Foe {i + 1}", "modifier": (i + 1) % 3} for i in range(n)]
+            key = INITIATIVE[system_id]
+            party = [{**hero, "name": f"Hero {i + 1}", key: i % 3} for i in range(n)]
+            foes = [{**foe, "name": f"Foe {i + 1}", key: (i + 1) % 3} for i in range(n)]
             out.append((system_id, f"{n} against {n}", {"party": party, "foes": foes}))
     return out
 
