@@ -33,8 +33,8 @@ Healths = tuple[Health, ...]
 MAX_WORK = 400_000
 """The most (orders × states each order's chain may have), checked before anything is computed."""
 
-MAX_FOLLOWED = 10_000
-"""The most states followed over all the orders' chains (about 0.5 ms each in CPython), counted as
+MAX_FOLLOWED = 4_000
+"""The most states followed over all the orders' chains (0.5 to 1.5 ms each in CPython), counted as
 they are found: the bound above counts every dying fighter's hit points, rarely all reached."""
 
 MAX_FIGHTERS = 7
