@@ -12,6 +12,7 @@ from itertools import product
 from typing import Any
 
 import calc
+from tests.calc.forecast_cases import follow
 
 ATTACK = ("attack_skill", "attack_ability", "attack_modifier", "critical_penalty", "attacker_light",
           "attacker_training", "attacker_mastery", "attacker_shield", "damage_strength", "critical_bonus")  # fmt: skip
@@ -116,23 +117,14 @@ def oracle(party: list[dict], foes: list[dict], rounds: int, rulings: dict[str, 
 
     answers: dict[str, Any] = {"party": [Fraction(0)] * rounds, "foes": [Fraction(0)] * rounds,
                                "down": [[Fraction(0)] * rounds for _ in people]}  # fmt: skip
-    ties = rulings.get("initiative_ties", "tied")
-    for order, p_order in initiative_orders([p["defender_dex"] for p in people], ties).items():
-        state = {tuple(f["target_hp"] for f in people): Fraction(1)}
-        for k in range(rounds):
-            nxt: dict[tuple, Fraction] = {}
-            for h, p in state.items():
-                for c, q in one_round(h, order).items():
-                    nxt[c] = nxt.get(c, 0) + p * q
-            state = nxt
-            for h, p in state.items():
-                w = p * p_order
-                answers["party"][k] += (
-                    w if all(out(i, h) for i in sides[1]) and not all(out(i, h) for i in sides[0]) else 0
-                )
-                answers["foes"][k] += (
-                    w if all(out(i, h) for i in sides[0]) and not all(out(i, h) for i in sides[1]) else 0
-                )
-                for i in range(n):
-                    answers["down"][i][k] += w if out(i, h) else 0
+
+    def tally(k: int, h: tuple, w: Fraction) -> None:
+        party_out, foes_out = (all(out(i, h) for i in sides[s]) for s in (0, 1))
+        answers["party"][k] += w if foes_out and not party_out else 0
+        answers["foes"][k] += w if party_out and not foes_out else 0
+        for i in range(n):
+            answers["down"][i][k] += w if out(i, h) else 0
+
+    orders = initiative_orders([p["defender_dex"] for p in people], rulings.get("initiative_ties", "tied"))
+    follow(orders, tuple(f["target_hp"] for f in people), one_round, rounds, tally)
     return answers

@@ -13,6 +13,7 @@ from itertools import permutations, product
 from typing import Any
 
 import calc
+from tests.calc.forecast_cases import follow
 
 ATTACK = (
     *("kind", "ability", "weapon_bonus", "misc", "use_preset", "weapon", "dice", "threshold", "multiplier", "heavy"),
@@ -144,19 +145,14 @@ def oracle(party: list[dict], foes: list[dict], rounds: int, rulings: dict[str, 
     answers: dict[str, Any] = {"party": [Fraction(0)] * rounds, "foes": [Fraction(0)] * rounds,
                                "down": [[Fraction(0)] * rounds for _ in people],
                                "dead": [[Fraction(0)] * rounds for _ in people]}  # fmt: skip
-    for order, p_order in initiative_orders(bonus, rulings.get("tie_reroll", "with_bonus")).items():
-        state = {tuple(f["target_hp"] for f in people): Fraction(1)}
-        for k in range(rounds):
-            nxt: dict[tuple, Fraction] = {}
-            for h, p in state.items():
-                for c, q in one_round(h, order).items():
-                    nxt[c] = nxt.get(c, 0) + p * q
-            state = nxt
-            for h, p in state.items():
-                w = p * p_order
-                answers["party"][k] += w if all(out(i, h) for i in sides[1]) else 0
-                answers["foes"][k] += w if all(out(i, h) for i in sides[0]) else 0
-                for i in range(n):
-                    answers["down"][i][k] += w if out(i, h) else 0
-                    answers["dead"][i][k] += w if h[i] <= DEAD else 0
+
+    def tally(k: int, h: tuple, w: Fraction) -> None:
+        answers["party"][k] += w if all(out(i, h) for i in sides[1]) else 0
+        answers["foes"][k] += w if all(out(i, h) for i in sides[0]) else 0
+        for i in range(n):
+            answers["down"][i][k] += w if out(i, h) else 0
+            answers["dead"][i][k] += w if h[i] <= DEAD else 0
+
+    orders = initiative_orders(bonus, rulings.get("tie_reroll", "with_bonus"))
+    follow(orders, tuple(f["target_hp"] for f in people), one_round, rounds, tally)
     return answers

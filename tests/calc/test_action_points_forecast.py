@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -14,6 +15,7 @@ import calc.systems.action_points  # noqa: F401  (the package shadows its foreca
 from calc import data, inputs
 from calc.errors import InputError
 from calc.forecast import fixed_order
+from tests.calc import forecast_cases as cases
 from tests.calc.ap_fight_oracle import initiative_orders, oracle
 
 FORECAST = sys.modules["calc.systems.action_points.forecast"]
@@ -27,24 +29,10 @@ HARMLESS = {"name": "Dummy", "standard": 0, "quick": 1, "ability": -10, "misc": 
 SAFE = {"threat_range": "must_hit"}  # a natural 20 that misses the total is a miss: a harmless foe never hits
 
 
-def run(party: list[dict], foes: list[dict], **extra) -> dict:
-    request = {"party": party, "foes": foes, **extra}
-    return calc.evaluate({"system": "action-points", "calculator": "forecast", "inputs": request})
-
-
-def chance(answer: dict, label: str) -> Fraction:
-    return next(Fraction(c["p"]["fraction"]) for c in answer["chances"] if c["label"] == label)
-
-
-def exact(party: list[dict], foes: list[dict], **extra):
-    values = inputs.validate(SYSTEM.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
-    rules, totals, split = FORECAST.build(values, SYSTEM)
-    return fixed_order.forecast(rules, totals, split, True, values["rounds"])[0]
-
-
-def full(f: dict) -> dict:
-    fields = SYSTEM.calculator("forecast")["inputs"][0]["fields"]
-    return {**{d["name"]: d["default"] for d in fields}, **f}
+run = partial(cases.run, "action-points")
+chance = cases.chance
+exact = partial(cases.exact, "action-points", FORECAST, True)
+full = partial(cases.full, "action-points")
 
 
 def test_the_orders_chances_equal_rolling_every_die():

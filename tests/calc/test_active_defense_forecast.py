@@ -6,7 +6,7 @@ against the round calculator's duel, symmetry, monotonicity, the text's reserve 
 from __future__ import annotations
 
 import sys
-from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -15,6 +15,7 @@ import calc.systems.active_defense  # noqa: F401  (the package shadows its forec
 from calc import data, inputs
 from calc.errors import InputError
 from calc.forecast import fixed_order
+from tests.calc import forecast_cases as cases
 from tests.calc.ad_fight_oracle import initiative_orders, oracle
 
 FORECAST = sys.modules["calc.systems.active_defense.forecast"]
@@ -28,24 +29,10 @@ HARMLESS = {"name": "Dummy", "attack_skill": 0, "attack_ability": -10, "attack_m
 """Its blows (1d2 − 10, floored at 0) never hurt, even on a natural 20."""
 
 
-def run(party: list[dict], foes: list[dict], **extra) -> dict:
-    request = {"party": party, "foes": foes, **extra}
-    return calc.evaluate({"system": "active-defense", "calculator": "forecast", "inputs": request})
-
-
-def chance(answer: dict, label: str) -> Fraction:
-    return next(Fraction(c["p"]["fraction"]) for c in answer["chances"] if c["label"] == label)
-
-
-def exact(party: list[dict], foes: list[dict], **extra):
-    values = inputs.validate(SYSTEM.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
-    rules, totals, split = FORECAST.build(values, SYSTEM)
-    return fixed_order.forecast(rules, totals, split, False, values["rounds"])[0]
-
-
-def full(f: dict) -> dict:
-    fields = SYSTEM.calculator("forecast")["inputs"][0]["fields"]
-    return {**{d["name"]: d["default"] for d in fields}, **f}
+run = partial(cases.run, "active-defense")
+chance = cases.chance
+exact = partial(cases.exact, "active-defense", FORECAST, False)
+full = partial(cases.full, "active-defense")
 
 
 @pytest.mark.parametrize("ties", ["tied", "dexterity"])
