@@ -61,10 +61,19 @@ TYPICAL: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "morale": 7,
         },
     ),
+    "action-points": (
+        {"ability": 3, "damage_bonus": 3, "defense": 15, "target_hp": 12, "target_con": 1},
+        {"standard": 1, "quick": 0, "ability": 2, "damage_bonus": 2, "defense": 13, "target_hp": 8},
+    ),
+    "active-defense": (
+        {"attack_skill": 4, "damage_dice": "1d8", "defense": "block", "block_skill": 3, "target_hp": 12},
+        {"attack_skill": 2, "damage_dice": "1d6", "target_hp": 8},
+    ),
 }
 
-VARIED = {"countup": "modifier"}
-"""The input varied from one fighter to the next (0, 1, 2, …), where a system's fighters have one."""
+VARIED = {"countup": "modifier", "action-points": "initiative", "active-defense": "defender_dex"}
+"""The input varied from one fighter to the next (0, 1, 2, …), where a system's fighters have one
+(the one each system adds to its initiative roll)."""
 
 
 def cases() -> list[tuple[str, str, dict[str, Any]]]:

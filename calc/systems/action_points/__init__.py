@@ -16,6 +16,7 @@ from calc.systems.action_points.attack import damage, hit
 from calc.systems.action_points.defense import defense
 from calc.systems.action_points.dying import dying
 from calc.systems.action_points.fight import FIGHT
+from calc.systems.action_points.forecast import forecast
 from calc.systems.action_points.initiative import initiative
 from calc.systems.action_points.planner import ap_plan
 from calc.systems.action_points.round import round_
@@ -31,6 +32,7 @@ CALCULATORS = {
     "dying": dying,
     "spell_check": spell_check,
     "ap_plan": ap_plan,
+    "forecast": forecast,
 }
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "damage",
     "defense",
     "dying",
+    "forecast",
     "hit",
     "initiative",
     "round_",

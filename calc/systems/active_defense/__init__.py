@@ -16,6 +16,7 @@ from calc.systems.active_defense import turns as TURNS
 from calc.systems.active_defense.contest import counterspell, feint
 from calc.systems.active_defense.damage import damage
 from calc.systems.active_defense.fight import FIGHT
+from calc.systems.active_defense.forecast import forecast
 from calc.systems.active_defense.hit import hit
 from calc.systems.active_defense.initiative import initiative
 from calc.systems.active_defense.reserve import block_plan
@@ -36,6 +37,7 @@ CALCULATORS = {
     "counterspell": counterspell,
     "feint": feint,
     "block_plan": block_plan,
+    "forecast": forecast,
 }
 TABLES = {"two_weapon_combinations": two_weapon_combinations}
 
@@ -50,6 +52,7 @@ __all__ = [
     "damage",
     "favourable_row",
     "feint",
+    "forecast",
     "hit",
     "initiative",
     "round_",

@@ -1,0 +1,422 @@
+"""Initiative rolled once for the whole fight: the order is fixed from the first round to the last,
+so the fight is a mixture over its possible orders, each followed as its own exact chain.
+
+`orders` gives every order the rolls can set, with its exact chance (ties settled by the system's
+rule: rolled again, or acting together); `FixedFight` is one fight under one order, with what
+`calc.forecast.chain.forecast` reads of a fight (start, state bound, one round's integer weights,
+who has won); `forecast` runs the chain for every order after bounding the whole work, and mixes
+the answers by the orders' chances. Each fighter's turn is a list of blows (different attacks in
+one turn, each at its side's current target as the fight stands then), a target's round state
+(the blocks and dodges it still holds this round) and an end-of-round step (a dying check).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache, partial
+from itertools import combinations, permutations
+from typing import Any, cast
+
+from calc.dist import Dist
+from calc.errors import InputError
+from calc.forecast import chain
+from calc.forecast.fighters import FOES, PARTY, Health, target_order
+from calc.rounds import Reached
+
+Group = tuple[int, ...]
+Order = tuple[Group, ...]
+Healths = tuple[Health, ...]
+
+MAX_WORK = 400_000
+"""The most (orders × states each order's chain may have), checked before anything is computed."""
+
+MAX_FOLLOWED = 4_000
+"""The most states followed over all the orders' chains (0.5 to 1.5 ms each in CPython), counted as
+they are found: the bound above counts every dying fighter's hit points, rarely all reached."""
+
+MAX_FIGHTERS = 7
+"""The most fighters whose orders are listed (7! = 5,040 orders at most)."""
+
+REDUCE = "fewer fighters (every order of who acts when is its own fight) or fewer hit points"
+
+
+@dataclass(frozen=True)
+class Blow:
+    """One attack of a fighter's turn: `hit(own, target, target_health, target_round)` gives the
+    target's next (health, round state) with integer weights over `scale` (a miss leaves both)."""
+
+    scale: int
+    hit: Callable[[Health, Any, Health, Any], Sequence[tuple[int, Health, Any]]]
+
+
+@dataclass(frozen=True, eq=False)
+class Actor:
+    """A fighter of a fight whose order is rolled once. `states`: its health states while in the
+    fight; `out_states`: while out of it (dying hit points, dead); `blows`: its turn; `fresh(h)`:
+    its round state as a round begins; `end`: (faces, step) of what it rolls at each round's end
+    while the fight is on (a dying check), or None."""
+
+    name: str
+    side: str
+    start: Health
+    hp: int
+    initiative: Dist
+    danger: Fraction
+    states: int
+    out_states: int
+    blows: tuple[Blow, ...]
+    out: Callable[[Health], bool]
+    marks: tuple[tuple[str, Callable[[Health], bool]], ...] = ()
+    defense: Any = None
+    fresh: Callable[[Health], Any] = field(default=lambda h: None)
+    end: tuple[int, Callable[[Health], Sequence[tuple[int, Health]]]] | None = None
+    final: Callable[[Health], Health] | None = None
+    """Its health as kept once the fight is over (a dying fighter's hit points no longer matter)."""
+
+    @property
+    def turn(self) -> int:
+        """The weight of its whole turn, whatever happens (and of a turn not taken)."""
+        return math.prod(b.scale for b in self.blows)
+
+
+# --- the orders ------------------------------------------------------------------------------
+def ordered_groups(totals: Sequence[Dist], members: Group, high_first: bool) -> dict[Order, Fraction]:
+    """Every way the totals of `members` fall into groups of equal totals, earliest group first,
+    with its exact chance: a sum over the points of the count, never an enumeration of rolls."""
+    points = sorted({x for i in members for x in totals[i].outcomes()}, reverse=high_first)
+    at = {x: n for n, x in enumerate(points)}
+    rows = {}
+    for i in members:
+        row = [0] * len(points)
+        for x, w in totals[i].weights():
+            row[at[x]] += w
+        rows[i] = row
+    whole = math.prod(totals[i].total for i in members)
+    out: dict[Order, Fraction] = {}
+
+    def grow(prefix: Order, left: Group, ways: list[int] | None) -> None:
+        if not left:
+            out[prefix] = Fraction(sum(ways or [1]), whole)
+            return
+        before = [1] * len(points) if ways is None else [0, *_running(ways)][:-1]
+        for k in range(1, len(left) + 1):
+            for group in combinations(left, k):
+                nxt = before
+                for i in group:
+                    nxt = [a * b for a, b in zip(nxt, rows[i], strict=True)]
+                if any(nxt):
+                    grow((*prefix, group), tuple(i for i in left if i not in group), nxt)
+
+    grow((), members, None)
+    return out
+
+
+def _running(xs: list[int]) -> list[int]:
+    out, s = [], 0
+    for x in xs:
+        s += x
+        out.append(s)
+    return out
+
+
+Split = Callable[[Group], dict[Order, Fraction]]
+"""How a tied group is settled: its orders (of smaller groups, or of single fighters) with chances."""
+
+
+def together(group: Group) -> dict[Order, Fraction]:
+    """Tied fighters act together."""
+    return {(group,): Fraction(1)}
+
+
+def evenly(group: Group) -> dict[Order, Fraction]:
+    """A bare roll-off: every order of the tied fighters equally likely."""
+    every = list(permutations(group))
+    return {tuple((i,) for i in p): Fraction(1, len(every)) for p in every}
+
+
+def rerolled(fresh: Sequence[Dist], high_first: bool) -> Split:
+    """The tied fighters roll `fresh[i]` again, as often as needed: a new tie among some of them
+    is rolled again among those only; all of them tied again is no result."""
+
+    @cache
+    def split(group: Group) -> dict[Order, Fraction]:
+        rolls = ordered_groups(fresh, group, high_first)
+        again = rolls.pop((group,), Fraction(0))
+        out: dict[Order, Fraction] = {}
+        for order, p in rolls.items():
+            for settled, q in settle(order, split).items():
+                out[settled] = out.get(settled, 0) + p * q / (1 - again)
+        return out
+
+    return split
+
+
+def by_key(key: Sequence[int], then: Split) -> Split:
+    """Tied fighters act by `key` (smaller first); equal keys are settled by `then`."""
+
+    def split(group: Group) -> dict[Order, Fraction]:
+        ranks = sorted({key[i] for i in group})
+        order = tuple(tuple(i for i in group if key[i] == r) for r in ranks)
+        return settle(order, then) if len(order) > 1 else then(group)
+
+    return split
+
+
+def settle(order: Order, split: Split) -> dict[Order, Fraction]:
+    """Every group of more than one fighter settled by `split`, with the chances multiplied."""
+    out: dict[Order, Fraction] = {(): Fraction(1)}
+    for group in order:
+        parts = split(group) if len(group) > 1 else {(group,): Fraction(1)}
+        out = {(*a, *b): p * q for a, p in out.items() for b, q in parts.items()}
+    return out
+
+
+def orders(totals: Sequence[Dist], high_first: bool, split: Split) -> dict[Order, Fraction]:
+    """Every order the initiative rolls can set for the whole fight, with its exact chance."""
+    out: dict[Order, Fraction] = {}
+    for order, p in ordered_groups(totals, tuple(range(len(totals))), high_first).items():
+        for settled, q in settle(order, split).items():
+            out[settled] = out.get(settled, 0) + p * q
+    return out
+
+
+def most_orders(n: int, strict: bool) -> int:
+    """The most orders n fighters can take: n! when ties are broken, else the ordered partitions."""
+    if strict:
+        return math.factorial(n)
+    fubini = [1]
+    for m in range(1, n + 1):
+        fubini.append(sum(math.comb(m, k) * fubini[m - k] for k in range(1, m + 1)))
+    return fubini[n]
+
+
+# --- one fight under one order ---------------------------------------------------------------
+class Rules:
+    """What every order of one fight shares: the actors, whom each side attacks, the caches."""
+
+    def __init__(self, actors: Sequence[Actor], policies: dict[str, str]) -> None:
+        self.fighters = tuple(actors)
+        self.sides = {s: tuple(i for i, f in enumerate(actors) if f.side == s) for s in (PARTY, FOES)}
+        looked = cast(Any, self.fighters)
+        self.targets = {
+            PARTY: target_order(self.sides[FOES], looked, policies[PARTY]),
+            FOES: target_order(self.sides[PARTY], looked, policies[FOES]),
+        }
+        self.total = 1
+        for a in actors:
+            self.total *= a.turn * (a.end[0] if a.end else 1)
+        self._groups: dict[tuple[Any, Group], list[tuple[int, Any]]] = {}
+        self._blows: dict[tuple[int, int, Health, int, Health, Any], Sequence[tuple[int, Health, Any]]] = {}
+        self._over: dict[Healths, bool] = {}
+        self.followed = 0  # states stepped over every order's chain: refused past MAX_FOLLOWED
+        self._ends: dict[Healths, list[tuple[int, Healths]]] = {}
+
+    def side_out(self, side: str, healths: Healths) -> bool:
+        return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
+
+    def over(self, healths: Healths) -> bool:
+        got = self._over.get(healths)
+        if got is None:
+            got = self._over[healths] = self.side_out(PARTY, healths) or self.side_out(FOES, healths)
+        return got
+
+    def count(self) -> None:
+        """One more state followed; past MAX_FOLLOWED an error that says what to reduce."""
+        self.followed += 1
+        if self.followed > MAX_FOLLOWED:
+            raise InputError(
+                "foes",
+                f"this fight reaches more than {MAX_FOLLOWED:,} states over its orders of who acts when: try {REDUCE}",
+            )
+
+    def state_bound(self) -> int:
+        """Each side is attacked down its list, one target at a time: the ones before it out (each
+        in one of its out states), the current one in any state, the ones after it untouched."""
+        count = 1
+        for side, aims in (("party", self.targets[FOES]), ("foes", self.targets[PARTY])):
+            del side
+            per, before = 0, 1
+            for i in aims:
+                per += before * self.fighters[i].states
+                before *= self.fighters[i].out_states
+            count *= per + before
+        return count
+
+    def group(self, state: Any, group: Group) -> list[tuple[int, Any]]:
+        """The group's turns from `state` (healths, round states), as integer weights over the
+        product of its members' turns; members up when the group begins all act."""
+        key = (state, group)
+        got = self._groups.get(key)
+        if got is None:
+            got = self._groups[key] = self._act(state, group)
+        return got
+
+    def _act(self, state: Any, group: Group) -> list[tuple[int, Any]]:
+        healths0 = state[0]
+        dist: dict[Any, int] = {state: 1}
+        pad = 1
+        for i in group:
+            me = self.fighters[i]
+            own = healths0[i]
+            if me.out(own):
+                pad *= me.turn
+                continue
+            aims = self.targets[me.side]
+            for b, blow in enumerate(me.blows):
+                nxt: dict[Any, int] = {}
+                for cur, p in dist.items():
+                    hs, rs = cur
+                    t = next((j for j in aims if not self.fighters[j].out(hs[j])), None)
+                    if t is None:
+                        nxt[cur] = nxt.get(cur, 0) + p * blow.scale
+                        continue
+                    for q, health, r in self._blow(i, b, own, t, hs[t], rs[t]):
+                        after = ((*hs[:t], health, *hs[t + 1 :]), (*rs[:t], r, *rs[t + 1 :]))
+                        nxt[after] = nxt.get(after, 0) + p * q
+                dist = nxt
+        return [(p * pad, s) for s, p in dist.items()]
+
+    def _blow(self, i: int, b: int, own: Health, t: int, health: Health, r: Any) -> Sequence[tuple[int, Health, Any]]:
+        key = (i, b, own, t, health, r)
+        got = self._blows.get(key)
+        if got is None:
+            got = self._blows[key] = self.fighters[i].blows[b].hit(own, self.fighters[t], health, r)
+        return got
+
+    def end(self, healths: Healths) -> list[tuple[int, Healths]]:
+        """Each fighter's end-of-round roll (a dying check) while the fight is on (cached)."""
+        got = self._ends.get(healths)
+        if got is None:
+            got = self._ends[healths] = self._end(healths)
+        return got
+
+    def _end(self, healths: Healths) -> list[tuple[int, Healths]]:
+        dist: dict[Healths, int] = {healths: 1}
+        if self.over(healths):
+            return [(self.faces, self.final(healths))]
+        for i, f in enumerate(self.fighters):
+            if f.end is None:
+                continue
+            faces, step = f.end
+            nxt: dict[Healths, int] = {}
+            for hs, p in dist.items():
+                for q, h in step(hs[i]):
+                    after = (*hs[:i], h, *hs[i + 1 :])
+                    nxt[after] = nxt.get(after, 0) + p * q
+            dist = nxt
+        return [(p, hs) for hs, p in dist.items()]
+
+    def final(self, healths: Healths) -> Healths:
+        """The healths kept once the fight is over: only what the marks read."""
+        return tuple(f.final(h) if f.final else h for f, h in zip(self.fighters, healths, strict=True))
+
+    @property
+    def faces(self) -> int:
+        """The weight of the end-of-round rolls together."""
+        return math.prod(a.end[0] for a in self.fighters if a.end)
+
+
+class FixedFight:
+    """One fight under one fixed order: what `calc.forecast.chain` reads of a fight."""
+
+    def __init__(self, rules: Rules, order: Order) -> None:
+        self.rules = rules
+        self.order = order
+        self.fighters = rules.fighters
+        self.total = rules.total
+        self.start = (False, tuple(f.start for f in rules.fighters))
+        self.steps = 0
+
+    def side_out(self, side: str, healths: Healths) -> bool:
+        return self.rules.side_out(side, healths)
+
+    def over(self, healths: Healths) -> bool:
+        return self.rules.over(healths)
+
+    def state_bound(self) -> int:
+        return self.rules.state_bound()
+
+    def orders_walked(self) -> int:
+        """One order only: the round is one walk down it."""
+        return 1
+
+    def step(self, state: tuple[bool, Healths]) -> list[tuple[int, Any]]:
+        """One round: every group in the order, then the end-of-round rolls; weights over `total`.
+        States are (False, healths), as `calc.forecast.chain` reads them."""
+        healths = state[1]
+        self.rules.count()
+        if self.over(healths):
+            return [(self.total, state)]
+        fresh = tuple(f.fresh(h) for f, h in zip(self.fighters, healths, strict=True))
+        dist: dict[Any, int] = {(healths, fresh): 1}
+        for group in self.order:
+            nxt: dict[Any, int] = {}
+            for state, p in dist.items():
+                for q, after in self.rules.group(state, group):
+                    nxt[after] = nxt.get(after, 0) + p * q
+            dist = nxt
+            self.steps += len(dist)
+        out: dict[Healths, int] = {}
+        for (hs, _), p in dist.items():
+            for q, after in self.rules.end(hs):
+                out[after] = out.get(after, 0) + p * q
+        return [(w, (False, hs)) for hs, w in out.items()]
+
+
+# --- the mixture -----------------------------------------------------------------------------
+def forecast(
+    rules: Rules, totals: Sequence[Dist], split: Split, strict: bool, rounds: int
+) -> tuple[chain.Forecast, int]:
+    """The exact forecast (and the number of orders): the work bounded before the orders are even
+    listed, then each order's chain, mixed by the orders' chances."""
+    n = len(rules.fighters)
+    most = most_orders(n, strict)
+    if n > MAX_FIGHTERS:
+        raise InputError("foes", f"{n} fighters can act in up to {most:,} orders: try {REDUCE}")
+    states = rules.state_bound()
+    if most * states > MAX_WORK:
+        raise InputError(
+            "foes",
+            f"this fight has up to {most:,} orders of who acts when, each with up to {states:,} states: "
+            f"{most * states:,} in all, more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
+        )
+    chances = orders(totals, True, split)
+    bound = max(states, chain.MAX_STATES)
+    parts = [
+        (p, chain.forecast(cast(Any, FixedFight(rules, order)), rounds, bound=bound)) for order, p in chances.items()
+    ]
+    return mix(parts, rounds), len(chances)
+
+
+def mix(parts: list[tuple[Fraction, chain.Forecast]], rounds: int) -> chain.Forecast:
+    """The forecasts' mixture: every chance and every mean weighted by its order's chance."""
+
+    def reached(get: Callable[[chain.Forecast], Reached]) -> Reached:
+        first = get(parts[0][1])
+        within = tuple(sum((p * get(f).within[k] for p, f in parts), Fraction(0)) for k in range(rounds))
+        means = [get(f).mean for _, f in parts]
+        mean = (
+            None
+            if any(m is None for m in means)
+            else sum((p * cast(Fraction, m) for (p, _), m in zip(parts, means, strict=True)), Fraction(0))
+        )
+        return Reached(first.label, within, mean)
+
+    fighters = tuple(
+        tuple(reached(partial(_mark, i, j)) for j in range(len(marks))) for i, marks in enumerate(parts[0][1].fighters)
+    )
+    return chain.Forecast(
+        rounds,
+        reached(lambda f: f.party),
+        reached(lambda f: f.foes),
+        reached(lambda f: f.over),
+        fighters,
+        sum(f.states for _, f in parts),
+    )
+
+
+def _mark(i: int, j: int, f: chain.Forecast) -> Reached:
+    return f.fighters[i][j]

@@ -1,0 +1,190 @@
+"""The fight forecast in Active Defense: initiative (1d20 + Dexterity modifier, highest first) is
+rolled once for the encounter, so the forecast is the mixture over the orders it can set
+(`calc.forecast.fixed_order`); equal totals act together (ruling) or by the higher Dexterity. Each
+turn is the round calculator's: the complex action's attack (and the off hand's with two weapons),
+each at its side's current target; a target holds its reserve actions to block or dodge and shares
+them out over every attack against it in the round, in the order they come (the round calculator's
+`attackers`), none carried over. A fighter drops at 0 hit points (ruling: the chapter has no dying)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from calc.data import SystemData
+from calc.dist import Dist
+from calc.errors import InputError
+from calc.forecast import answer, fixed_order
+from calc.forecast.fighters import POLICIES
+from calc.forecast.fixed_order import Actor, Blow
+from calc.forecast.inputs import each
+from calc.rounds import attack_damage
+from calc.systems.active_defense.round import _attack
+
+RULINGS = ("damage_floor", "two_weapon_reading", "natural_rolls_on_defense", "defense_ties", "spend_reserve")
+"""Inputs of the whole forecast that the round calculator reads for every attack."""
+
+TARGET = ("armor", "defender_dex", "defense", "block_skill", "defender_str", "dodge_skill", "defender_modifier",
+          "defender_ranged", "defender_two_weapon", "defender_light", "defender_training", "defender_mastery",
+          "defender_shield")  # fmt: skip
+"""A fighter's inputs read when it is the target of an attack (its reserves and hit points apart)."""
+
+
+def spec(side: str, index: int, item: dict[str, Any], inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """One fighter's entry checked as the round calculator checks it, with its turn's hands."""
+    merged = {**item, **{k: inputs[k] for k in RULINGS}}
+    if item["critical_bonus"] and not item["critical_penalty"]:
+        raise InputError("critical_bonus", "applies only to a critical attack: set a critical attack penalty too")
+    hands = (
+        [("primary", "damage_dice"), ("off-hand", "off_hand_dice")] if item["off_hand"] else [("none", "damage_dice")]
+    )
+    return {"side": side, "inputs": merged, "hands": hands}
+
+
+class Hands:
+    """One fighter's attacks against every enemy: each outcome (reserve spent or not, damage) as
+    integer weights over one scale per hand, read from the round calculator's attack."""
+
+    def __init__(self, me: dict[str, Any], enemies: dict[int, dict[str, Any]], data: SystemData) -> None:
+        when_hit = me["inputs"]["spend_reserve"] == "when-hit"
+        self.outcomes: dict[tuple[int, int, bool], list[tuple[Fraction, int, bool]]] = {}
+        self.mean: dict[int, Fraction] = {}
+        for h, (hand, dice_input) in enumerate(me["hands"]):
+            for j, enemy in enemies.items():
+                asked = {**me["inputs"], **{k: enemy["inputs"][k] for k in TARGET}}
+                beats, lands, dealt, _ = _attack(asked, data, hand, dice_input)
+                defended = enemy["inputs"]["defense"] != "none"
+                self.mean[j] = self.mean.get(j, Fraction(0)) + beats * dealt.mean
+                self.outcomes[(h, j, False)] = _split(Fraction(1), beats, dealt, False)
+                if defended:
+                    used = beats if when_hit else Fraction(1)
+                    spent = _split(used, lands / used if used else Fraction(0), dealt, True)
+                    self.outcomes[(h, j, True)] = spent + ([(1 - used, 0, False)] if used != 1 else [])
+                else:
+                    self.outcomes[(h, j, True)] = self.outcomes[(h, j, False)]
+        self.scales = []
+        for h in range(len(me["hands"])):
+            dens = [p.denominator for (hh, _, _), outs in self.outcomes.items() if hh == h for p, _, _ in outs]
+            self.scales.append(math.lcm(*dens))
+
+    def hit(self, h: int, own: Any, target: Actor, health: int, left: int) -> list[tuple[int, int, int]]:
+        """One attack of hand `h` at `target`, which holds `left` reserves this round."""
+        out: dict[tuple[int, int], int] = {}
+        for p, x, spent in self.outcomes[(h, target.defense, left > 0)]:
+            key = (max(health - x, 0), left - 1 if spent else left)
+            out[key] = out.get(key, 0) + int(p * self.scales[h])
+        return [(w, hp, r) for (hp, r), w in out.items() if w]
+
+
+def _split(p: Fraction, p_land: Fraction, dealt: Dist, spent: bool) -> list[tuple[Fraction, int, bool]]:
+    """(chance, damage, a reserve spent) of one attack that takes this branch with chance `p`."""
+    d = attack_damage(p_land, dealt)
+    return [(p * Fraction(w, d.total), x, spent) for x, w in d.weights() if w]
+
+
+def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, list[Dist], fixed_order.Split]:
+    """The fight's actors, their initiative totals and how a tie among them is settled."""
+    specs = each(inputs, lambda side, i, item: spec(side, i, item, inputs, data))
+    for n, s in enumerate(specs):
+        s["index"] = n
+    sides = data.die_sides("initiative", "die")
+    by_agility = inputs["initiative_ability"] == "agility"
+    drops = data.fact("death-and-dying", "drops_at")
+    actors, totals = [], []
+    for s in specs:
+        enemies = {o["index"]: o for o in specs if o["side"] != s["side"]}
+        hands = Hands(s, enemies, data)
+        item = s["inputs"]
+        blows = tuple(Blow(hands.scales[h], partial(hands.hit, h)) for h in range(len(s["hands"])))
+        initiative = Dist.die(sides) + (item["agility"] if by_agility else item["defender_dex"])
+        totals.append(initiative)
+        held = item["reserves"] if item["defense"] != "none" else 0
+        actors.append(
+            Actor(
+                name=item["name"],
+                side=s["side"],
+                start=item["target_hp"],
+                hp=item["target_hp"],
+                initiative=initiative,
+                danger=sum(hands.mean.values(), Fraction(0)) / len(enemies),
+                states=item["target_hp"] - drops,
+                out_states=1,
+                blows=blows,
+                out=partial(_dropped, drops),
+                marks=(("drops", partial(_dropped, drops)),),
+                defense=s["index"],
+                fresh=partial(_held, held),
+            )
+        )
+    if inputs["initiative_ties"] == "dexterity":
+        split = fixed_order.by_key([-s["inputs"]["defender_dex"] for s in specs], fixed_order.together)
+    else:
+        split = fixed_order.together
+    policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
+    return fixed_order.Rules(actors, policies), totals, split
+
+
+def _dropped(drops: int, hp: int) -> bool:
+    return hp <= drops
+
+
+def _held(reserves: int, hp: int) -> int:
+    return reserves
+
+
+def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    rules, totals, split = build(inputs, data)
+    result, orders = fixed_order.forecast(rules, totals, split, False, inputs["rounds"])
+    return answer.answer(result, rules.fighters, steps(inputs, data, orders))  # type: ignore[arg-type]
+
+
+def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[str, str]]:
+    """Every assumption of the forecast, each with the rule (or ruling) behind it."""
+    by_agility = inputs["initiative_ability"] == "agility"
+    when_hit = inputs["spend_reserve"] == "when-hit"
+    return [
+        data.step(
+            "initiative",
+            f"Each fighter rolls 1d20 + its {'Agility score' if by_agility else 'Dexterity modifier'} once; "
+            f"turns run from the highest total down, the same order every round: the forecast weighs all "
+            f"{orders:,} orders.",
+        ),
+        data.step(
+            "ruling:initiative-ability",
+            "Agility score added (the prose's reading)." if by_agility else "Dexterity modifier added (the formula).",
+        ),
+        data.step(
+            "ruling:initiative-ties",
+            "Equal totals: the higher Dexterity modifier acts first; equal ones act together (other reading)."
+            if inputs["initiative_ties"] == "dexterity"
+            else "Equal totals act together: every one of them acts, even one felled by another (ruling).",
+        ),
+        data.step(
+            "complex-actions",
+            "Each turn is the round calculator's: the complex action attacks, and with two weapons the off hand too, "
+            "each attack at its side's current target as the fight stands then.",
+        ),
+        data.step(
+            "ruling:forecast-targets",
+            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
+            f"{POLICIES[inputs['foes_targets']]}; a side attacks its target until it drops.",
+        ),
+        data.step(
+            "reserve-actions",
+            "A fighter with a block or dodge holds its reserve actions every round and shares them out over every "
+            "attack against it that round, in the order they come; none carry over.",
+        ),
+        data.step(
+            "ruling:reserve-spending",
+            "A reserve is spent only on an attack that beats Passive Defense (ruling)."
+            if when_hit
+            else "Other reading: reserves go to the first attacks, hit or not.",
+        ),
+        data.step("ruling:round-target-drops", "A fighter drops at 0 hit points and leaves the fight (ruling)."),
+    ]
+
+
+__all__: Sequence[str] = ("forecast",)

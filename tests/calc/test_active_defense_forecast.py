@@ -1,0 +1,149 @@
+"""Active Defense's fight forecast: tiny fights against a brute-force oracle (initiative rolled once,
+equal totals together or by Dexterity, reserves shared over the round's attacks), one against one
+against the round calculator's duel, symmetry, monotonicity, the text's reserve example in a fight
+(both readings), the bound."""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+
+import pytest
+
+import calc
+import calc.systems.active_defense  # noqa: F401  (the package shadows its forecast module's name)
+from calc import data, inputs
+from calc.errors import InputError
+from calc.forecast import fixed_order
+from tests.calc import forecast_cases as cases
+from tests.calc.ad_fight_oracle import initiative_orders, oracle
+
+FORECAST = sys.modules["calc.systems.active_defense.forecast"]
+SYSTEM = data.system("active-defense")
+
+HERO = {"name": "Hero", "attack_skill": 3, "attack_ability": 2, "damage_dice": "1d6", "defender_dex": 1,
+        "target_hp": 5}  # fmt: skip
+ORC = {"name": "Orc", "attack_skill": 2, "attack_ability": 1, "damage_dice": "1d4", "defender_dex": 0, "target_hp": 4}
+HARMLESS = {"name": "Dummy", "attack_skill": 0, "attack_ability": -10, "attack_modifier": -40, "damage_dice": "1d2",
+            "damage_strength": -10, "defender_dex": 0, "target_hp": 12}  # fmt: skip
+"""Its blows (1d2 − 10, floored at 0) never hurt, even on a natural 20."""
+
+
+run = partial(cases.run, "active-defense")
+chance = cases.chance
+exact = partial(cases.exact, "active-defense", FORECAST, False)
+full = partial(cases.full, "active-defense")
+
+
+@pytest.mark.parametrize("ties", ["tied", "dexterity"])
+def test_the_orders_chances_equal_rolling_every_die(ties):
+    values = inputs.validate(
+        SYSTEM.calculator("forecast")["inputs"],
+        {"party": [HERO, {**HERO, "name": "B", "defender_dex": 0}], "foes": [ORC], "initiative_ties": ties},
+    )
+    _, totals, split = FORECAST.build(values, SYSTEM)
+    got = fixed_order.orders(totals, True, split)
+    assert got == initiative_orders([1, 0, 0], ties)
+
+
+@pytest.mark.parametrize(
+    ("party", "foes", "extra"),
+    [
+        ([HERO], [ORC], {}),
+        ([{**HERO, "defense": "block", "block_skill": 2, "reserves": 1}], [{**ORC, "off_hand": True}], {}),
+        ([{**HERO, "defense": "dodge", "dodge_skill": 2, "reserves": 1}], [{**ORC, "off_hand": True}],
+         {"spend_reserve": "each-attack"}),
+        ([HERO, {**HERO, "name": "Ally", "target_hp": 2, "defender_dex": 0}], [ORC], {"initiative_ties": "dexterity"}),
+        ([{**HERO, "defense": "block", "block_skill": 3, "reserves": 1}],
+         [ORC, {**ORC, "name": "Orc 2", "target_hp": 2}], {}),
+    ],
+)  # fmt: skip
+def test_tiny_fights_equal_the_brute_force_oracle(party, foes, extra):
+    rounds = 3
+    got = exact(party, foes, rounds=rounds, **extra)
+    want = oracle([full(f) for f in party], [full(f) for f in foes], rounds, extra)
+    assert list(got.party.within) == want["party"]
+    assert list(got.foes.within) == want["foes"]
+    for i, marks in enumerate(got.fighters):
+        assert list(marks[0].within) == want["down"][i]
+
+
+def test_one_against_one_equals_the_round_calculators_duel():
+    """A foe that cannot hurt: the party wins within k rounds when the round calculator's target
+    (blocking with one reserve) drops within k rounds."""
+    hero = {**HERO, "off_hand": True, "damage_dice": "1d8", "off_hand_dice": "1d6", "damage_strength": 2}
+    foe = {**HARMLESS, "target_hp": 15, "defense": "block", "block_skill": 4, "reserves": 1, "armor": 1}
+    got = exact([hero], [foe], rounds=10)
+    keys = {d["name"] for d in SYSTEM.calculator("round")["inputs"]}
+    asked = {k: v for k, v in full(hero).items() if k in keys and k not in FORECAST.TARGET and k != "reserves"}
+    asked |= {k: v for k, v in full(foe).items() if k in FORECAST.TARGET or k in ("reserves", "target_hp")}
+    answer = calc.evaluate({"system": "active-defense", "calculator": "round", "inputs": asked})
+    labels = [c["label"] for c in answer["chances"]]
+    assert got.party.within[0] == chance(answer, labels[0])
+    assert got.party.within[9] == chance(answer, next(x for x in labels if "10 rounds" in x))
+
+
+def test_two_identical_fighters_win_with_equal_chance():
+    """Equal totals act together (the ruling): two identical fighters win with equal chance, and
+    both may fall in one exchange."""
+    a = {**HERO, "target_hp": 4}
+    answer = run([a], [{**a, "name": "Twin"}], rounds=6)
+    assert chance(answer, "Party wins") == chance(answer, "Foes win")
+    assert chance(answer, "Both sides fall") > 0
+
+
+def test_the_reserve_is_shared_over_every_attacker():
+    """One reserve block against two attackers: the second attack in a round meets no block, so a
+    blocking hero is hurt more by two orcs than one orc twice as tough would suggest; under the other
+    reading the reserve goes to the first attack, hit or not, and the hero drops more often."""
+    hero = {**HARMLESS, "name": "Hero", "target_hp": 6, "defense": "block", "block_skill": 6, "reserves": 1}
+    orcs = [{**ORC, "attack_skill": 5}, {**ORC, "name": "Orc 2", "attack_skill": 5}]
+    when_hit = chance(run([hero], orcs, rounds=3), "Hero drops")
+    each = chance(run([hero], orcs, rounds=3, spend_reserve="each-attack"), "Hero drops")
+    none = chance(run([{**hero, "reserves": 0}], orcs, rounds=3), "Hero drops")
+    assert when_hit < each < none
+
+
+def test_adding_a_party_member_never_lowers_the_chance_to_win():
+    foes = [{**ORC, "target_hp": 5, "off_hand": True}]
+    party = [{**HERO, "target_hp": 3}]
+    before = chance(run(party, foes, rounds=5), "Party wins")
+    after = chance(run([*party, {**HERO, "name": "C", "target_hp": 4}], foes, rounds=5), "Party wins")
+    assert after > before
+
+
+def test_raising_a_foes_hit_points_never_raises_the_chance_to_win():
+    party = [{**HERO, "target_hp": 5}]
+    wins = [chance(run(party, [{**ORC, "target_hp": hp}], rounds=5), "Party wins") for hp in range(1, 8)]
+    assert all(a >= b for a, b in zip(wins, wins[1:], strict=False))
+    assert wins[0] > wins[-1]
+
+
+def test_the_answer_reads_as_the_issue_asks():
+    answer = run([HERO], [ORC], rounds=4)
+    labels = [c["label"] for c in answer["chances"]]
+    assert labels[:2] == ["Party wins", "Foes win"]
+    assert "Fight still on after 4 rounds" in labels and {"Hero drops", "Orc drops"} <= set(labels)
+    assert [row[0] for row in answer["table"]["rows"]] == ["1", "2", "3", "4", "more than 4"]
+    rules = {s["rule"] for s in answer["steps"]}
+    assert {"initiative", "ruling:initiative-ties", "ruling:forecast-targets", "reserve-actions"} <= rules
+
+
+def test_a_bad_fighter_field_is_named_by_its_row():
+    with pytest.raises(InputError) as err:
+        run([HERO], [ORC, {**ORC, "name": "Orc 2", "critical_bonus": 3}])
+    assert err.value.input == "foes[2].critical_bonus"
+
+
+def test_past_the_bound_the_answer_names_the_orders_and_what_to_reduce():
+    party = [{**HERO, "name": f"H{i}", "target_hp": 60} for i in range(3)]
+    with pytest.raises(InputError) as err:
+        run(party, [{**ORC, "name": f"O{i}", "target_hp": 60} for i in range(3)])
+    assert "orders" in err.value.reason and "fewer fighters" in err.value.reason
+
+
+def test_command_line_reaches_it(capsys):
+    from calc.__main__ import main
+
+    assert main(["active-defense", "forecast", "--party", "name=A,target_hp=3", "--foes", "name=B,target_hp=2"]) == 0
+    assert "Party wins" in capsys.readouterr().out
