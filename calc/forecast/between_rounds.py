@@ -54,8 +54,8 @@ class BetweenRounds:
     def state_bound(self) -> int:
         return self.inner.state_bound()  # type: ignore[no-any-return]
 
-    def orders_walked(self) -> int:
-        return self.inner.orders_walked()  # type: ignore[no-any-return]
+    def orders_walked(self, limit: int) -> int:
+        return self.inner.orders_walked(limit)  # type: ignore[no-any-return]
 
     def step(self, state: State) -> list[tuple[int, State]]:
         first, healths = state

@@ -339,8 +339,8 @@ class FixedFight:
     def state_bound(self) -> int:
         return self.rules.state_bound()
 
-    def orders_walked(self) -> int:
-        """One order only: the round is one walk down it."""
+    def orders_walked(self, limit: int) -> int:
+        """One order only: the round is one walk down it (whatever `limit`)."""
         return 1
 
     def step(self, state: tuple[bool, Healths]) -> list[tuple[int, Any]]:

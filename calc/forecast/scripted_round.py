@@ -113,8 +113,9 @@ class ScriptedFight:
             count *= ways + before
         return count
 
-    def orders_walked(self) -> int:
-        """The slots a round walks from each state: with the states, what the time grows with."""
+    def orders_walked(self, limit: int) -> int:
+        """The slots a round walks from each state: with the states, what the time grows with (a
+        handful of scripts, counted whole whatever `limit`)."""
         return _size(self.tree) - 1
 
     def step(self, state: State) -> list[tuple[int, State]]:
