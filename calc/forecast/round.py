@@ -17,16 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from calc.forecast.fighters import FOES, PARTY, Fighter, Health, target_order
+from calc.forecast.fighters import FOES, PARTY, Fighter, Health
 from calc.forecast.initiative import Initiative
-from calc.forecast.order import Group, Node, Orders
+from calc.forecast.order import Group, Orders
+from calc.forecast.walk import FocusWalk
 
 Healths = tuple[Health, ...]
 State = tuple[bool, Healths]
 """(this is the fight's first round, every fighter's health)."""
 
 
-class Fight:
+class Fight(FocusWalk):
     """The fight's fighters, whom each side attacks, and the orders a round can take: `initiative`
     (a `calc.forecast.initiative.Initiative`), by default every fighter's own roll each round, lower
     totals first unless `high_first`."""
@@ -38,32 +39,18 @@ class Fight:
         high_first: bool,
         initiative: Initiative | None = None,
     ) -> None:
-        self.fighters = tuple(fighters)
-        self.sides = {s: tuple(i for i, f in enumerate(fighters) if f.side == s) for s in (PARTY, FOES)}
-        self.targets = {
-            PARTY: target_order(self.sides[FOES], fighters, policies[PARTY]),
-            FOES: target_order(self.sides[PARTY], fighters, policies[FOES]),
-        }
+        super().__init__(fighters, policies)
         self.orders: Initiative = initiative if initiative is not None else Orders(self.fighters, high_first)
         self.idle = [f.scale**f.most for f in self.fighters]  # the weight of a fighter's attacks not made
         self.total = self.orders.faces
         for idle in self.idle:
             self.total *= idle
-        self._strikes: dict[tuple[int, Health, int, Health], Sequence[tuple[int, Health]]] = {}
-        self._groups: dict[tuple[Healths, Group, bool], list[tuple[int, Healths]]] = {}
-        self.steps = 0  # health states met while walking the rounds' orders: what the time grows with
 
     @property
     def start(self) -> State:
         """The first round is told apart only when some fighter's first round differs."""
         first = any(f.attacks(f.start, True) != f.attacks(f.start, False) for f in self.fighters)
         return first, tuple(f.start for f in self.fighters)
-
-    def side_out(self, side: str, healths: Healths) -> bool:
-        return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
-
-    def over(self, healths: Healths) -> bool:
-        return self.side_out(PARTY, healths) or self.side_out(FOES, healths)
 
     def state_bound(self) -> int:
         """At most this many states, known before any is computed: each side is attacked down its
@@ -94,26 +81,6 @@ class Fight:
         self._walk(self.orders.tree(up), {healths: idle}, first, merged)
         return [(w, (False, h)) for h, w in merged.items()]
 
-    def _walk(self, node: Node, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
-        self.steps += len(dist)
-        if node.weight:
-            for h, w in dist.items():
-                out[h] = out.get(h, 0) + w * node.weight
-        for group, child in node.children.items():
-            nxt: dict[Healths, int] = {}
-            for h, w in dist.items():
-                for x, after in self._group(h, group, first):
-                    nxt[after] = nxt.get(after, 0) + w * x
-            self._walk(child, nxt, first, out)
-
-    def _group(self, h: Healths, group: Group, first: bool) -> list[tuple[int, Healths]]:
-        """One group's action from `h` (cached: the same health meets the same group often)."""
-        key = (h, group, first)
-        got = self._groups.get(key)
-        if got is None:
-            got = self._groups[key] = self._act(h, group, first)
-        return got
-
     def _act(self, h: Healths, group: Group, first: bool) -> list[tuple[int, Healths]]:
         """Everyone in `group` up at its start acts (one felled by another of them still acts),
         one after another; each attack goes to the side's current target (the first not out in
@@ -127,25 +94,10 @@ class Fight:
             if me.out(own):  # down before its turn: it does not act
                 pad *= self.idle[i]
                 continue
-            aims = self.targets[me.side]
             n = me.attacks(own, first)
             pad *= me.scale ** (me.most - n)
-            for _ in range(n):
-                nxt: dict[Healths, int] = {}
-                for cur, p in dist.items():
-                    t = next((j for j in aims if not self.fighters[j].out(cur[j])), None)
-                    if t is None:
-                        nxt[cur] = nxt.get(cur, 0) + p * me.scale
-                        continue
-                    for q, health in self._strike(i, own, t, cur[t]):
-                        after = (*cur[:t], health, *cur[t + 1 :])
-                        nxt[after] = nxt.get(after, 0) + p * q
-                dist = nxt
+            dist = self._strikes_of(dist, i, own, n, first)
         return [(p * pad, s) for s, p in dist.items()]
 
-    def _strike(self, i: int, own: Health, t: int, health: Health) -> Sequence[tuple[int, Health]]:
-        key = (i, own, t, health)
-        got = self._strikes.get(key)
-        if got is None:
-            got = self._strikes[key] = self.fighters[i].strike(own, self.fighters[t], health)
-        return got
+    def _strike(self, i: int, own: Health, first: bool, t: int, health: Health) -> Sequence[tuple[int, Health]]:
+        return self.fighters[i].strike(own, self.fighters[t], health)

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from calc.forecast.fighters import FOES, PARTY, Fighter, Health, target_order
+from calc.forecast.fighters import FOES, PARTY, Fighter, Health
+from calc.forecast.walk import FocusWalk
 
 Healths = tuple[Health, ...]
 State = tuple[bool, Healths]
@@ -52,7 +53,7 @@ def trie(scripts: Sequence[Script]) -> Node:
     return root
 
 
-class ScriptedFight:
+class ScriptedFight(FocusWalk):
     """The fighters, whom each side attacks, the round's scripts and each fighter's strike.
     `outs[i]`: how many healths fighter i can have once out of the fight (for the bound)."""
 
@@ -65,12 +66,7 @@ class ScriptedFight:
         outs: Sequence[int],
         first_differs: bool,
     ) -> None:
-        self.fighters = tuple(fighters)
-        self.sides = {s: tuple(i for i, f in enumerate(fighters) if f.side == s) for s in (PARTY, FOES)}
-        self.targets = {
-            PARTY: target_order(self.sides[FOES], fighters, policies[PARTY]),
-            FOES: target_order(self.sides[PARTY], fighters, policies[FOES]),
-        }
+        super().__init__(fighters, policies)
         self.scripts = tuple(scripts)
         self.strikes = tuple(strikes)
         self.outs = tuple(outs)
@@ -86,19 +82,10 @@ class ScriptedFight:
         self.total = sum(s.weight for s in self.scripts)
         for f in self.fighters:
             self.total *= f.scale**f.most
-        self._slots: dict[tuple[Healths, Slot, bool], list[tuple[int, Healths]]] = {}
-        self._hits: dict[tuple[int, Health, bool, int, Health], Sequence[tuple[int, Health]]] = {}
-        self.steps = 0
 
     @property
     def start(self) -> State:
         return self.first_differs, tuple(f.start for f in self.fighters)
-
-    def side_out(self, side: str, healths: Healths) -> bool:
-        return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
-
-    def over(self, healths: Healths) -> bool:
-        return self.side_out(PARTY, healths) or self.side_out(FOES, healths)
 
     def state_bound(self) -> int:
         """At most this many states: a side is attacked down its list, one target at a time, those
@@ -126,25 +113,6 @@ class ScriptedFight:
         self._walk(self.tree, {healths: 1}, first, merged)
         return [(w, (False, h)) for h, w in merged.items()]
 
-    def _walk(self, node: Node, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
-        self.steps += len(dist)
-        if node.weight:
-            for h, w in dist.items():
-                out[h] = out.get(h, 0) + w * node.weight
-        for slot, child in node.children.items():
-            nxt: dict[Healths, int] = {}
-            for h, w in dist.items():
-                for x, after in self._slot(h, slot, first):
-                    nxt[after] = nxt.get(after, 0) + w * x
-            self._walk(child, nxt, first, out)
-
-    def _slot(self, h: Healths, slot: Slot, first: bool) -> list[tuple[int, Healths]]:
-        key = (h, slot, first)
-        got = self._slots.get(key)
-        if got is None:
-            got = self._slots[key] = self._act(h, slot, first)
-        return got
-
     def _act(self, h: Healths, slot: Slot, first: bool) -> list[tuple[int, Healths]]:
         """Everyone of the slot up at its start strikes (own health as it stood then), each strike
         at its side's current target as the state stands at that strike."""
@@ -156,26 +124,11 @@ class ScriptedFight:
             if me.out(own):
                 pad *= me.scale**n
                 continue
-            aims = self.targets[me.side]
-            for _ in range(n):
-                nxt: dict[Healths, int] = {}
-                for cur, p in dist.items():
-                    t = next((j for j in aims if not self.fighters[j].out(cur[j])), None)
-                    if t is None:
-                        nxt[cur] = nxt.get(cur, 0) + p * me.scale
-                        continue
-                    for q, health in self._hit(i, own, first, t, cur[t]):
-                        after = (*cur[:t], health, *cur[t + 1 :])
-                        nxt[after] = nxt.get(after, 0) + p * q
-                dist = nxt
+            dist = self._strikes_of(dist, i, own, n, first)
         return [(p * pad, s) for s, p in dist.items()]
 
-    def _hit(self, i: int, own: Health, first: bool, t: int, health: Health) -> Sequence[tuple[int, Health]]:
-        key = (i, own, first, t, health)
-        got = self._hits.get(key)
-        if got is None:
-            got = self._hits[key] = self.strikes[i](own, first, self.fighters[t], health)
-        return got
+    def _strike(self, i: int, own: Health, first: bool, t: int, health: Health) -> Sequence[tuple[int, Health]]:
+        return self.strikes[i](own, first, self.fighters[t], health)
 
 
 def _size(node: Node) -> int:

@@ -1,0 +1,93 @@
+"""What every rolled-each-round forecast round shares: whom each side attacks (focus fire), when a
+side is out, and the walk of a round's tree of orders (`round.Fight`'s initiative orders,
+`scripted_round.ScriptedFight`'s scripts), each step a group of fighters striking together.
+
+Weights stay integers over one total per round; a strike not made (the striker out, no target
+left) counts as the striker's `scale`, a weight that changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol
+
+from calc.forecast.fighters import FOES, PARTY, Fighter, Health, target_order
+
+Healths = tuple[Health, ...]
+
+
+class Tree(Protocol):
+    """A prefix of a round's orders: the weight of those ending here, the steps that may come next."""
+
+    weight: int
+    children: Any
+
+
+class FocusWalk:
+    """The fighters, whom each side attacks, and the walk of a round; a subclass says what one
+    step of its tree does (`_act`) and what one strike does (`_strike`)."""
+
+    def __init__(self, fighters: Sequence[Fighter], policies: dict[str, str]) -> None:
+        self.fighters = tuple(fighters)
+        self.sides = {s: tuple(i for i, f in enumerate(fighters) if f.side == s) for s in (PARTY, FOES)}
+        self.targets = {
+            PARTY: target_order(self.sides[FOES], fighters, policies[PARTY]),
+            FOES: target_order(self.sides[PARTY], fighters, policies[FOES]),
+        }
+        self._acts: dict[tuple[Healths, Hashable, bool], list[tuple[int, Healths]]] = {}
+        self._strikes: dict[tuple, Sequence[tuple[int, Health]]] = {}
+        self.steps = 0  # health states met while walking the rounds' orders: what the time grows with
+
+    def side_out(self, side: str, healths: Healths) -> bool:
+        return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
+
+    def over(self, healths: Healths) -> bool:
+        return self.side_out(PARTY, healths) or self.side_out(FOES, healths)
+
+    def _walk(self, node: Tree, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
+        """Every order below `node` from the healths `dist`, the round's ends summed into `out`."""
+        self.steps += len(dist)
+        if node.weight:
+            for h, w in dist.items():
+                out[h] = out.get(h, 0) + w * node.weight
+        for step, child in node.children.items():
+            nxt: dict[Healths, int] = {}
+            for h, w in dist.items():
+                for x, after in self._cached_act(h, step, first):
+                    nxt[after] = nxt.get(after, 0) + w * x
+            self._walk(child, nxt, first, out)
+
+    def _cached_act(self, h: Healths, step: Hashable, first: bool) -> list[tuple[int, Healths]]:
+        """One step's action from `h` (cached: the same health meets the same step often)."""
+        key = (h, step, first)
+        got = self._acts.get(key)
+        if got is None:
+            got = self._acts[key] = self._act(h, step, first)
+        return got
+
+    def _act(self, h: Healths, step: Any, first: bool) -> list[tuple[int, Healths]]:
+        raise NotImplementedError
+
+    def _strike(self, i: int, own: Health, first: bool, t: int, health: Health) -> Sequence[tuple[int, Health]]:
+        raise NotImplementedError
+
+    def _strikes_of(self, dist: dict[Healths, int], i: int, own: Health, n: int, first: bool) -> dict[Healths, int]:
+        """Fighter i's `n` strikes, its own health `own` as it stood when its step began, each at
+        its side's current target (the first not out in its list) as the state stands then."""
+        me = self.fighters[i]
+        aims = self.targets[me.side]
+        for _ in range(n):
+            nxt: dict[Healths, int] = {}
+            for cur, p in dist.items():
+                t = next((j for j in aims if not self.fighters[j].out(cur[j])), None)
+                if t is None:
+                    nxt[cur] = nxt.get(cur, 0) + p * me.scale
+                    continue
+                key = (i, own, first, t, cur[t])
+                hits = self._strikes.get(key)
+                if hits is None:
+                    hits = self._strikes[key] = self._strike(i, own, first, t, cur[t])
+                for q, health in hits:
+                    after = (*cur[:t], health, *cur[t + 1 :])
+                    nxt[after] = nxt.get(after, 0) + p * q
+            dist = nxt
+        return dist
