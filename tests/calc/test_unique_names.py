@@ -67,5 +67,12 @@ def test_distinct_names_are_answered(system, name, decl, field) -> None:
         if str(entry.get(field, "")).casefold() in taken:  # a copy made by entries(): give it its own name
             entry[field] = f"{entry[field]} {i}"
         taken.add(str(entry.get(field, "")).casefold())
-    answer = calc.evaluate({"system": system, "calculator": name, "inputs": {decl["name"]: given}})
+    try:
+        answer = calc.evaluate({"system": system, "calculator": name, "inputs": {decl["name"]: given}})
+    except InputError as err:
+        # A forecast of two fighters on a side may be too big to follow exactly (action-points and
+        # active-defense roll initiative once: every order is its own fight): refused for its size,
+        # naming a side, never for the names.
+        assert name == "forecast" and err.input in ("party", "foes") and "try fewer" in err.reason, err
+        return
     assert answer["inputs"][decl["name"]][1][field] == given[1][field]
