@@ -1,6 +1,6 @@
-"""What the fixed-order forecasts' tests share: asking the calculator, reading a chance, the exact
-forecast from the engine, an entry with every field, and the oracles' round-by-round walk over
-every initiative order (kept apart from `calc.forecast`)."""
+"""What the forecasts' tests share: asking the calculator, reading a chance, the exact forecast
+from the engine (a chain's, or a fixed order's mixture), an entry with every field, and the
+oracles' round-by-round walk over every initiative order (kept apart from `calc.forecast`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import calc
 from calc import data, inputs
-from calc.forecast import fixed_order
+from calc.forecast import chain, fixed_order
 
 
 def run(system_id: str, party: list[dict], foes: list[dict], **extra: Any) -> dict:
@@ -20,6 +20,13 @@ def run(system_id: str, party: list[dict], foes: list[dict], **extra: Any) -> di
 
 def chance(answer: dict, label: str) -> Fraction:
     return next(Fraction(c["p"]["fraction"]) for c in answer["chances"] if c["label"] == label)
+
+
+def chained(system_id: str, module: Any, party: list[dict], foes: list[dict], **extra: Any) -> chain.Forecast:
+    """The engine's `Forecast` for a system whose round is one chain (`module.build`)."""
+    system = data.system(system_id)
+    values = inputs.validate(system.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
+    return chain.forecast(module.build(values, system), values["rounds"])
 
 
 def exact(system_id: str, module: Any, strict: bool, party: list[dict], foes: list[dict], **extra: Any) -> Any:

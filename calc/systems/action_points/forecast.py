@@ -200,11 +200,6 @@ def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 
 def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[str, str]]:
     """Every assumption of the forecast, each with the rule (or ruling) behind it."""
-    tie = (
-        "with 1d20 + initiative bonus again (ruling)"
-        if inputs["tie_reroll"] == "with_bonus"
-        else "by a bare d20 roll-off, an even chance (other reading)"
-    )
     out = [
         data.step(
             "initiative",
@@ -212,7 +207,7 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             f"highest total down, the same order every round: the forecast weighs all {orders:,} orders.",
         ),
         data.step("initiative-ties", "Tied totals are rolled again among the tied fighters only."),
-        data.step("ruling:initiative-tie-reroll", f"The re-roll is {tie}."),
+        data.reading_step("initiative-tie-reroll", inputs["tie_reroll"]),
         data.step(
             "action-points-per-turn",
             "Each turn spends 3 AP on the attacks the fighter lists (as the round calculator), each at its "
@@ -225,24 +220,11 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
         ),
         data.step("dying", "Below 0 hit points a fighter is unconscious and dying: it no longer acts nor is attacked."),
         data.step("dead", "At −10 hit points it is dead."),
+        data.reading_step("round-dying-checks", inputs["dying_checks"]),
     ]
     if inputs["dying_checks"] == "counted":
-        out.append(
-            data.step(
-                "ruling:round-dying-checks",
-                "At each round's end a dying fighter makes its Constitution check (d20 + Constitution against 15 + "
-                "its hit points below 0), a failure costing 1 more; the checks stop when the fight ends.",
-            )
-        )
-        meets = inputs["dc_ties"] == "meets"
-        out.append(
-            data.step(
-                "ruling:ability-check-dc",
-                "A check equal to the DC passes (ruling)." if meets else "A check must exceed the DC (other reading).",
-            )
-        )
-    else:
-        out.append(data.step("ruling:round-dying-checks", "Other reading: only the blows count towards death."))
+        out.append(data.step("dying", "A dying fighter's checks stop when the fight ends."))
+        out.append(data.reading_step("ability-check-dc", inputs["dc_ties"]))
     if inputs["wounds_rule"]:
         out.append(
             data.step(

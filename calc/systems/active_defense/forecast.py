@@ -144,7 +144,6 @@ def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[str, str]]:
     """Every assumption of the forecast, each with the rule (or ruling) behind it."""
     by_agility = inputs["initiative_ability"] == "agility"
-    when_hit = inputs["spend_reserve"] == "when-hit"
     return [
         data.step(
             "initiative",
@@ -152,16 +151,9 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             f"turns run from the highest total down, the same order every round: the forecast weighs all "
             f"{orders:,} orders.",
         ),
-        data.step(
-            "ruling:initiative-ability",
-            "Agility score added (the prose's reading)." if by_agility else "Dexterity modifier added (the formula).",
-        ),
-        data.step(
-            "ruling:initiative-ties",
-            "Equal totals: the higher Dexterity modifier acts first; equal ones act together (other reading)."
-            if inputs["initiative_ties"] == "dexterity"
-            else "Equal totals act together: every one of them acts, even one felled by another (ruling).",
-        ),
+        data.reading_step("initiative-ability", inputs["initiative_ability"]),
+        data.reading_step("initiative-ties", inputs["initiative_ties"]),
+        data.step("initiative", "Fighters still tied act together: each of them acts, even one felled by another."),
         data.step(
             "complex-actions",
             "Each turn is the round calculator's: the complex action attacks, and with two weapons the off hand too, "
@@ -177,12 +169,7 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             "A fighter with a block or dodge holds its reserve actions every round and shares them out over every "
             "attack against it that round, in the order they come; none carry over.",
         ),
-        data.step(
-            "ruling:reserve-spending",
-            "A reserve is spent only on an attack that beats Passive Defense (ruling)."
-            if when_hit
-            else "Other reading: reserves go to the first attacks, hit or not.",
-        ),
+        data.reading_step("reserve-spending", inputs["spend_reserve"]),
         data.step("ruling:round-target-drops", "A fighter drops at 0 hit points and leaves the fight (ruling)."),
     ]
 

@@ -164,7 +164,7 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
         data.step("hurt", "From 0 to −9 hit points a character is Hurt: −10 to hit and to damage, still fighting."),
         data.step("death", "A character (or an important NPC) dies at −10 and leaves the fight."),
         data.step("npc-death", "An ordinary NPC or monster dies at 0 and leaves the fight."),
-        data.step("ruling:damage-floor", "A hit's damage below 0 counts as 0: an attack never heals."),
+        data.reading_step("damage-floor", inputs["damage_floor"]),
     ]  # fmt: skip
 
 

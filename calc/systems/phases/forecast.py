@@ -260,37 +260,27 @@ def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
     """Every assumption of the forecast, each with the rule (or ruling) behind it."""
     die = data.fact("simultaneous-actions", "phase_die")
-    out = [
+    return [
         data.step("combat-round", "One action a round: each fighter makes one attack, in the phase of its kind."),
         data.step("phase-order", "The phases come in order: morale, movement, declared spells, ranged, spells, melee."),
         data.step("simultaneous-actions", f"Inside a phase each rolls a {die}; actions resolve from the highest down; "
                   "a fighter down, dead or fled before its turn does not act."),
-        data.step("ruling:phase-ties", "Equal results act simultaneously (ruling): both blows land."
-                  if inputs["ties"] == "simultaneous"
-                  else "Other reading: equal results roll again: every order of a phase's fighters is equally likely."),
+        data.reading_step("phase-ties", inputs["ties"]),
         data.step("ruling:forecast-targets", f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the "
                   f"foes {POLICIES[inputs['foes_targets']]}; a side attacks its target until it is out of the fight."),
         data.step("wounds", "Damage past 0 HP gives a Wound (the wound table less the armour's protection); a Wound of "
                   "the knock-out row takes the fighter out of the fight (down)."),
         data.step("killing-monsters", "A monster dies from one Wound more than half its Hit Dice (at least the "
                   "minimum); a character when its Wounds fill its free inventory slots."),
-        data.step("ruling:monster-wound-count", "Each Wound counts one (ruling)." if inputs["count_reading"] == "wounds"
-                  else "Other reading: a monster's limit counts the Wounds' Severity."),
-        data.step("ruling:round-critical-wound", "A natural 20's Wound counts until the end of the next round (ruling)."
-                  if inputs["critical_wound"] == "counts"
-                  else "Other reading: a critical hit's Wound is not counted."),
-        data.step("ruling:instant-death-damage", "A Wound from a blow of at least the maximum HP kills (ruling)."
-                  if inputs["instant_death"] == "at-least" else "Other reading: exactly the maximum HP kills."),
+        data.reading_step("monster-wound-count", inputs["count_reading"]),
+        data.reading_step("round-critical-wound", inputs["critical_wound"]),
+        data.reading_step("instant-death-damage", inputs["instant_death"]),
         data.step("morale", f"A fighter with a Morale score rolls {data.fact('morale', 'morale_dice')} on its first "
                   "Wound; a failed roll makes it flee, out of the fight. The foes break by morale when every foe is "
                   "out of the fight and at least one of them fled."),
-        data.step("ruling:morale-above", "A roll above the score flees (ruling)." if inputs["morale_reading"] == "above"
-                  else "Other reading: a roll equal to the score flees too."),
-        data.step("ruling:round-morale", "Other reading: the roll comes at once, when the Wound lands."
-                  if inputs["morale_when"] == "at-once"
-                  else "The roll comes in the next round's morale phase, the round's first (ruling)."),
+        data.reading_step("morale-above", inputs["morale_reading"]),
+        data.reading_step("round-morale", inputs["morale_when"]),
     ]  # fmt: skip
-    return out
 
 
 __all__: Sequence[str] = ("forecast",)

@@ -164,8 +164,7 @@ def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
     """Every assumption of the forecast, each with the rule (or ruling) behind it."""
     sides = data.die_sides("group-initiative", "die")
-    drops = data.fact(RULE, "drops_at")
-    out = [
+    return [
         data.step(
             "group-initiative",
             f"Every round each side rolls a d{sides}: the higher acts in HIGH, the lower in LOW; "
@@ -176,12 +175,7 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "Inside an initiative, action types go in order (missile and melee as chosen below); a fighter "
             "dropped before its turn does not act; fighters of one side in one slot strike together.",
         ),
-        data.step(
-            "ruling:missile-before-melee",
-            "Missile attacks (D2) before melee (D3) (ruling)."
-            if inputs["weapon_phases"] == "missile-first"
-            else "Other reading: melee attacks before missile attacks.",
-        ),
+        data.reading_step("missile-before-melee", inputs["weapon_phases"]),
         data.step(
             "weapon-speed",
             "Tied sides making the same type of attack: the lower weapon speed (plus 1 per 1-segment activity "
@@ -197,32 +191,10 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
             f"{POLICIES[inputs['foes_targets']]}; a side keeps attacking its target until it is out of the fight.",
         ),
-        data.step(
-            "ruling:round-multiplier-rounds",
-            "Damage multipliers count in every round (other reading)."
-            if inputs["multiplier_rounds"] == "every"
-            else "Damage multipliers count in the first round only (ruling).",
-        ),
-        data.step(
-            "ruling:damage-floor",
-            "A damage total below 0 deals nothing (ruling)."
-            if inputs["damage_floor"] == "0"
-            else "Other reading: every hit deals at least 1.",
-        ),
+        data.reading_step("round-multiplier-rounds", inputs["multiplier_rounds"]),
+        data.reading_step("damage-floor", inputs["damage_floor"]),
+        data.reading_step("round-drop-at-zero", inputs["drop_at"]),
     ]
-    if inputs["drop_at"] == "zero":
-        out.append(
-            data.step("ruling:round-drop-at-zero", f"A fighter drops at {drops} hit points: out of the fight (ruling).")
-        )
-    else:
-        out.append(
-            data.step(
-                "ruling:round-drop-at-zero",
-                f"Other reading: a fighter drops at {drops} hit points (out of the fight) and dies at "
-                f"{data.fact(RULE, 'dead_at')}.",
-            )
-        )
-    return out
 
 
 __all__: Sequence[str] = ("forecast",)
