@@ -66,3 +66,18 @@ def target_order(defenders: Sequence[int], fighters: Sequence[Fighter], policy: 
     if policy == "listed":
         return tuple(defenders)
     raise ValueError(f"unknown targeting policy {policy!r}")
+
+
+def focus_bound(targets: dict[str, tuple[int, ...]], states: Sequence[int], outs: Sequence[int]) -> int:
+    """At most this many health states of a focus-fire fight, known before any is computed: each
+    side is attacked down its list (`targets[side]`: the foes it attacks, in order), one target at a
+    time, those before it out (each in one of its `outs` healths), the current one in any of its
+    `states`, those after it untouched."""
+    count = 1
+    for side in (PARTY, FOES):
+        ways, before = 0, 1
+        for i in targets[side]:
+            ways += before * states[i]
+            before *= outs[i]
+        count *= ways + before
+    return count

@@ -23,7 +23,7 @@ from typing import Any, cast
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain
-from calc.forecast.fighters import FOES, PARTY, Health, target_order
+from calc.forecast.fighters import FOES, PARTY, Health, focus_bound, target_order
 from calc.rounds import Reached
 
 Group = tuple[int, ...]
@@ -235,15 +235,7 @@ class Rules:
     def state_bound(self) -> int:
         """Each side is attacked down its list, one target at a time: the ones before it out (each
         in one of its out states), the current one in any state, the ones after it untouched."""
-        count = 1
-        for side, aims in (("party", self.targets[FOES]), ("foes", self.targets[PARTY])):
-            del side
-            per, before = 0, 1
-            for i in aims:
-                per += before * self.fighters[i].states
-                before *= self.fighters[i].out_states
-            count *= per + before
-        return count
+        return focus_bound(self.targets, [f.states for f in self.fighters], [f.out_states for f in self.fighters])
 
     def group(self, state: Any, group: Group) -> list[tuple[int, Any]]:
         """The group's turns from `state` (healths, round states), as integer weights over the

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from calc.forecast.fighters import FOES, PARTY, Fighter, Health
+from calc.forecast.fighters import Fighter, Health, focus_bound
 from calc.forecast.walk import FocusWalk
 
 Healths = tuple[Health, ...]
@@ -91,14 +91,7 @@ class ScriptedFight(FocusWalk):
         """At most this many states: a side is attacked down its list, one target at a time, those
         before it out (each in one of its out healths), those after it untouched; twice for the
         first round's flag."""
-        count = 2
-        for side in (PARTY, FOES):
-            ways, before = 0, 1
-            for i in self.targets[FOES if side == PARTY else PARTY]:
-                ways += before * self.fighters[i].states
-                before *= self.outs[i]
-            count *= ways + before
-        return count
+        return 2 * focus_bound(self.targets, [f.states for f in self.fighters], self.outs)
 
     def orders_walked(self, limit: int) -> int:
         """The slots a round walks from each state: with the states, what the time grows with (a

@@ -11,7 +11,7 @@ import pytest
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain
-from calc.forecast.fighters import FOES, PARTY, Fighter, target_order
+from calc.forecast.fighters import FOES, PARTY, Fighter, focus_bound, target_order
 from calc.forecast.initiative import Sequences
 from calc.forecast.order import Orders
 from calc.forecast.round import Fight
@@ -83,6 +83,26 @@ def test_targeting_orders():
     assert target_order([1, 2, 3], fs, "lowest-hp") == (2, 3, 1)
     assert target_order([1, 2, 3], fs, "dangerous") == (2, 1, 3)
     assert target_order([1, 2, 3], fs, "listed") == (1, 2, 3)
+
+
+@pytest.mark.parametrize(
+    ("states", "outs"), [([3, 2, 4, 1], [1, 1, 1, 1]), ([3, 2, 4, 2], [2, 3, 1, 2]), ([5, 1, 2, 3], [1, 2, 2, 1])]
+)
+def test_the_focus_fire_bound_counts_every_healths_a_side_can_be_left_in(states, outs):
+    """Brute force over every health of every fighter (any in-fight state, or any out one): a side
+    attacked down its list is some out, then at most one hurt, then the rest at their start."""
+    targets = {PARTY: (2, 3), FOES: (1, 0)}  # the party attacks fighters 2 and 3, the foes 1 then 0
+
+    def ways(aims: tuple[int, ...]) -> int:
+        kinds = [[("in", k) for k in range(states[i])] + [("out", k) for k in range(outs[i])] for i in aims]
+        count = 0
+        for hs in product(*kinds):
+            left = [h for h in hs if h[0] == "in"]
+            out_first = all(h[0] == "out" for h in hs[: len(hs) - len(left)])
+            count += out_first and all(h == ("in", 0) for h in left[1:])
+        return count
+
+    assert focus_bound(targets, states, outs) == ways(targets[PARTY]) * ways(targets[FOES])
 
 
 def test_the_state_bound_is_checked_before_any_state_is_computed():
