@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from calc.data import SystemData
 from calc.dist import Dist
 
 Health = Hashable
@@ -53,6 +54,14 @@ class Fighter:
     marks: tuple[tuple[str, Callable[[Health], bool]], ...] = field(default=())
     defense: Any = None
     """What the system's `strike` reads of this fighter as a target (its Armor Class …)."""
+
+
+def targets_step(data: SystemData, inputs: dict[str, Any], until: str = "it is out of the fight") -> dict[str, str]:
+    """The forecast's focus-fire assumption, as the two sides' `*_targets` inputs chose it, citing
+    the ruling that has the sides declare it; `until`: when the system's fighter leaves the fight."""
+    party, foes = POLICIES[inputs["party_targets"]], POLICIES[inputs["foes_targets"]]
+    text = f"Focus fire: the party attacks {party}, the foes {foes}; a side attacks its target until {until}."
+    return data.step("ruling:forecast-targets", text)
 
 
 def target_order(defenders: Sequence[int], fighters: Sequence[Fighter], policy: str) -> tuple[int, ...]:

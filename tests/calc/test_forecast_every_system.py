@@ -238,3 +238,12 @@ def test_a_value_that_is_no_reading_of_the_ruling_is_a_data_error():
         system.reading_step("damage-floor", "2")
     with pytest.raises(DataError):  # a ruling without an option has no readings to choose
         system.reading_step("forecast-targets", "lowest-hp")
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_the_focus_fire_step_names_each_sides_policy(system):
+    m = system.module
+    answer = run(system, [m.HERO], [m.ORC], rounds=2, party_targets="dangerous", foes_targets="listed")
+    (step,) = [s for s in answer["steps"] if s["rule"] == "ruling:forecast-targets"]
+    assert "the party attacks the most dangerous first, the foes in the order listed" in step["text"]
+    assert step["url"] == data.system(system.id).ruling("forecast-targets")["url"]

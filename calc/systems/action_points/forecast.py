@@ -19,7 +19,7 @@ from calc import inputs as declared
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.forecast import answer, fixed_order
-from calc.forecast.fighters import POLICIES
+from calc.forecast.fighters import targets_step
 from calc.forecast.fixed_order import Actor, Blow
 from calc.forecast.inputs import each
 from calc.systems.action_points.attack import damage_parts, resolve_attack, wound_needed
@@ -213,11 +213,7 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             "Each turn spends 3 AP on the attacks the fighter lists (as the round calculator), each at its "
             "side's current target as the fight stands then.",
         ),
-        data.step(
-            "ruling:forecast-targets",
-            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
-            f"{POLICIES[inputs['foes_targets']]}; a side attacks its target until it is down (below 0 hit points).",
-        ),
+        targets_step(data, inputs, "it is down (below 0 hit points)"),
         data.step("dying", "Below 0 hit points a fighter is unconscious and dying: it no longer acts nor is attacked."),
         data.step("dead", "At −10 hit points it is dead."),
         data.reading_step("round-dying-checks", inputs["dying_checks"]),

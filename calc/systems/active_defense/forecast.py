@@ -18,7 +18,7 @@ from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import answer, fixed_order
-from calc.forecast.fighters import POLICIES
+from calc.forecast.fighters import targets_step
 from calc.forecast.fixed_order import Actor, Blow
 from calc.forecast.inputs import each
 from calc.rounds import attack_damage
@@ -159,11 +159,7 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             "Each turn is the round calculator's: the complex action attacks, and with two weapons the off hand too, "
             "each attack at its side's current target as the fight stands then.",
         ),
-        data.step(
-            "ruling:forecast-targets",
-            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
-            f"{POLICIES[inputs['foes_targets']]}; a side attacks its target until it drops.",
-        ),
+        targets_step(data, inputs, "it drops"),
         data.step(
             "reserve-actions",
             "A fighter with a block or dodge holds its reserve actions every round and shares them out over every "

@@ -18,7 +18,7 @@ from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import answer, chain
-from calc.forecast.fighters import PARTY, POLICIES, Fighter, Health
+from calc.forecast.fighters import PARTY, Fighter, Health, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
 from calc.systems.countup.damage import hit_damage
@@ -156,11 +156,7 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "secondary-action",
             "A first round that needs a move and a draw has no attack (as each fighter's First round says).",
         ),
-        data.step(
-            "ruling:forecast-targets",
-            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
-            f"{POLICIES[inputs['foes_targets']]}; a side keeps attacking its target until it is out of the fight.",
-        ),
+        targets_step(data, inputs),
         data.step("hurt", "From 0 to −9 hit points a character is Hurt: −10 to hit and to damage, still fighting."),
         data.step("death", "A character (or an important NPC) dies at −10 and leaves the fight."),
         data.step("npc-death", "An ordinary NPC or monster dies at 0 and leaves the fight."),

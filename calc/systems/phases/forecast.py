@@ -21,7 +21,7 @@ from calc.data import SystemData
 from calc.errors import InputError
 from calc.forecast import answer, chain
 from calc.forecast.between_rounds import BetweenRounds
-from calc.forecast.fighters import FOES, PARTY, POLICIES, Fighter, Health
+from calc.forecast.fighters import FOES, PARTY, Fighter, Health, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
 from calc.forecast.scripted_round import Script, ScriptedFight
@@ -266,8 +266,7 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
         data.step("simultaneous-actions", f"Inside a phase each rolls a {die}; actions resolve from the highest down; "
                   "a fighter down, dead or fled before its turn does not act."),
         data.reading_step("phase-ties", inputs["ties"]),
-        data.step("ruling:forecast-targets", f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the "
-                  f"foes {POLICIES[inputs['foes_targets']]}; a side attacks its target until it is out of the fight."),
+        targets_step(data, inputs),
         data.step("wounds", "Damage past 0 HP gives a Wound (the wound table less the armour's protection); a Wound of "
                   "the knock-out row takes the fighter out of the fight (down)."),
         data.step("killing-monsters", "A monster dies from one Wound more than half its Hit Dice (at least the "

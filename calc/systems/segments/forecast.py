@@ -21,7 +21,7 @@ from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import answer, chain
-from calc.forecast.fighters import PARTY, POLICIES, Fighter, Health
+from calc.forecast.fighters import PARTY, Fighter, Health, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
 from calc.systems.segments import initiative
@@ -186,11 +186,7 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "Each fighter makes its attack routine every round, every attack of it at one target; a "
             "multi-attacker makes its first routine before group initiative and the rest after LOW.",
         ),
-        data.step(
-            "ruling:forecast-targets",
-            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
-            f"{POLICIES[inputs['foes_targets']]}; a side keeps attacking its target until it is out of the fight.",
-        ),
+        targets_step(data, inputs),
         data.reading_step("round-multiplier-rounds", inputs["multiplier_rounds"]),
         data.reading_step("damage-floor", inputs["damage_floor"]),
         data.reading_step("round-drop-at-zero", inputs["drop_at"]),
