@@ -24,6 +24,7 @@ from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain
 from calc.forecast.fighters import FOES, PARTY, Health, focus_bound, target_order
+from calc.forecast.order import fubini
 from calc.rounds import Reached
 
 Group = tuple[int, ...]
@@ -185,12 +186,7 @@ def orders(totals: Sequence[Dist], high_first: bool, split: Split) -> dict[Order
 
 def most_orders(n: int, strict: bool) -> int:
     """The most orders n fighters can take: n! when ties are broken, else the ordered partitions."""
-    if strict:
-        return math.factorial(n)
-    fubini = [1]
-    for m in range(1, n + 1):
-        fubini.append(sum(math.comb(m, k) * fubini[m - k] for k in range(1, m + 1)))
-    return fubini[n]
+    return math.factorial(n) if strict else fubini(n)
 
 
 # --- one fight under one order ---------------------------------------------------------------

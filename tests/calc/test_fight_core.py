@@ -13,7 +13,7 @@ from calc.errors import InputError
 from calc.forecast import chain
 from calc.forecast.fighters import FOES, PARTY, Fighter, focus_bound, target_order
 from calc.forecast.initiative import Sequences
-from calc.forecast.order import Orders
+from calc.forecast.order import Orders, fubini, trie
 from calc.forecast.round import Fight
 
 
@@ -103,6 +103,22 @@ def test_the_focus_fire_bound_counts_every_healths_a_side_can_be_left_in(states,
         return count
 
     assert focus_bound(targets, states, outs) == ways(targets[PARTY]) * ways(targets[FOES])
+
+
+def test_orders_written_out_share_their_prefixes_and_sum_the_same_order():
+    root = trie([(2, ["a", "b"]), (3, ["a", "c"]), (1, ["a", "b"]), (4, [])])
+    assert root.weight == 4 and list(root.children) == ["a"]
+    a = root.children["a"]
+    assert (a.weight, a.children["b"].weight, a.children["c"].weight) == (0, 3, 3)
+    assert root.size() == 4
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_the_orders_with_ties_together_are_the_ordered_set_partitions(n):
+    """Brute force: label each fighter with its group's rank; a labelling is an order when its
+    ranks are exactly 0 … k-1 for some k."""
+    count = sum(set(ranks) == set(range(max(ranks, default=-1) + 1)) for ranks in product(range(n), repeat=n))
+    assert fubini(n) == count
 
 
 def test_the_state_bound_is_checked_before_any_state_is_computed():

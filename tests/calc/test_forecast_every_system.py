@@ -81,7 +81,9 @@ SYSTEMS = [
         [([seg.HERO], [{**seg.ORC, "action": "spell"}], "foes[1].action"),
          ([seg.HERO, {**seg.HERO, "name": "B", "weapon": "short bow"}], [seg.ORC], "party[2].weapon"),
          ([seg.HERO], [{**seg.ORC, "routine": [{"name": "Bad", "dice": "d", "modifier": 0, "to_hit": 0}]}],
-          "foes[1].routine[1].dice")],
+          "foes[1].routine[1].dice"),
+         ([seg.HERO], [seg.ORC, {**seg.ORC, "name": "O2", "attacker": "class", "class_group": "magic-users",
+                                 "level": 0}], "foes[2].level")],  # met reading its attacks against each AC
         (many(seg.HERO, 4, target_hp=100), many(seg.ORC, 4, target_hp=100), ("states", "fewer")),
         ([{**seg.HERO, "target_hp": 4}], [{**seg.ORC, "target_hp": 6}, {**seg.ORC, "name": "Orc 2", "target_hp": 5}],
          [{**seg.HERO, "name": "B", "target_hp": 2, "bonus": -5}, {**seg.HERO, "name": "C", "target_hp": 8}],

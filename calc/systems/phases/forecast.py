@@ -23,6 +23,7 @@ from calc.forecast import answer, chain
 from calc.forecast.between_rounds import BetweenRounds
 from calc.forecast.fighters import FOES, PARTY, Fighter, Health, targets_step
 from calc.forecast.inputs import each
+from calc.forecast.order import fubini
 from calc.forecast.round import Fight
 from calc.forecast.scripted_round import Script, ScriptedFight
 from calc.systems.phases import round_morale
@@ -176,10 +177,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
 def _prefixes(n: int) -> int:
     """The prefixes of the orders of n fighters on the same die, equal rolls together (ordered set
     partitions, counted by the Fubini numbers): the orders tree a phase walks."""
-    fubini = [1]
-    for m in range(1, n + 1):
-        fubini.append(sum(math.comb(m, k) * fubini[m - k] for k in range(1, m + 1)))
-    return sum(math.comb(n, j) * fubini[j] for j in range(n + 1))
+    return sum(math.comb(n, j) * fubini(j) for j in range(n + 1))
 
 
 def _orders_bounded(fighters: list[Fighter], phases: list[int]) -> None:

@@ -22,7 +22,7 @@ from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import answer, chain
 from calc.forecast.fighters import PARTY, Fighter, Health, targets_step
-from calc.forecast.inputs import each
+from calc.forecast.inputs import each, entry
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
 from calc.systems.segments import initiative
 from calc.systems.segments.round import one_attacker
@@ -44,7 +44,7 @@ def fighter(side: str, index: int, item: dict[str, Any], inputs: dict[str, Any],
         (actor,) = initiative.actors(request, data)[1]
     except InputError as e:
         raise InputError(e.input.split(".", 1)[-1], e.reason) from None
-    return {"side": side, "inputs": merged, "routines": item["routines"], "actor": actor}
+    return {"side": side, "index": index, "inputs": merged, "routines": item["routines"], "actor": actor}
 
 
 class Routines:
@@ -111,13 +111,10 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
     every = inputs["multiplier_rounds"] == "every"
     floor = partial(_floor, drops, dead)
     fighters, strikes = [], []
-    for index, spec in enumerate(specs):
+    for spec in specs:
         enemies = [s for s in specs if s["side"] != spec["side"]]
-        with_entry = _entry(inputs, index)
-        try:
+        with entry(spec["side"], spec["index"]):  # an attack of its routine against some foe's AC
             routines = Routines(spec, enemies, every, data)
-        except InputError as e:
-            raise InputError(f"{with_entry}.{e.input}", e.reason) from None
         later = [routines.damage[(False, e["inputs"]["ac"], e["inputs"]["ac_bonus"])] for e in enemies]
         danger = sum((d.mean for d in later), Fraction(0)) * spec["routines"] / max(len(enemies), 1)
         marks: list[tuple[str, Callable[[Health], bool]]] = [("drops", partial(operator.ge, drops))]
@@ -148,11 +145,6 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
     policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
     outs = [1 if dead is None else 2] * len(fighters)
     return ScriptedFight(fighters, policies, scripts(specs, inputs, data), strikes, outs, first_differs)
-
-
-def _entry(inputs: dict[str, Any], index: int) -> str:
-    n = len(inputs["party"])
-    return f"party[{index + 1}]" if index < n else f"foes[{index - n + 1}]"
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
