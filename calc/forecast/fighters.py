@@ -56,6 +56,24 @@ class Fighter:
     """What the system's `strike` reads of this fighter as a target (its Armor Class …)."""
 
 
+def policies(inputs: dict[str, Any]) -> dict[str, str]:
+    """Each side's targeting policy, from the forecast's `party_targets` and `foes_targets`."""
+    return {PARTY: inputs["party_targets"], FOES: inputs["foes_targets"]}
+
+
+def dealt(damage: Dist, scale: int, health: int, floor: Callable[[int], int]) -> list[tuple[int, int]]:
+    """A blow of `damage` (a miss as 0) taken from `health`, each result through `floor` (where the
+    fight stops telling hit points apart: dropped, dead), as integer weights over `scale` (a
+    multiple of the damage's total)."""
+    factor = scale // damage.total
+    out: dict[int, int] = {}
+    xs, ws = damage.support()
+    for x, w in zip(xs, ws, strict=True):
+        h = floor(health - x)
+        out[h] = out.get(h, 0) + w * factor
+    return [(w, h) for h, w in out.items() if w]
+
+
 def targets_step(data: SystemData, inputs: dict[str, Any], until: str = "it is out of the fight") -> dict[str, str]:
     """The forecast's focus-fire assumption, as the two sides' `*_targets` inputs chose it, citing
     the ruling that has the sides declare it; `until`: when the system's fighter leaves the fight."""

@@ -19,7 +19,7 @@ from calc import inputs as declared
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.forecast import answer, fixed_order
-from calc.forecast.fighters import targets_step
+from calc.forecast.fighters import policies, targets_step
 from calc.forecast.fixed_order import Actor, Blow
 from calc.forecast.inputs import each
 from calc.systems.action_points.attack import damage_parts, resolve_attack, wound_needed
@@ -189,7 +189,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, 
             )
         )
     split = fixed_order.rerolled(totals, True) if inputs["tie_reroll"] == "with_bonus" else fixed_order.evenly
-    return fixed_order.Rules(actors, {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}), totals, split
+    return fixed_order.Rules(actors, policies(inputs)), totals, split
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import answer, fixed_order
-from calc.forecast.fighters import targets_step
+from calc.forecast.fighters import policies, targets_step
 from calc.forecast.fixed_order import Actor, Blow
 from calc.forecast.inputs import each
 from calc.rounds import attack_damage
@@ -123,8 +123,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, 
         split = fixed_order.by_key([-s["inputs"]["defender_dex"] for s in specs], fixed_order.together)
     else:
         split = fixed_order.together
-    policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
-    return fixed_order.Rules(actors, policies), totals, split
+    return fixed_order.Rules(actors, policies(inputs)), totals, split
 
 
 def _dropped(drops: int, hp: int) -> bool:

@@ -18,7 +18,7 @@ from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import answer, chain
-from calc.forecast.fighters import PARTY, Fighter, Health, targets_step
+from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
 from calc.systems.countup.damage import hit_damage
@@ -84,14 +84,7 @@ class Attacks:
 
     def strike(self, own: Any, target: Fighter, health: Any) -> list[tuple[int, Health]]:
         ac, dead = target.defense
-        d = self.damage[(self.hurt(own), ac)]
-        factor = self.scale // d.total
-        out: dict[int, int] = {}
-        xs, ws = d.support()
-        for x, w in zip(xs, ws, strict=True):
-            h = max(health - x, dead)
-            out[h] = out.get(h, 0) + w * factor
-        return [(w, h) for h, w in out.items() if w]
+        return dealt(self.damage[(self.hurt(own), ac)], self.scale, health, partial(max, dead))
 
 
 def build(inputs: dict[str, Any], data: SystemData) -> Fight:
@@ -124,7 +117,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> Fight:
             defense=(spec["inputs"]["ac"], spec["dead_at"]),
         )
         fighters.append(f)
-    return Fight(fighters, {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}, high_first=False)
+    return Fight(fighters, policies(inputs), high_first=False)
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:

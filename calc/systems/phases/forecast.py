@@ -21,7 +21,7 @@ from calc.data import SystemData
 from calc.errors import InputError
 from calc.forecast import answer, chain
 from calc.forecast.between_rounds import BetweenRounds
-from calc.forecast.fighters import FOES, PARTY, Fighter, Health, targets_step
+from calc.forecast.fighters import FOES, PARTY, Fighter, Health, policies, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.order import fubini
 from calc.forecast.round import Fight
@@ -158,13 +158,12 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
             )  # fmt: skip
         )
         strikes.append(strike)
-    policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
     inner: Any
     if inputs["ties"] == "simultaneous":
         _orders_bounded(fighters, [s["phase"] for s in specs])
-        inner = Fight(fighters, policies, high_first=True)
+        inner = Fight(fighters, policies(inputs), high_first=True)
     else:
-        inner = ScriptedFight(fighters, policies, _shuffled(specs), strikes, [3] * len(fighters), False)
+        inner = ScriptedFight(fighters, policies(inputs), _shuffled(specs), strikes, [3] * len(fighters), False)
     waits = {j: m for j, m in morale.items()} if not at_once else {}
     return BetweenRounds(
         inner,

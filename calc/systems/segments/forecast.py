@@ -21,7 +21,7 @@ from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import answer, chain
-from calc.forecast.fighters import PARTY, Fighter, Health, targets_step
+from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each, entry
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
 from calc.systems.segments import initiative
@@ -62,14 +62,7 @@ class Routines:
         self.scale = math.lcm(*(d.total for d in self.damage.values())) if self.damage else 1
 
     def strike(self, floor: Callable[[int], int], own: Health, first: bool, target: Fighter, health: Health):
-        d = self.damage[(first, *target.defense)]
-        factor = self.scale // d.total
-        out: dict[int, int] = {}
-        xs, ws = d.support()
-        for x, w in zip(xs, ws, strict=True):
-            h = floor(health - x)
-            out[h] = out.get(h, 0) + w * factor
-        return [(w, h) for h, w in out.items() if w]
+        return dealt(self.damage[(first, *target.defense)], self.scale, health, floor)
 
 
 def _floor(drops: int, dead: int | None, h: int) -> int:
@@ -142,9 +135,8 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
         )
         strikes.append(partial(routines.strike, floor))
     first_differs = not every and any(s["inputs"]["multipliers"] for s in specs)
-    policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
     outs = [1 if dead is None else 2] * len(fighters)
-    return ScriptedFight(fighters, policies, scripts(specs, inputs, data), strikes, outs, first_differs)
+    return ScriptedFight(fighters, policies(inputs), scripts(specs, inputs, data), strikes, outs, first_differs)
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
