@@ -11,6 +11,7 @@ from collections import Counter
 from fractions import Fraction
 from functools import cache, partial
 from itertools import groupby, product
+from typing import Any
 
 import pytest
 
@@ -124,62 +125,13 @@ def oracle(
         for a, b in product(*each):
             orders[tuple((i,) for i in (*a, *b))] += 1
     whole = sum(orders.values())
+    chances = {order: Fraction(count, whole) for order, count in orders.items()}
+    start = tuple((f["target_hp"], 0) for f in people)
 
-    def over(h: tuple) -> bool:
-        return any(all(h[i] == "out" for i in side) for side in sides)
+    def blows(i: int, t: int, h: tuple) -> list[tuple[Any, Fraction]]:
+        return [(blow(t, h, x), r) for x, r in pmf[(i, t)].items()]
 
-    def one_round(h: tuple) -> dict[tuple, Fraction]:
-        if over(h):
-            return {h: Fraction(1)}
-        out: dict[tuple, Fraction] = {}
-        for order, count in orders.items():
-            dist = {h: Fraction(count, whole)}
-            for group in order:
-                nxt: dict[tuple, Fraction] = {}
-                for cur, p in dist.items():
-                    states = {cur: p}
-                    for i in group:
-                        if cur[i] == "out":
-                            continue
-                        after: dict[tuple, Fraction] = {}
-                        for s, q in states.items():
-                            t = next((j for j in aims[people[i]["side"]] if s[j] != "out"), None)
-                            if t is None:
-                                after[s] = after.get(s, 0) + q
-                                continue
-                            for x, r in pmf[(i, t)].items():
-                                hit = list(s)
-                                hit[t] = blow(t, s[t], x)
-                                after[tuple(hit)] = after.get(tuple(hit), 0) + q * r
-                        states = after
-                    for s, q in states.items():
-                        nxt[s] = nxt.get(s, 0) + q
-                dist = nxt
-            for s, q in dist.items():
-                out[s] = out.get(s, 0) + q
-        return out
-
-    state = {tuple((f["target_hp"], 0) for f in people): Fraction(1)}
-    answers = []
-    for _ in range(rounds):
-        nxt: dict[tuple, Fraction] = {}
-        for h, p in state.items():
-            for s, q in one_round(h).items():
-                nxt[s] = nxt.get(s, 0) + p * q
-        state = nxt
-        won = [
-            sum(
-                (
-                    p
-                    for h, p in state.items()
-                    if all(h[i] == "out" for i in sides[1 - s]) and not all(h[i] == "out" for i in sides[s])
-                ),
-                Fraction(0),
-            )
-            for s in (0, 1)
-        ]
-        answers.append((won[0], won[1]))
-    return answers
+    return cases.rolled_each_round(start, chances, sides, aims, lambda h: h == "out", blows, rounds)
 
 
 ARCHER = {**HERO, "name": "Archer", "attack_type": "ranged", "target_hp": 2, "free_slots": 2}

@@ -80,60 +80,12 @@ def oracle(party: list[dict], foes: list[dict], rounds: int) -> list[tuple[Fract
                 out[key] = out.get(key, 0) + Fraction(1, 36)
         return out
 
-    order_p = orders()
+    start = tuple(f["target_hp"] for f in people)
 
-    def over(h: tuple) -> bool:
-        return any(all(h[i] <= 0 for i in side) for side in sides)
+    def blows(i: int, t: int, hp: int) -> list[tuple[int, Fraction]]:
+        return [(max(hp - x, 0), r) for x, r in dmg[(i, t)].items()]
 
-    def one_round(h: tuple) -> dict[tuple, Fraction]:
-        if over(h):
-            return {h: Fraction(1)}
-        out: dict[tuple, Fraction] = {}
-        for order, p_order in order_p.items():
-            dist = {h: p_order}
-            for group in order:
-                nxt: dict[tuple, Fraction] = {}
-                for cur, p in dist.items():
-                    states = {cur: p}
-                    for i in group:
-                        if cur[i] <= 0:  # down when its slot began: no blow
-                            continue
-                        after: dict[tuple, Fraction] = {}
-                        for s, q in states.items():
-                            t = next((j for j in aims[people[i]["side"]] if s[j] > 0), None)
-                            if t is None:
-                                after[s] = after.get(s, 0) + q
-                                continue
-                            for x, r in dmg[(i, t)].items():
-                                hit = list(s)
-                                hit[t] = max(s[t] - x, 0)
-                                after[tuple(hit)] = after.get(tuple(hit), 0) + q * r
-                        states = after
-                    for s, q in states.items():
-                        nxt[s] = nxt.get(s, 0) + q
-                dist = nxt
-            for s, q in dist.items():
-                out[s] = out.get(s, 0) + q
-        return out
-
-    state = {tuple(f["target_hp"] for f in people): Fraction(1)}
-    answers = []
-    for _ in range(rounds):
-        nxt: dict[tuple, Fraction] = {}
-        for h, p in state.items():
-            for s, q in one_round(h).items():
-                nxt[s] = nxt.get(s, 0) + p * q
-        state = nxt
-        party_won = sum(
-            (p for h, p in state.items() if all(h[i] <= 0 for i in sides[1]) and not all(h[i] <= 0 for i in sides[0])),
-            Fraction(0),
-        )
-        foes_won = sum(
-            (p for h, p in state.items() if all(h[i] <= 0 for i in sides[0]) and not all(h[i] <= 0 for i in sides[1])),
-            Fraction(0),
-        )
-        answers.append((party_won, foes_won))
-    return answers
+    return cases.rolled_each_round(start, orders(), sides, aims, lambda hp: hp <= 0, blows, rounds)
 
 
 ARCHER = {**HERO, "name": "Archer", "action": "missile", "weapon": "", "target_hp": 3,
