@@ -199,12 +199,7 @@ class StateChain:
         slots = rounds + 1
         keep = (1 << (width * slots)) - 1
         mask = (1 << width) - 1
-        sources: list[list[int]] = [[] for _ in order]
-        factors: list[list[int]] = [[] for _ in order]
-        for i, (js, ws) in enumerate(zip(targets, weights, strict=True)):
-            for j, w in zip(js, ws, strict=True):
-                sources[j].append(i)
-                factors[j].append(w)
+        sources, factors = _incoming(targets, weights)
         packed = [0] * len(order)
         start = order.index(self.start)
         for j in range(len(order) - 1, -1, -1):  # every state after the ones leading to it
@@ -325,12 +320,7 @@ class StateChain:
         start = order.index(self.start)
         # A state that is never left (f = 0) and is not past a threshold: that threshold never comes.
         never = [any(not leave[j] and not flags[s][i] for j, s in enumerate(order)) for i in range(n)]
-        sources: list[list[int]] = [[] for _ in order]
-        factors: list[list[int]] = [[] for _ in order]
-        for i, (js, ws) in enumerate(zip(targets, weights, strict=True)):
-            for j, w in zip(js, ws, strict=True):
-                sources[j].append(i)
-                factors[j].append(w)
+        sources, factors = _incoming(targets, weights)
         # c(s), sparse (a path meets few of the distinct f values), from the start down: every
         # state's sources come before it
         counts: list[dict[int, int]] = [{}] * len(order)
@@ -364,3 +354,15 @@ class StateChain:
             None if never[i] else Fraction(sum(v for key, v in spent.items() if not key[i]), denominator)
             for i in range(n)
         ]
+
+
+def _incoming(targets: list[list[int]], weights: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
+    """The chain turned around: for each state, the states that lead to it and with which weights
+    (a forward pass pulls each state's value from its sources in one C-level dot product)."""
+    sources: list[list[int]] = [[] for _ in targets]
+    factors: list[list[int]] = [[] for _ in targets]
+    for i, (js, ws) in enumerate(zip(targets, weights, strict=True)):
+        for j, w in zip(js, ws, strict=True):
+            sources[j].append(i)
+            factors[j].append(w)
+    return sources, factors
