@@ -20,7 +20,7 @@ from typing import Any
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import answer, chain
+from calc.forecast import answer, chain, rest_of_round
 from calc.forecast.fighters import PARTY, POLICIES, Fighter, Health
 from calc.forecast.inputs import each
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
@@ -157,8 +157,10 @@ def _entry(inputs: dict[str, Any], index: int) -> str:
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
-    result = chain.forecast(fight, inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
-    return answer.answer(result, fight.fighters, steps(inputs, data))
+    result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
+    return answer.answer(
+        result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "group-initiative")
+    )
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
