@@ -46,6 +46,8 @@ def known_order(inputs: dict[str, Any]) -> tuple[list[int], int] | None:
         i = at.get(item["name"].casefold())
         if i is None:
             raise InputError(f"order[{n}].name", f'"{item["name"]}" names no fighter of Party or Foes')
+        if i in order:
+            raise InputError(f"order[{n}].name", f"{names[i]} is already turn {order.index(i) + 1} of the order")
         order.append(i)
     missing = [names[i] for i in range(len(names)) if i not in order]
     if missing:
