@@ -84,7 +84,8 @@ export class ForecastPanel {
     this.section.dataset.ccState = "done";
     const ms = Number.isFinite(reply.ms) ? ` (${Math.round(reply.ms)} ms)` : "";
     replace(this.output, renderResult(result, SITE_ROOT));
-    replace(this.status, `Forecast from round ${round + 1} on${ms}.`);
+    const mid = request.inputs.order?.length ? request.inputs : null; // from the current turn (calc/fight/forecast_request.py)
+    replace(this.status, mid ? `Forecast from round ${round}, turn ${mid.acted + 1} of ${mid.order.length}, on${ms}.` : `Forecast from round ${round + 1} on${ms}.`);
     this.render(this.tk.view); // a change made meanwhile marks it at once
   }
 }
