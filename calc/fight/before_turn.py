@@ -81,22 +81,44 @@ def _rolled_next(fight: Mapping[str, Any], data: SystemData, options: Mapping[st
     fight_model = module.build(values, data)
     ids = [c["id"] for side in SIDES for c in fight["combatants"] if c["side"] == side and health[c["id"]]["acts"]]
     inner = getattr(fight_model, "inner", fight_model)
-    if hasattr(inner, "orders"):
-        up = (1 << len(ids)) - 1
-        if inner.orders.count(up, MAX_ORDERS) > MAX_ORDERS:
-            raise InputError("target", f"the next round can take more than {MAX_ORDERS:,} orders: fewer combatants")
-        tree, slot = inner.orders.tree(up), lambda step: step
-    else:
-        tree, slot = inner.tree, lambda step: tuple(i for i, _ in step)
     me = ids.index(target["id"])
     out: dict[Seq, int] = {}
-    _walk(tree, slot, me, (), out, [0])
+    if hasattr(inner, "orders"):
+        _rolled(inner.orders, me, tuple(range(len(ids))), out)
+    else:
+        _walk(inner.tree, lambda step: tuple(i for i, _ in step), me, (), out, [0])
     whole = sum(out.values())
     named = {k: tuple(ids[i] for i in k if _foe(fight, ids[i], target)) for k in out}
     mixed: dict[Seq, Fraction] = {}
     for k, w in out.items():
         mixed[named[k]] = mixed.get(named[k], Fraction(0)) + Fraction(w, whole)
     return mixed
+
+
+def _rolled(orders: Any, me: int, members: tuple[int, ...], out: dict) -> None:
+    """Each fighter's own roll (`calc.forecast.order.Orders`): the orders' prefixes walked only up
+    to the target's group, the weight of all their completions summed in closed form (everyone
+    left comes at a later point of the count than the target's group)."""
+    tails = [[sum(row[q + 1 :]) for q in range(len(row))] for row in orders.points]
+    seen = [0]
+
+    def grow(left: tuple[int, ...], ways: list[int], first: bool, before: tuple[int, ...]) -> None:
+        for group, rest, nxt in orders._next(left, ways, first):
+            seen[0] += 1
+            if seen[0] > MAX_ORDERS:
+                raise InputError("target", f"the next round can take more than {MAX_ORDERS:,} orders: fewer combatants")
+            if me in group:
+                weight = 0
+                for p, w in enumerate(nxt):
+                    for j in rest:
+                        w *= tails[j][p]
+                    weight += w
+                if weight:
+                    out[before] = out.get(before, 0) + weight
+            else:
+                grow(rest, nxt, False, before + group)
+
+    grow(members, [1] * len(orders.points[0]), True, ())
 
 
 def _walk(node: Any, slot: Any, me: int, before: tuple[int, ...], out: dict, seen: list[int]) -> None:
