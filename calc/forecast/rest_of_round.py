@@ -151,6 +151,20 @@ def fixed_forecast(rules: fixed_order.Rules, order: list[int], acted: int, round
     return chain.forecast(cast(Any, MidRound(fight, fight.start[1], rest)), rounds, bound=max(states, chain.MAX_STATES))
 
 
+def fixed_or_mixed(
+    rules: fixed_order.Rules, totals: Any, split: fixed_order.Split, strict: bool, inputs: dict[str, Any],
+    data: SystemData,
+) -> tuple[chain.Forecast, int, list[dict[str, str]]]:  # fmt: skip
+    """Initiative rolled once: the mixture over every order the rolls can set (a fresh fight), or
+    the known order (mid-round); with the number of orders and the mid-round assumption."""
+    known = known_order(inputs)
+    if known is None:
+        result, orders = fixed_order.forecast(rules, totals, split, strict, inputs["rounds"])
+    else:
+        result, orders = fixed_forecast(rules, *known, inputs["rounds"]), 1
+    return result, orders, step(inputs, data, "initiative", fixed=True)
+
+
 def step(inputs: dict[str, Any], data: SystemData, rule: str, fixed: bool = False) -> list[dict[str, str]]:
     """The assumption, with its rule, when the forecast starts mid-round (none for a fresh round)."""
     known = known_order(inputs)

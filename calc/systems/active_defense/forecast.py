@@ -137,12 +137,7 @@ def _held(reserves: int, hp: int) -> int:
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     rules, totals, split = build(inputs, data)
-    known = rest_of_round.known_order(inputs)
-    if known is None:
-        result, orders = fixed_order.forecast(rules, totals, split, False, inputs["rounds"])
-    else:  # the order is the tracker's, kept for the whole encounter (rolled once)
-        result, orders = rest_of_round.fixed_forecast(rules, *known, inputs["rounds"]), 1
-    mid = rest_of_round.step(inputs, data, "initiative", fixed=True)
+    result, orders, mid = rest_of_round.fixed_or_mixed(rules, totals, split, False, inputs, data)
     return answer.answer(result, rules.fighters, steps(inputs, data, orders) + mid)  # type: ignore[arg-type]
 
 
