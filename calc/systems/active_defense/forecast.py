@@ -17,7 +17,7 @@ from typing import Any
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import answer, fixed_order
+from calc.forecast import answer, fixed_order, rest_of_round
 from calc.forecast.fighters import policies, targets_step
 from calc.forecast.fixed_order import Actor, Blow
 from calc.forecast.inputs import each
@@ -136,8 +136,8 @@ def _held(reserves: int, hp: int) -> int:
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     rules, totals, split = build(inputs, data)
-    result, orders = fixed_order.forecast(rules, totals, split, False, inputs["rounds"])
-    return answer.answer(result, rules.fighters, steps(inputs, data, orders))  # type: ignore[arg-type]
+    result, orders, mid = rest_of_round.fixed_or_mixed(rules, totals, split, False, inputs, data)
+    return answer.answer(result, rules.fighters, steps(inputs, data, orders) + mid)  # type: ignore[arg-type]
 
 
 def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[str, str]]:

@@ -17,7 +17,7 @@ from calc import rounds
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import answer, chain
+from calc.forecast import answer, chain, rest_of_round
 from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
@@ -122,8 +122,8 @@ def build(inputs: dict[str, Any], data: SystemData) -> Fight:
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
-    result = chain.forecast(fight, inputs["rounds"])
-    return answer.answer(result, fight.fighters, steps(inputs, data))
+    result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"])
+    return answer.answer(result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "initiative"))
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from calc.data import SystemData
 from calc.errors import InputError
-from calc.forecast import answer, chain
+from calc.forecast import answer, chain, rest_of_round
 from calc.forecast.between_rounds import BetweenRounds
 from calc.forecast.fighters import FOES, PARTY, Fighter, Health, policies, targets_step
 from calc.forecast.inputs import each
@@ -250,8 +250,8 @@ def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     foes = tuple(i for i, f in enumerate(fight.fighters) if f.side == FOES)
     broke = any(len(fight.fighters[j].marks) > 2 for j in foes)  # some foe has a Morale score
     extra = [("Foes break by morale", partial(_foes_broke, foes))] if broke else []
-    result = chain.forecast(fight, inputs["rounds"], extra=extra)  # type: ignore[arg-type]  # the round's interface
-    return answer.answer(result, fight.fighters, steps(inputs, data))
+    result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"], extra=extra)  # type: ignore[arg-type]  # the round's interface
+    return answer.answer(result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "combat-round"))
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:

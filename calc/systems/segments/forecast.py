@@ -20,7 +20,7 @@ from typing import Any
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import answer, chain
+from calc.forecast import answer, chain, rest_of_round
 from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each, entry
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
@@ -141,8 +141,10 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
-    result = chain.forecast(fight, inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
-    return answer.answer(result, fight.fighters, steps(inputs, data))
+    result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
+    return answer.answer(
+        result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "group-initiative")
+    )
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
