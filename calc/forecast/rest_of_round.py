@@ -21,8 +21,7 @@ from calc.data import SystemData
 from calc.errors import InputError
 from calc.forecast import chain, fixed_order
 from calc.forecast.fighters import FOES, PARTY, Health
-from calc.forecast.order import Node
-from calc.forecast.scripted_round import Node as SlotNode
+from calc.forecast.order import trie
 
 Healths = tuple[Health, ...]
 Rest = Callable[[Healths], list[tuple[int, Healths]]]
@@ -97,26 +96,14 @@ class MidRound:
 
 
 # --- the rest of a round, per kind of round ---------------------------------------------------
-def _chain(nodes: type, steps: Sequence[Any]) -> Any:
-    """A tree of one order: each step after the one before, weight 1 at its end."""
-    root = node = nodes()
-    for s in steps:
-        node = node.children.setdefault(s, nodes())
-    node.weight = 1
-    return root
-
-
 def walked_rest(fight: Any, to_act: Sequence[int]) -> Rest:
     """The rest of a round of a `round.Fight` (or a `between_rounds.BetweenRounds` around one, or
     around a `scripted_round.ScriptedFight`): `to_act` one at a time, each making its attacks."""
     inner = getattr(fight, "inner", fight)
     first = bool(fight.start[0])
     scripted = hasattr(inner, "scripts")
-    tree = (
-        _chain(SlotNode, [((i, inner.fighters[i].most),) for i in to_act])
-        if scripted
-        else _chain(Node, [(i,) for i in to_act])
-    )
+    steps = [((i, inner.fighters[i].most),) for i in to_act] if scripted else [(i,) for i in to_act]
+    tree = trie([(1, steps)])  # the one order of the rest of the round
 
     def rest(healths: Healths) -> list[tuple[int, Healths]]:
         out: dict[Healths, int] = {}
