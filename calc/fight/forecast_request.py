@@ -112,6 +112,8 @@ def forecast_request(
     }
     named = dict(zip(ids["party"] + ids["foes"], every, strict=True))
     mid = mid_round(fight, named) if {"order", "acted"} <= decls.keys() else {}
+    if mid and "round_reached" in decls:  # the rest of round 1 keeps the first round's own rules
+        mid["round_reached"] = min(fight["round"], decls["round_reached"]["max"])
     request = {"system": data.id, "calculator": CALCULATOR, "inputs": {**lists, **chosen, **mid}}
     return {"request": request, "left_out": left_out}
 

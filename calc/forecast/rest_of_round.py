@@ -96,11 +96,12 @@ class MidRound:
 
 
 # --- the rest of a round, per kind of round ---------------------------------------------------
-def walked_rest(fight: Any, to_act: Sequence[int]) -> Rest:
+def walked_rest(fight: Any, to_act: Sequence[int], first_round: bool = True) -> Rest:
     """The rest of a round of a `round.Fight` (or a `between_rounds.BetweenRounds` around one, or
-    around a `scripted_round.ScriptedFight`): `to_act` one at a time, each making its attacks."""
+    around a `scripted_round.ScriptedFight`): `to_act` one at a time, each making its attacks; the
+    first round's own rules (a move and a draw before any attack) only when it is the fight's first."""
     inner = getattr(fight, "inner", fight)
-    first = bool(fight.start[0])
+    first = bool(fight.start[0]) and first_round
     scripted = hasattr(inner, "scripts")
     steps = [((i, inner.fighters[i].most),) for i in to_act] if scripted else [(i,) for i in to_act]
     tree = trie([(1, steps)])  # the one order of the rest of the round
@@ -116,12 +117,15 @@ def walked_rest(fight: Any, to_act: Sequence[int]) -> Rest:
 
 
 def mid_round(fight: Any, inputs: dict[str, Any]) -> Any:
-    """The fight itself for a fresh round; else the fight started from the rest of this one."""
+    """The fight itself for a fresh round; else the fight started from the rest of this one (the
+    fight's first round only when `round_reached` says so, where the forecast declares it: a
+    system whose first round has rules of its own)."""
     known = known_order(inputs)
     if known is None:
         return fight
     order, acted = known
-    return MidRound(fight, fight.start[1], walked_rest(fight, order[acted:]))
+    first_round = inputs.get("round_reached", 1) == 1
+    return MidRound(fight, fight.start[1], walked_rest(fight, order[acted:], first_round))
 
 
 # --- initiative rolled once for the fight ------------------------------------------------------

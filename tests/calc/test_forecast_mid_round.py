@@ -151,6 +151,21 @@ def test_countup_mid_round_equals_the_oracle(order, acted):
     assert list(got.foes.within) == foes
 
 
+@pytest.mark.parametrize(("order", "acted"), [([0, 2, 1], 1), ([2, 1, 0], 0)])
+def test_countup_first_round_rules_only_in_round_one(order, acted):
+    """Fighters who must move and draw have no attack in the fight's first round: the rest of
+    round 1 has no attack at all, the rest of round 2 is an ordinary round (the oracle's)."""
+    slow = [{**f, "first_round": "move-and-draw"} for f in (A, B, ORC)]
+    fighters = sided(slow[:2], slow[2:])
+    first = countup(slow[:2], slow[2:], order=names(order, fighters), acted=acted, rounds=3, round_reached=1)
+    assert first.over.within[0] == 0
+    later = countup(slow[:2], slow[2:], order=names(order, fighters), acted=acted, rounds=3, round_reached=2)
+    party, foes = oracle(fighters, order[acted:], lambda: cu_orders(fighters), 3, cu_blow)
+    assert list(later.party.within) == party
+    assert list(later.foes.within) == foes
+    assert (list(later.party.within), list(later.foes.within)) != (list(first.party.within), list(first.foes.within))
+
+
 def test_countup_nobody_acted_averaged_over_the_orders_is_todays_forecast():
     fighters = sided([A, B], [ORC])
     today = countup([A, B], [ORC], rounds=4)

@@ -64,6 +64,7 @@ def test_countup_request_from_the_fight_as_it_stands_equals_the_hand_built_one()
             # the round's order as rolled (count up: Bram's 8, the Orc's 10, Aria's 11), nobody acted yet
             "order": [{"name": "Bram"}, {"name": "Orc"}, {"name": "Aria"}],
             "acted": 0,
+            "round_reached": 1,  # the fight's first round: its own rules hold for the rest of it
         },
     }  # fmt: skip
     assert got["request"] == hand
@@ -139,5 +140,6 @@ def test_countup_the_forecast_starts_from_the_current_turn() -> None:
     got = fight.forecast("countup", f.state)
     asked = got["request"]["inputs"]
     assert asked["order"] == [{"name": "Bram"}, {"name": "Orc"}, {"name": "Aria"}] and asked["acted"] == 2
+    assert asked["round_reached"] == 1
     assert got["result"] == evaluate(got["request"])
     assert any(s["text"].startswith("Mid-round") and "Aria still to act" in s["text"] for s in got["result"]["steps"])
