@@ -142,7 +142,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
     result = chain.forecast(fight, inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
-    return answer.answer(result, fight.fighters, steps(inputs, data))
+    return answer.answer(result, fight.fighters, steps(inputs, data), data, inputs)
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
@@ -159,7 +159,6 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "Inside an initiative, action types go in order (missile and melee as chosen below); a fighter "
             "dropped before its turn does not act; fighters of one side in one slot strike together.",
         ),
-        data.reading_step("missile-before-melee", inputs["weapon_phases"]),
         data.step(
             "weapon-speed",
             "Tied sides making the same type of attack: the lower weapon speed (plus 1 per 1-segment activity "
@@ -171,9 +170,6 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "multi-attacker makes its first routine before group initiative and the rest after LOW.",
         ),
         targets_step(data, inputs),
-        data.reading_step("round-multiplier-rounds", inputs["multiplier_rounds"]),
-        data.reading_step("damage-floor", inputs["damage_floor"]),
-        data.reading_step("round-drop-at-zero", inputs["drop_at"]),
     ]
 
 
