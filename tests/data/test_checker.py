@@ -321,6 +321,32 @@ def test_another_calculator_may_take_a_rulings_option_again(root: Path) -> None:
     assert problems(root) == []
 
 
+def test_an_input_taking_a_rulings_option_again_has_no_other_value(root: Path) -> None:
+    """A third value would be a reading the ruling does not have: the step citing it could not be
+    written (data.reading_step raises), so the checker names the input first."""
+    yes_no = "[{value: y, label: Y}, {value: n, label: N}"
+    edit(
+        root,
+        "calculators.yaml",
+        "      - {name: nat20, type: boolean, label: Natural 20 always hits, ruling: nat-20, default: true}\n",
+        f"      - {{name: nat20, type: choice, label: Nat 20, ruling: nat-20, options: {yes_no}], default: y}}\n",
+    )
+    edit(
+        root,
+        "calculators.yaml",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n"
+        f"      - {{name: nat20, type: choice, label: Nat 20, ruling: nat-20, options: {yes_no}, "
+        "{value: m, label: M}], default: y}\n",
+    )
+    edit(root, "rulings.yaml", "ruling_value: true, alternative_value: false", "ruling_value: y, alternative_value: n")
+    expected = (
+        "rules_data/countup/calculators.yaml:21: calculators.damage.inputs[2].ruling: "
+        "value(s) 'm' are no reading of ruling 'nat-20'"
+    )
+    assert expected in problems(root)
+
+
 def test_all_problems_are_reported_not_only_the_first(root: Path) -> None:
     edit(root, "rules.yaml", "reach: {kind: number, value: 10", "reach: {kind: number, value: x")
     edit(root, "glossary.yaml", "term: AC", "term: 3")
