@@ -115,11 +115,10 @@ class SystemData:
 
     def reading_steps(self, calculator: str, inputs: dict[str, Any]) -> list[dict[str, str]]:
         """The reading step (`reading_step`) of every input of `calculator` declared with `ruling:`,
-        in declaration order (one whose `when` is not met left out), for the values in `inputs`: a
-        calculator that takes a ruling's option cites the reading chosen because its declaration
-        says so, not because its code lists it."""
+        in declaration order, for the values in `inputs`: a calculator that takes a ruling's option
+        cites the reading chosen because its declaration says so, not because its code lists it."""
         return [
             self.reading_step(d["ruling"], inputs[d["name"]])
             for d in self.calculator(calculator)["inputs"]
-            if d.get("ruling") and all(inputs.get(k) == v for k, v in (d.get("when") or {}).items())
+            if d.get("ruling")
         ]

@@ -245,6 +245,21 @@ def test_each_ruling_names_the_chosen_reading_in_its_own_words_and_links_it(syst
 
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_every_input_named_as_a_rulings_option_declares_that_ruling(system):
+    """An input of the forecast under a ruling option's name is that option taken again: it says
+    `ruling:` (so its reading is cited), naming a ruling whose option has its name (Countup's
+    `natural_rolls` is both the attack's and the save's: the forecast's attacks read the first)."""
+    sd = data.system(system.id)
+    options: dict[str, set[str]] = {}
+    for rid, ruling in sd.raw["rulings"].items():
+        if ruling.get("option"):
+            options.setdefault(ruling["option"]["input"], set()).add(rid)
+    named = [d for d in sd.calculator("forecast")["inputs"] if d["name"] in options]
+    assert named
+    assert [d["name"] for d in named if d.get("ruling") not in options[d["name"]]] == []
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
 def test_the_rulings_come_last_in_the_order_declared(system):
     """The readings close the steps, one per ruling input, in calculators.yaml's order."""
     m = system.module
