@@ -112,3 +112,13 @@ class SystemData:
         else:
             raise DataError(f"{self.id}: ruling '{ruling_id}' has no reading {value!r}")
         return self.step(f"ruling:{ruling_id}", text)
+
+    def reading_steps(self, calculator: str, inputs: dict[str, Any]) -> list[dict[str, str]]:
+        """The reading step (`reading_step`) of every input of `calculator` declared with `ruling:`,
+        in declaration order, for the values in `inputs`: a calculator that takes a ruling's option
+        cites the reading chosen because its declaration says so, not because its code lists it."""
+        return [
+            self.reading_step(d["ruling"], inputs[d["name"]])
+            for d in self.calculator(calculator)["inputs"]
+            if d.get("ruling")
+        ]

@@ -301,29 +301,9 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem], com
             names.add(decl["name"])
             _check_input(system, where, ("inputs", own), decl, out)
             _check_when(system, where, i, decl, calc["inputs"][:i], out, own)
-            if "ruling" in decl:
-                ruling = system.rulings.get(decl["ruling"])
-                if ruling is None:
-                    out.append(
-                        where.problem(
-                            f"no ruling '{decl['ruling']}'{suggest(decl['ruling'], system.rulings)}",
-                            "inputs",
-                            own,
-                            "ruling",
-                        )
-                    )
-                else:
-                    option = ruling.get("option") or {}
-                    if (option.get("calculator"), option.get("input")) != (name, decl["name"]):
-                        out.append(
-                            where.problem(
-                                f"ruling '{decl['ruling']}' has no `option` naming calculator "
-                                f"'{name}' input '{decl['name']}'",
-                                "inputs",
-                                own,
-                                "ruling",
-                            )
-                        )
+            why = _ruling_input_problem(system, name, decl) if "ruling" in decl else None
+            if why:
+                out.append(where.problem(why, "inputs", own, "ruling"))
         for block in ("stress", "stress_party"):
             for key, value in (calc.get(block) or {}).items():
                 decl = next((d for d in calc["inputs"] if d["name"] == key), None)
@@ -333,6 +313,37 @@ def _check_calculators(system: System, catalog: Catalog, out: list[Problem], com
                     why = _input_value_problem(system, decl, value)
                     if why:
                         out.append(where.problem(why, block, key))
+
+
+def _ruling_input_problem(system: System, calculator: str, decl: dict) -> str | None:
+    """Why an input's `ruling: <id>` is wrong; None when it is right. The input is that ruling's
+    option: the one its `option` names, or the same option taken again by another calculator (the
+    forecast reads the round's rulings for every fighter and cites each reading by this
+    declaration), under the option's input name and with exactly its two readings as values."""
+    rid = decl["ruling"]
+    ruling = system.rulings.get(rid)
+    if ruling is None:
+        return f"no ruling '{rid}'{suggest(rid, system.rulings)}"
+    option = ruling.get("option")
+    if not option:
+        return f"ruling '{rid}' has no `option`: no reading an input can choose"
+    if (option.get("calculator"), option.get("input")) == (calculator, decl["name"]):
+        return None
+    if option.get("input") != decl["name"]:
+        return (
+            f"ruling '{rid}' has no `option` naming calculator '{calculator}' input '{decl['name']}' "
+            f"(its option is '{option.get('input')}' of '{option.get('calculator')}')"
+        )
+    readings = {key: option.get(key) for key in ("ruling_value", "alternative_value")}
+    for key, value in readings.items():
+        why = _input_value_problem(system, decl, value)
+        if why:
+            return f"ruling '{rid}' option.{key} {value!r} is no value of this input: {why}"
+    if decl.get("type") == "choice" and not _broken_options(system, decl):
+        extra = [o["value"] for o in resolved_options(system, decl) if o["value"] not in readings.values()]
+        if extra:
+            return f"value(s) {', '.join(map(repr, extra))} are no reading of ruling '{rid}'"
+    return None
 
 
 def tracker_fields(system: System) -> tuple[dict | None, dict[str, dict]]:

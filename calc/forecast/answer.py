@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from calc import result
+from calc.data import SystemData
 from calc.forecast.chain import Forecast
 from calc.forecast.fighters import Fighter
 
@@ -30,7 +31,15 @@ def mean_text(mean: Fraction | None) -> str:
     return f"{mean} ({float(mean):.3g})"
 
 
-def answer(f: Forecast, fighters: tuple[Fighter, ...], steps: list[dict[str, str]]) -> dict[str, Any]:
+CALCULATOR = "forecast"
+"""The calculator of calculators.yaml whose `ruling:` inputs the answer cites."""
+
+
+def answer(
+    f: Forecast, fighters: tuple[Fighter, ...], steps: list[dict[str, str]], data: SystemData, inputs: dict[str, Any]
+) -> dict[str, Any]:
+    """The result: `steps` (the system's own assumptions) then the reading chosen of every ruling the
+    forecast declares an input for (`data.reading_steps`), so no ruling goes uncited on the page."""
     r = f.rounds
     party, foes, over = f.party.within, f.foes.within, f.over.within
     both = over[-1] - party[-1] - foes[-1]
@@ -72,7 +81,12 @@ def answer(f: Forecast, fighters: tuple[Fighter, ...], steps: list[dict[str, str
         f"the fight lasts {length_text(median, r)} rounds at the median "
         f"(90%: {length_text(p90, r)}; expected {_short(f.over.mean)})"
     )
-    return {"summary": summary, "chances": chances, "table": table, "steps": steps}
+    return {
+        "summary": summary,
+        "chances": chances,
+        "table": table,
+        "steps": [*steps, *data.reading_steps(CALCULATOR, inputs)],
+    }
 
 
 def _short(mean: Fraction | None) -> str:

@@ -42,7 +42,8 @@ class System:
     """(party, the foe, its hit points in turn)."""
     command: list[str]
     readings: dict[str, dict] = field(default_factory=dict)
-    """Each ruling the steps cite by reading, with the request that shows it."""
+    """The request that shows a ruling's readings, where the default fighters cannot (every ruling
+    the forecast declares an input for is asked, `ruling_inputs`)."""
     foes: list[dict] | None = None
     rounds: int = 5
     """The rounds the answer is read over."""
@@ -90,7 +91,6 @@ SYSTEMS = [
          {**seg.HERO, "name": "C", "target_hp": 8}),
         ([seg.HERO, {**seg.ARCHER, "target_hp": 4}], seg.ORC, range(1, 9)),
         ["segments", "forecast", "--rounds", "3"],
-        dict.fromkeys(["missile-before-melee", "round-multiplier-rounds", "damage-floor", "round-drop-at-zero"], {}),
         fight_rounds=6,
     ),
     System(
@@ -106,7 +106,6 @@ SYSTEMS = [
          {**ap.HERO, "name": "C", "target_hp": 5}),
         ([{**ap.HERO, "target_hp": 5}], ap.ORC, range(1, 8)),
         ["action-points", "forecast", "--party", "name=A,target_hp=3", "--foes", "name=B,target_hp=2"],
-        dict.fromkeys(["initiative-tie-reroll", "round-dying-checks", "ability-check-dc"], {}),
     ),
     System(
         "phases",
@@ -122,8 +121,6 @@ SYSTEMS = [
          {**ph.HERO, "name": "C", "target_hp": 5}),
         ([{**ph.HERO, "target_hp": 4}], ph.ORC, range(0, 8)),
         ["phases", "forecast", "--rounds", "3"],
-        dict.fromkeys(["phase-ties", "monster-wound-count", "round-critical-wound", "instant-death-damage",
-                       "morale-above", "round-morale"], {}),  # fmt: skip
         foes=[{**ph.ORC, "morale": 7}],
     ),
     System(
@@ -137,7 +134,6 @@ SYSTEMS = [
          {**ad.HERO, "name": "C", "target_hp": 4}),
         ([{**ad.HERO, "target_hp": 5}], ad.ORC, range(1, 8)),
         ["active-defense", "forecast", "--party", "name=A,target_hp=3", "--foes", "name=B,target_hp=2"],
-        dict.fromkeys(["initiative-ability", "initiative-ties", "reserve-spending"], {}),
         rounds=4,
     ),
 ]  # fmt: skip
@@ -213,25 +209,63 @@ def test_command_line_reaches_it(system, capsys):
     assert "Party wins" in out and all(label in out for label in system.labels if "morale" in label)
 
 
+def ruling_inputs(system: System) -> list[tuple[str, str]]:
+    """(input, ruling) of every input of the system's forecast declared with `ruling:`, read from
+    calculators.yaml (as exported), in declaration order."""
+    decls = data.system(system.id).calculator("forecast")["inputs"]
+    return [(d["name"], d["ruling"]) for d in decls if d.get("ruling")]
+
+
+READINGS = [
+    (s, name, rid, reading) for s in SYSTEMS for name, rid in ruling_inputs(s) for reading in ("ruling", "alternative")
+]
+
+
 @pytest.mark.parametrize(
-    ("system", "ruling_id", "reading"),
-    [(s, rid, reading) for s in SYSTEMS for rid in s.readings for reading in ("ruling", "alternative")],
-    ids=[f"{s.id}-{rid}-{reading}" for s in SYSTEMS for rid in s.readings for reading in ("ruling", "alternative")],
+    ("system", "name", "ruling_id", "reading"),
+    READINGS,
+    ids=[f"{s.id}-{name}-{reading}" for s, name, _, reading in READINGS],
 )
-def test_each_ruling_names_the_chosen_reading_in_its_own_words_and_links_it(system, ruling_id, reading):
-    """The input set to each reading's value (read from the ruling's option) makes the step say
-    that reading, word for word from rulings.yaml, linked to the ruling."""
+def test_each_ruling_names_the_chosen_reading_in_its_own_words_and_links_it(system, name, ruling_id, reading):
+    """Every input of the forecast that is a ruling's option, set to each reading's value (read
+    from the ruling's option), makes one step say that reading, word for word from rulings.yaml,
+    linked to the ruling."""
     ruling = data.system(system.id).ruling(ruling_id)
     option = ruling["option"]
+    assert option["input"] == name
     m = system.module
-    asked = {"party": [m.HERO], "foes": [m.ORC], **system.readings[ruling_id]}
-    answer = run(system, asked["party"], asked["foes"], rounds=2, **{option["input"]: option[f"{reading}_value"]})
+    asked = {"party": [m.HERO], "foes": [m.ORC], **system.readings.get(ruling_id, {})}
+    answer = run(system, asked["party"], asked["foes"], rounds=2, **{name: option[f"{reading}_value"]})
     (step,) = [s for s in answer["steps"] if s["rule"] == f"ruling:{ruling_id}"]
     assert (step["url"], step["title"]) == (ruling["url"], ruling["title"])
     said = "Ruling: " if reading == "ruling" else "Other reading: "
     assert step["text"] == said + ruling[reading]
     other = "alternative" if reading == "ruling" else "ruling"
     assert ruling[other] not in step["text"]
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_every_input_named_as_a_rulings_option_declares_that_ruling(system):
+    """An input of the forecast under a ruling option's name is that option taken again: it says
+    `ruling:` (so its reading is cited), naming a ruling whose option has its name (Countup's
+    `natural_rolls` is both the attack's and the save's: the forecast's attacks read the first)."""
+    sd = data.system(system.id)
+    options: dict[str, set[str]] = {}
+    for rid, ruling in sd.raw["rulings"].items():
+        if ruling.get("option"):
+            options.setdefault(ruling["option"]["input"], set()).add(rid)
+    named = [d for d in sd.calculator("forecast")["inputs"] if d["name"] in options]
+    assert named
+    assert [d["name"] for d in named if d.get("ruling") not in options[d["name"]]] == []
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_the_rulings_come_last_in_the_order_declared(system):
+    """The readings close the steps, one per ruling input, in calculators.yaml's order."""
+    m = system.module
+    steps = run(system, [m.HERO], system.foes or [m.ORC], rounds=2)["steps"]
+    declared = [f"ruling:{rid}" for _, rid in ruling_inputs(system)]
+    assert declared and [s["rule"] for s in steps[-len(declared) :]] == declared
 
 
 def test_a_value_that_is_no_reading_of_the_ruling_is_a_data_error():

@@ -266,6 +266,31 @@ BAD = {
         "rules_data/countup/calculators.yaml:43: tracker.fighter.labels.nat20: "
         "'nat20' is no input a combatant carries as a fighter",
     ),
+    "an input names no ruling": (
+        "calculators.yaml",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n"
+        "      - {name: nat20, type: boolean, label: Nat 20, ruling: nat-2, default: true}\n",
+        "rules_data/countup/calculators.yaml:21: calculators.damage.inputs[2].ruling: no ruling 'nat-2' "
+        "(did you mean 'nat-20'?)",
+    ),
+    "an input takes a ruling under another name": (
+        "calculators.yaml",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n"
+        "      - {name: natural, type: boolean, label: Nat 20, ruling: nat-20, default: true}\n",
+        "rules_data/countup/calculators.yaml:21: calculators.damage.inputs[2].ruling: ruling 'nat-20' has no "
+        "`option` naming calculator 'damage' input 'natural' (its option is 'nat20' of 'hit')",
+    ),
+    "an input takes a ruling without its readings' values": (
+        "calculators.yaml",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n"
+        "      - {name: nat20, type: choice, label: Nat 20, ruling: nat-20, options: [{value: yes, label: Y}], "
+        "default: yes}\n",
+        "rules_data/countup/calculators.yaml:21: calculators.damage.inputs[2].ruling: ruling 'nat-20' "
+        "option.ruling_value True is no value of this input:",
+    ),
     "YAML syntax error": (
         "tables.yaml",
         "    rule: damage\n",
@@ -281,6 +306,45 @@ def test_bad_fixture_fails_at_file_line_field(root: Path, case: str) -> None:
     edit(root, name, old, new)
     found = problems(root)
     assert any(p.startswith(expected) for p in found), f"expected {expected!r}, got {found}"
+
+
+def test_another_calculator_may_take_a_rulings_option_again(root: Path) -> None:
+    """The forecast reads the round's rulings for every fighter: its input of the option's name and
+    values, with `ruling:`, is accepted (and its steps cite the reading by that declaration)."""
+    edit(
+        root,
+        "calculators.yaml",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n"
+        "      - {name: nat20, type: boolean, label: Nat 20, ruling: nat-20, default: false}\n",
+    )
+    assert problems(root) == []
+
+
+def test_an_input_taking_a_rulings_option_again_has_no_other_value(root: Path) -> None:
+    """A third value would be a reading the ruling does not have: the step citing it could not be
+    written (data.reading_step raises), so the checker names the input first."""
+    yes_no = "[{value: y, label: Y}, {value: n, label: N}"
+    edit(
+        root,
+        "calculators.yaml",
+        "      - {name: nat20, type: boolean, label: Natural 20 always hits, ruling: nat-20, default: true}\n",
+        f"      - {{name: nat20, type: choice, label: Nat 20, ruling: nat-20, options: {yes_no}], default: y}}\n",
+    )
+    edit(
+        root,
+        "calculators.yaml",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n",
+        "      - {name: extra, type: dice, label: Extra dice, default: d6}\n"
+        f"      - {{name: nat20, type: choice, label: Nat 20, ruling: nat-20, options: {yes_no}, "
+        "{value: m, label: M}], default: y}\n",
+    )
+    edit(root, "rulings.yaml", "ruling_value: true, alternative_value: false", "ruling_value: y, alternative_value: n")
+    expected = (
+        "rules_data/countup/calculators.yaml:21: calculators.damage.inputs[2].ruling: "
+        "value(s) 'm' are no reading of ruling 'nat-20'"
+    )
+    assert expected in problems(root)
 
 
 def test_all_problems_are_reported_not_only_the_first(root: Path) -> None:

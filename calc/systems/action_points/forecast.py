@@ -195,7 +195,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     rules, totals, split = build(inputs, data)
     result, orders, mid = rest_of_round.fixed_or_mixed(rules, totals, split, True, inputs, data)
-    return answer.answer(result, rules.fighters, steps(inputs, data, orders) + mid)  # type: ignore[arg-type]
+    return answer.answer(result, rules.fighters, steps(inputs, data, orders) + mid, data, inputs)  # type: ignore[arg-type]
 
 
 def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[str, str]]:
@@ -207,7 +207,6 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             f"highest total down, the same order every round: the forecast weighs all {orders:,} orders.",
         ),
         data.step("initiative-ties", "Tied totals are rolled again among the tied fighters only."),
-        data.reading_step("initiative-tie-reroll", inputs["tie_reroll"]),
         data.step(
             "action-points-per-turn",
             "Each turn spends 3 AP on the attacks the fighter lists (as the round calculator), each at its "
@@ -216,11 +215,9 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
         targets_step(data, inputs, "it is down (below 0 hit points)"),
         data.step("dying", "Below 0 hit points a fighter is unconscious and dying: it no longer acts nor is attacked."),
         data.step("dead", "At −10 hit points it is dead."),
-        data.reading_step("round-dying-checks", inputs["dying_checks"]),
     ]
     if inputs["dying_checks"] == "counted":
         out.append(data.step("dying", "A dying fighter's checks stop when the fight ends."))
-        out.append(data.reading_step("ability-check-dc", inputs["dc_ties"]))
     if inputs["wounds_rule"]:
         out.append(
             data.step(

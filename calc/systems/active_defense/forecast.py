@@ -137,7 +137,7 @@ def _held(reserves: int, hp: int) -> int:
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     rules, totals, split = build(inputs, data)
     result, orders, mid = rest_of_round.fixed_or_mixed(rules, totals, split, False, inputs, data)
-    return answer.answer(result, rules.fighters, steps(inputs, data, orders) + mid)  # type: ignore[arg-type]
+    return answer.answer(result, rules.fighters, steps(inputs, data, orders) + mid, data, inputs)  # type: ignore[arg-type]
 
 
 def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[str, str]]:
@@ -150,8 +150,6 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             f"turns run from the highest total down, the same order every round: the forecast weighs all "
             f"{orders:,} orders.",
         ),
-        data.reading_step("initiative-ability", inputs["initiative_ability"]),
-        data.reading_step("initiative-ties", inputs["initiative_ties"]),
         data.step("initiative", "Fighters still tied act together: each of them acts, even one felled by another."),
         data.step(
             "complex-actions",
@@ -164,7 +162,6 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             "A fighter with a block or dodge holds its reserve actions every round and shares them out over every "
             "attack against it that round, in the order they come; none carry over.",
         ),
-        data.reading_step("reserve-spending", inputs["spend_reserve"]),
         data.step("ruling:round-target-drops", "A fighter drops at 0 hit points and leaves the fight (ruling)."),
     ]
 

@@ -123,7 +123,9 @@ def build(inputs: dict[str, Any], data: SystemData) -> Fight:
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
     result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"])
-    return answer.answer(result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "initiative"))
+    return answer.answer(
+        result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "initiative"), data, inputs
+    )
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
@@ -153,7 +155,6 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
         data.step("hurt", "From 0 to −9 hit points a character is Hurt: −10 to hit and to damage, still fighting."),
         data.step("death", "A character (or an important NPC) dies at −10 and leaves the fight."),
         data.step("npc-death", "An ordinary NPC or monster dies at 0 and leaves the fight."),
-        data.reading_step("damage-floor", inputs["damage_floor"]),
     ]  # fmt: skip
 
 

@@ -251,7 +251,9 @@ def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     broke = any(len(fight.fighters[j].marks) > 2 for j in foes)  # some foe has a Morale score
     extra = [("Foes break by morale", partial(_foes_broke, foes))] if broke else []
     result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"], extra=extra)  # type: ignore[arg-type]  # the round's interface
-    return answer.answer(result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "combat-round"))
+    return answer.answer(
+        result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "combat-round"), data, inputs
+    )
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
@@ -262,20 +264,14 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
         data.step("phase-order", "The phases come in order: morale, movement, declared spells, ranged, spells, melee."),
         data.step("simultaneous-actions", f"Inside a phase each rolls a {die}; actions resolve from the highest down; "
                   "a fighter down, dead or fled before its turn does not act."),
-        data.reading_step("phase-ties", inputs["ties"]),
         targets_step(data, inputs),
         data.step("wounds", "Damage past 0 HP gives a Wound (the wound table less the armour's protection); a Wound of "
                   "the knock-out row takes the fighter out of the fight (down)."),
         data.step("killing-monsters", "A monster dies from one Wound more than half its Hit Dice (at least the "
                   "minimum); a character when its Wounds fill its free inventory slots."),
-        data.reading_step("monster-wound-count", inputs["count_reading"]),
-        data.reading_step("round-critical-wound", inputs["critical_wound"]),
-        data.reading_step("instant-death-damage", inputs["instant_death"]),
         data.step("morale", f"A fighter with a Morale score rolls {data.fact('morale', 'morale_dice')} on its first "
                   "Wound; a failed roll makes it flee, out of the fight. The foes break by morale when every foe is "
                   "out of the fight and at least one of them fled."),
-        data.reading_step("morale-above", inputs["morale_reading"]),
-        data.reading_step("round-morale", inputs["morale_when"]),
     ]  # fmt: skip
 
 

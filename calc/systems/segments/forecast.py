@@ -143,7 +143,7 @@ def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
     result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
     return answer.answer(
-        result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "group-initiative")
+        result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "group-initiative"), data, inputs
     )
 
 
@@ -161,7 +161,6 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "Inside an initiative, action types go in order (missile and melee as chosen below); a fighter "
             "dropped before its turn does not act; fighters of one side in one slot strike together.",
         ),
-        data.reading_step("missile-before-melee", inputs["weapon_phases"]),
         data.step(
             "weapon-speed",
             "Tied sides making the same type of attack: the lower weapon speed (plus 1 per 1-segment activity "
@@ -173,9 +172,6 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "multi-attacker makes its first routine before group initiative and the rest after LOW.",
         ),
         targets_step(data, inputs),
-        data.reading_step("round-multiplier-rounds", inputs["multiplier_rounds"]),
-        data.reading_step("damage-floor", inputs["damage_floor"]),
-        data.reading_step("round-drop-at-zero", inputs["drop_at"]),
     ]
 
 
