@@ -93,17 +93,22 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
 
 
 def _odds(fight: dict, data: SystemData, options: dict, health: dict) -> dict[str, Any] | None:
-    """The acting combatant's odds (`fighter.odds`) and the die its Resolve rolls (the hit
-    calculator's, against the default target)."""
+    """The acting combatant's odds (`fighter.odds`), and for each target what its Resolve rolls
+    (`resolve.plan`: the attack die, the damage dice, the defender's roll) or why it cannot;
+    `die`: the default target's attack die."""
     odds = fighter.odds(fight, data, options, health)
-    if odds and odds["target"]:
-        states = {ident: h["state"] for ident, h in health.items()}
+    if not odds:
+        return odds
+    states = {ident: h["state"] for ident, h in health.items()}
+    for t in odds["targets"]:
+        if "request" not in t:
+            continue
         try:
-            odds["die"] = resolve.needed(fight, odds["attacker"], odds["target"], data, options, states)["roll_needed"][
-                "die"
-            ]
-        except CalcError:
-            odds["die"] = None
+            t["resolve"] = resolve.plan(fight, odds["attacker"], t["id"], data, options, states)
+        except CalcError as err:
+            t["resolve"] = {"error": {"input": err.input, "message": err.reason}}
+    default = next((t for t in odds["targets"] if t["id"] == odds["target"]), None)
+    odds["die"] = (default or {}).get("resolve", {}).get("die")
     return odds
 
 
