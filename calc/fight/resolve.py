@@ -71,15 +71,6 @@ def plan(fight: dict, who: str, aim: str, data: SystemData, options: dict, state
     }
 
 
-def _whole(action: dict, key: str, low: int, high: int) -> int:
-    value = action.get(key)
-    if isinstance(value, str) and value.strip().isdigit() and value.strip().isascii():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InputError(f"action.{key}", f"must be a whole number from {low} to {high} (got {inputs.shown(value)})")
-    return value
-
-
 def _faces(action: dict) -> list[Any] | None:
     """The damage faces as sent: a list, or text of whole numbers ("3 5", "3,5"); None: not given."""
     faces = action.get("faces")
@@ -124,6 +115,7 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
             raise InputError(f"action.{key}", f"no combatant has the id {inputs.shown(ident)}")
     if who == aim:
         raise InputError("action.target", "a combatant does not attack itself here")
+    who, aim = str(who), str(aim)
     states = {c["id"]: rules.health(c, data, options)["state"] for c in fight["combatants"]}
     asked = needed(fight, who, aim, data, options, states)
     rule = asked["roll_needed"]

@@ -1,7 +1,7 @@
 """Each system's Resolve at the table (calc/fight/resolve.py): from the attack at hand's inputs (the
 round calculator's, as `calc.fight.fighter` maps the two combatants, cut to the first attack by the
 system's own `one_attack`), what the rolled faces decide and what they deal, by the engines' own
-code run on the faces (`dice.Rolled`): no rule is written again here.
+code run on the faces (`calc.dice.Rolled`): no rule is written again here.
 
 A system's `Table(attacker inputs, data)` says the dice a hit rolls for damage (`dice()`: None when
 nothing is rolled, as a phases margin), whether the defender rolls (`defense()`: active-defense's
@@ -13,24 +13,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice, inputs, party, rounds
+from calc import inputs, party, rounds
 from calc.data import SystemData
+from calc.dice import DiceExpr
 from calc.errors import InputError
 from calc.fight import fighter
 from calc.systems.action_points import attack as ap_attack
 from calc.systems.action_points import round as ap_round
+from calc.systems.active_defense import round as ad_round
 from calc.systems.active_defense.damage import damage as ad_damage
 from calc.systems.active_defense.hit import exchange as ad_exchange
-from calc.systems.active_defense import round as ad_round
-from calc.systems.countup.damage import hit_damage as cu_hit_damage
 from calc.systems.countup import round as cu_round
+from calc.systems.countup.damage import hit_damage as cu_hit_damage
 from calc.systems.phases import attack_roll as ph_roll
+from calc.systems.phases import round as ph_round
 from calc.systems.phases.damage import _hit_damage as ph_hit_damage
 from calc.systems.phases.damage import hit_dice as ph_hit_dice
 from calc.systems.phases.damage import margin_damage as ph_margin_damage
-from calc.systems.phases import round as ph_round
-from calc.systems.segments.damage import hit_damage as sg_hit_damage
 from calc.systems.segments import round as sg_round
+from calc.systems.segments.damage import hit_damage as sg_hit_damage
 
 Outcome = tuple[bool, bool, str]
 """(the attack lands, it is a critical hit for the fight's damage rules, the sentence saying why)."""
@@ -60,7 +61,7 @@ class _Table:
     def defense(self) -> dict[str, Any] | None:
         return None
 
-    def dice(self) -> dice.DiceExpr | None:
+    def dice(self) -> DiceExpr | None:
         raise NotImplementedError
 
     def outcome(self, face: int, defense_face: int | None) -> Outcome:
@@ -68,17 +69,17 @@ class _Table:
         lands = rule["value"] is not None and face >= rule["value"]
         return lands, face == int(rule["die"].lstrip("d")), f"needs {rule['text']}"
 
-    def amount(self, face: int, rolled: dice.DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
         raise NotImplementedError
 
 
 class Countup(_Table):
     """Dice + Strength + misc (− Hurt), floored by the ruling (countup/damage.py `hit_damage`)."""
 
-    def dice(self) -> dice.DiceExpr | None:
+    def dice(self) -> DiceExpr | None:
         return cu_round.one_attack(self.a)["dice"]
 
-    def amount(self, face: int, rolled: dice.DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
         dealt, _, _ = cu_hit_damage(cu_round.damage_inputs(self.a) | {"dice": rolled}, self.data)
         return _value(dealt)
 
@@ -90,10 +91,10 @@ class Segments(_Table):
     def _attack(self) -> dict[str, Any]:
         return sg_round.one_attack(self.a)["routine"][0]
 
-    def dice(self) -> dice.DiceExpr | None:
+    def dice(self) -> DiceExpr | None:
         return rounds.attack_dice(self._attack()["dice"], "routine[1].dice")
 
-    def amount(self, face: int, rolled: dice.DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
         base = {"dice": rolled, "modifier": self._attack()["modifier"], "multipliers": self.a["multipliers"]}
         if "damage_floor" in self.a:
             base["damage_floor"] = self.a["damage_floor"]
@@ -109,7 +110,7 @@ class Phases(_Table):
     def _number(self) -> ph_roll.TargetNumber:
         return ph_roll.target_number(ph_round.one_attack(self.a) | ph_round.hit_extra(self.a), self.data, [])
 
-    def dice(self) -> dice.DiceExpr | None:
+    def dice(self) -> DiceExpr | None:
         return ph_hit_dice(self.a, self.data)
 
     def outcome(self, face: int, defense_face: int | None) -> Outcome:
@@ -119,7 +120,7 @@ class Phases(_Table):
         why = {ph_roll.HIT: "a hit", ph_roll.COVER: "stopped by cover"}.get(shown, "a miss")
         return shown == ph_roll.HIT, crit, f"target number {number.value}, {why}"
 
-    def amount(self, face: int, rolled: dice.DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
         monster = self.a["mode"] == "monster"
         base = 0 if monster else ph_margin_damage(face, self._number(), self.a, self.data)
         return _value(ph_hit_damage(base, self.a, self.data, rolled))
@@ -139,9 +140,14 @@ class ActionPoints(_Table):
         if self.typed["miss_chance"]:
             raise InputError("miss_chance", "Resolve does not roll the miss chance's d%: type the damage by hand")
 
-    def dice(self) -> dice.DiceExpr | None:
-        seen: list[dice.DiceExpr] = []
-        ap_attack.damage_parts(self.typed, self.data, lambda expr: seen.append(expr) or expr)
+    def dice(self) -> DiceExpr | None:
+        seen: list[DiceExpr] = []
+
+        def record(expr: DiceExpr) -> DiceExpr:
+            seen.append(expr)
+            return expr
+
+        ap_attack.damage_parts(self.typed, self.data, record)  # the dice as the rule rolls them
         return seen[0]
 
     def outcome(self, face: int, defense_face: int | None) -> Outcome:
@@ -151,7 +157,7 @@ class ActionPoints(_Table):
         why = {"critical": "a critical hit", "regular": "a hit"}.get(shown, "a miss")
         return shown != "miss", shown == "critical", f"{face} {attack.bonus:+d} against {self.typed['defense']}: {why}"
 
-    def amount(self, face: int, rolled: dice.DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
         _, regular, critical, _, _ = ap_attack.damage_parts(self.typed, self.data, lambda expr: rolled or expr)
         return _value(critical if self.outcome(face, None)[1] else regular)
 
@@ -174,7 +180,7 @@ class ActiveDefense(_Table):
             return None
         return {"kind": kind, "label": kind.capitalize(), "die": f"d{self.data.die_sides(kind, 'die')}"}
 
-    def dice(self) -> dice.DiceExpr | None:
+    def dice(self) -> DiceExpr | None:
         return self.typed["damage_dice"]
 
     def outcome(self, face: int, defense_face: int | None) -> Outcome:
@@ -185,11 +191,13 @@ class ActiveDefense(_Table):
         if defense_face is None:
             raise InputError("action.defense_roll", f"the attack beats Passive Defense: roll the {said['kind']}")
         lands = ad_exchange(self.typed, self.data, [], (face, defense_face)).p_lands() == 1
-        return lands, False, f"beats Passive Defense; the {said['kind']} ({defense_face}) " + (
-            "fails" if lands else "negates it"
+        return (
+            lands,
+            False,
+            f"beats Passive Defense; the {said['kind']} ({defense_face}) " + ("fails" if lands else "negates it"),
         )
 
-    def amount(self, face: int, rolled: dice.DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
         answer = rounds.uncut(ad_damage, self.typed | {"damage_dice": rolled}, self.data)
         return _value(rounds.dist_of(answer))
 

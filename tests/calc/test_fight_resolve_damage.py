@@ -49,7 +49,9 @@ def _damaged_directly(f: Fight, before: dict, o: str, amount: int, critical: boo
 def test_countup_longsword_example() -> None:
     """A 5th-level Fighter, Strength 16, longsword +1 against an Orc in scale mail (AC 14): a d20
     roll of 10 makes 18, a hit; the 1d8 rolls 5: 5 + 2 (Strength) + 1 (the sword) = 8 damage."""
-    f, a, o = _fight("countup", {"to_hit": 5, "ability_score": 16, "misc": 1, "dice": "1d8", "damage_misc": 1}, {"ac": 14})
+    f, a, o = _fight(
+        "countup", {"to_hit": 5, "ability_score": 16, "misc": 1, "dice": "1d8", "damage_misc": 1}, {"ac": 14}
+    )
     f.do("attack", id=a, target=o, roll=10, faces=[5])
     assert _taken(f, o) == 8
     assert "8 damage (1d8: 5)" in f.steps[0]["text"]

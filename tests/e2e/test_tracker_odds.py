@@ -140,6 +140,13 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
             assert len(rolled) == sum(d["count"] for d in plan["roll"]), (plan, rolled)
         else:
             assert not faces.count()
+        # the Resolve rows fit the phone: nothing wider than its box, nor the page than the screen
+        fit = box.locator(".cc-tk-resolve").evaluate(
+            "(r) => [r.scrollWidth, r.clientWidth, r.getBoundingClientRect().right, "
+            "document.documentElement.scrollWidth]"
+        )
+        assert fit[0] <= fit[1] and fit[2] <= PHONE["width"] and fit[3] <= PHONE["width"], fit
+        print(f"\nResolve rows ({system}): {fit[0]} px in a box of {fit[1]} px, right edge {fit[2]:.0f} px")
         box.get_by_role("button", name="Resolve").click()
         settle(page)
         said = tracker(page).locator(".cc-tk-status").inner_text()
