@@ -47,24 +47,31 @@ def _whole(action: dict, key: str, low: int, high: int) -> int:
     return value
 
 
-def table(fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict) -> resolve_rules._Table:
-    """The system's Resolve rules for `who` attacking `aim` (calc/fight/resolve_rules.py)."""
-    asked = needed(fight, who, aim, data, options, states)
+def table(
+    fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict, asked: dict | None = None
+) -> resolve_rules._Table:
+    """The system's Resolve rules for `who` attacking `aim` (calc/fight/resolve_rules.py);
+    `asked`: `needed`'s answer when already known (else asked only if the rules need it)."""
+    known = [asked] if asked else []
+
+    def roll_needed() -> dict[str, Any]:
+        if not known:
+            known.append(needed(fight, who, aim, data, options, states))
+        return dict(known[0]["roll_needed"])
+
     a = resolve_rules.attacker_inputs(fight, who, aim, data, options, states)
-    return resolve_rules.TABLES[data.id](a, data, asked["roll_needed"])
+    return resolve_rules.TABLES[data.id](a, data, roll_needed)
 
 
 def plan(fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict) -> dict[str, Any]:
     """What the page rolls to resolve `who`'s attack on `aim` (the view's `odds.targets[].resolve`):
-    `{"die": "d20", "needs": text, "dice": "2d6" | None (the damage dice of a hit; None: nothing
+    `{"die": "d20", "dice": "2d6" | None (the damage dice of a hit; None: nothing
     to roll, the attack roll decides the damage), "roll": [{"count", "sides"}], "defense":
     {"kind", "label", "die"} | None (the defender's roll)}`."""
-    rule = needed(fight, who, aim, data, options, states)["roll_needed"]
     rules = table(fight, who, aim, data, options, states)
     expr = rules.dice()
     return {
-        "die": rule["die"],
-        "needs": rule["text"],
+        "die": rules.die(),
         "dice": None if expr is None else str(dice.DiceExpr(expr.terms)),
         "roll": [] if expr is None else [{"count": t.count, "sides": t.sides} for t in expr.terms],
         "defense": rules.defense(),
@@ -119,10 +126,9 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
     states = {c["id"]: rules.health(c, data, options)["state"] for c in fight["combatants"]}
     asked = needed(fight, who, aim, data, options, states)
     rule = asked["roll_needed"]
-    top = int(rule["die"].lstrip("d"))
-    face = _whole(action, "roll", 1, top)
+    system = table(fight, who, aim, data, options, states, asked)
+    face = _whole(action, "roll", 1, int(system.die().lstrip("d")))
     _typed(action)
-    system = table(fight, who, aim, data, options, states)
     guard = system.defense()
     parry = None
     if guard is not None and action.get("defense_roll") not in (None, ""):

@@ -11,6 +11,7 @@ it) and `amount(face, rolled dice)` → the damage of that hit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from calc import inputs, party, rounds
@@ -55,8 +56,12 @@ class _Table:
     """By the hit calculator's roll needed: a face at least the value hits (countup, segments);
     the die's top face is the card's "damage from a natural 20"."""
 
-    def __init__(self, attacker: dict[str, Any], data: SystemData, needed: dict[str, Any]) -> None:
-        self.a, self.data, self.needed = attacker, data, needed
+    def __init__(self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]]) -> None:
+        self.a, self.data, self.needed = attacker, data, needed  # needed(): the hit calculator's roll_needed
+
+    def die(self) -> str:
+        """The attack die, "d20"."""
+        return str(self.needed()["die"])
 
     def defense(self) -> dict[str, Any] | None:
         return None
@@ -65,7 +70,7 @@ class _Table:
         raise NotImplementedError
 
     def outcome(self, face: int, defense_face: int | None) -> Outcome:
-        rule = self.needed
+        rule = self.needed()
         lands = rule["value"] is not None and face >= rule["value"]
         return lands, face == int(rule["die"].lstrip("d")), f"needs {rule['text']}"
 
@@ -107,6 +112,9 @@ class Phases(_Table):
     deals the margin of success + modifiers, or the weapon property's or monster's dice
     (phases/damage.py `margin_damage`, `_hit_damage`); the natural 20 is the critical hit."""
 
+    def die(self) -> str:
+        return f"d{ph_roll.phase_die(self.data).max}"
+
     def _number(self) -> ph_roll.TargetNumber:
         return ph_roll.target_number(ph_round.one_attack(self.a) | ph_round.hit_extra(self.a), self.data, [])
 
@@ -131,7 +139,7 @@ class ActionPoints(_Table):
     (attack.py `face_outcome`); a regular or critical hit's damage, weakness and resistance
     applied (attack.py `damage_parts`, the dice as a power attack rolls them)."""
 
-    def __init__(self, attacker: dict[str, Any], data: SystemData, needed: dict[str, Any]) -> None:
+    def __init__(self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]]) -> None:
         super().__init__(attacker, data, needed)
         one = ap_round.one_attack(attacker)
         decls = data.calculator("damage")["inputs"]
@@ -139,6 +147,9 @@ class ActionPoints(_Table):
         self.typed = inputs.validate(decls, asked | {"attack": ap_round.hit_extra(one)["attack"], "outcome": "attack"})
         if self.typed["miss_chance"]:
             raise InputError("miss_chance", "Resolve does not roll the miss chance's d%: type the damage by hand")
+
+    def die(self) -> str:
+        return f"d{self.data.die_sides('standard-attack', 'attack_die')}"
 
     def dice(self) -> DiceExpr | None:
         seen: list[DiceExpr] = []
@@ -167,12 +178,15 @@ class ActiveDefense(_Table):
     a reserve (hit.py `exchange` on the faces); a landing hit's dice + Strength − armour, floored
     (active_defense/damage.py). A natural 20 only counts as a higher total: no critical damage."""
 
-    def __init__(self, attacker: dict[str, Any], data: SystemData, needed: dict[str, Any]) -> None:
+    def __init__(self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]]) -> None:
         super().__init__(attacker, data, needed)
         one = ad_round.one_attack(attacker)
         decls = data.calculator("damage")["inputs"]
         asked = {k: one[k] for k in {d["name"] for d in decls} & set(one)} | {"at_least": 1}
         self.typed = inputs.validate(decls, asked | ad_round.hit_extra(one))
+
+    def die(self) -> str:
+        return f"d{self.data.die_sides('attack-roll', 'die')}"
 
     def defense(self) -> dict[str, Any] | None:
         kind = self.typed["defense"]

@@ -6,6 +6,8 @@ combatant's health, and the rulings and fields the page offers."""
 
 from __future__ import annotations
 
+import json
+
 from typing import Any
 
 from calc.data import SystemData
@@ -100,13 +102,18 @@ def _odds(fight: dict, data: SystemData, options: dict, health: dict) -> dict[st
     if not odds:
         return odds
     states = {ident: h["state"] for ident, h in health.items()}
+    hp = fighter.health_input(data, str(fighter.declaration(data)["calculator"]))  # type: ignore[index]
+    known: dict[str, dict[str, Any]] = {}  # targets alike but for their hit points share one plan
     for t in odds["targets"]:
         if "request" not in t:
             continue
-        try:
-            t["resolve"] = resolve.plan(fight, odds["attacker"], t["id"], data, options, states)
-        except CalcError as err:
-            t["resolve"] = {"error": {"input": err.input, "message": err.reason}}
+        key = json.dumps({k: v for k, v in t["request"]["inputs"].items() if k != hp}, sort_keys=True)
+        if key not in known:
+            try:
+                known[key] = resolve.plan(fight, odds["attacker"], t["id"], data, options, states)
+            except CalcError as err:
+                known[key] = {"error": {"input": err.input, "message": err.reason}}
+        t["resolve"] = known[key]
     default = next((t for t in odds["targets"] if t["id"] == odds["target"]), None)
     odds["die"] = (default or {}).get("resolve", {}).get("die")
     return odds
