@@ -7,7 +7,6 @@ combatant's health, and the rulings and fields the page offers."""
 from __future__ import annotations
 
 import json
-
 from typing import Any
 
 from calc.data import SystemData
