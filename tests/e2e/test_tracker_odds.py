@@ -20,6 +20,7 @@ from calc.fight import fighter
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
 THEME = {"countup": "light", "segments": "dark", "action-points": "light", "phases": "dark", "active-defense": "dark"}
 TAPS = {}  # system → taps from "it is X's turn" to the odds of X's attack (reported)
+RESOLVE_TAPS = {}  # system → taps from the acting card to the damage applied (reported)
 
 
 def panel(page):
@@ -133,6 +134,7 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         box = panel(page)
         plan = _plan(page, system, target["id"])
         box.get_by_label("Roll (d20)").fill("20")
+        taps_before = page.evaluate("() => window.__taps")
         box.get_by_role("button", name="Roll all").click()
         faces = box.locator("[data-tk-focus^='faces-']")
         if plan["dice"]:
@@ -149,6 +151,8 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         print(f"\nResolve rows ({system}): {fit[0]} px in a box of {fit[1]} px, right edge {fit[2]:.0f} px")
         box.get_by_role("button", name="Resolve").click()
         settle(page)
+        RESOLVE_TAPS[system] = page.evaluate("() => window.__taps") - taps_before
+        assert RESOLVE_TAPS[system] == 2  # Roll all, Resolve (a typed attack roll is no tap)
         said = tracker(page).locator(".cc-tk-status").inner_text()
         dealt = int(re.search(r"a hit, (\d+) damage", said).group(1))
         hit = next(c for c in stored(page, system)["present"]["combatants"] if c["id"] == target["id"])
@@ -164,4 +168,4 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         assert not errors, errors
     finally:
         context.close()
-    print(f"\ntaps to the odds ({system}): {taps}")
+    print(f"\ntaps to the odds ({system}): {taps}; Resolve, rolled to applied: {RESOLVE_TAPS.get(system)}")
