@@ -98,7 +98,6 @@ class Script:
             raise RuntimeError(f"{self.system} odds: {out[:200]}")
         self.times.setdefault("odds", []).append(took)
 
-
     def time_resolve(self) -> None:
         """The acting combatant's Resolve on the default target, every die rolled (the attack's
         top face, each damage die's 1 and the defender's 1), timed as "attack" and not kept
