@@ -125,8 +125,8 @@ class Phases(_Table):
         number, natural = self._number(), self.a["natural_rolls"]
         shown = ph_roll.face_outcome(face, number, natural, self.data)
         crit = natural and face == self.data.fact("critical-hits", "critical_roll")
-        why = {ph_roll.HIT: "a hit", ph_roll.COVER: "stopped by cover"}.get(shown, "a miss")
-        return shown == ph_roll.HIT, crit, f"target number {number.value}, {why}"
+        why = ", stopped by cover" if shown == ph_roll.COVER else ""
+        return shown == ph_roll.HIT, crit, f"target number {number.value}{why}"
 
     def amount(self, face: int, rolled: DiceExpr | None) -> int:
         monster = self.a["mode"] == "monster"
@@ -165,8 +165,8 @@ class ActionPoints(_Table):
         attack = ap_attack.resolve_attack(self.typed, self.data)
         always = self.typed["threat_range"] == "always_hits"
         shown = ap_attack.face_outcome(face, attack.bonus, self.typed["defense"], attack.weapon.threshold, always)
-        why = {"critical": "a critical hit", "regular": "a hit"}.get(shown, "a miss")
-        return shown != "miss", shown == "critical", f"{face} {attack.bonus:+d} against {self.typed['defense']}: {why}"
+        why = ", a critical hit" if shown == "critical" else ""
+        return shown != "miss", shown == "critical", f"{face} {attack.bonus:+d} against {self.typed['defense']}{why}"
 
     def amount(self, face: int, rolled: DiceExpr | None) -> int:
         _, regular, critical, _, _ = ap_attack.damage_parts(self.typed, self.data, lambda expr: rolled or expr)
