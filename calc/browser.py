@@ -23,6 +23,8 @@ none).
 from its rolls, by `calc.turns` alone.
 `{"kind": "forecast", "system", "state"}` (`forecast_request`) is the tracker's Forecast panel:
 the system's forecast calculator asked about the fight as it stands (`calc.fight.forecast`).
+`{"kind": "before", "system", "state", "attacker", "target"}` (`before_request`) is the odds card's
+"drops before it acts again", every foe of the target acting before its turn on it (`calc.fight.before`).
 `{"kind": "statblock", "system", "text", "hp", "rolls"}` reads pasted stat blocks into fighters
 (`calc.statblock.parse`).
 """
@@ -39,6 +41,7 @@ from calc.result import CHART_BARS, row_limit
 
 __all__ = [
     "CHART_BARS",
+    "before_request",
     "evaluate_json",
     "fight_request",
     "forecast_request",
@@ -62,6 +65,8 @@ def evaluate_json(request_text: str) -> str:
             return json.dumps({"result": fight_request(request)})
         if isinstance(request, dict) and request.get("kind") == "forecast":
             return json.dumps({"result": forecast_request(request)})
+        if isinstance(request, dict) and request.get("kind") == "before":
+            return json.dumps({"result": before_request(request)})
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None
         if not (isinstance(max_rows, int) and not isinstance(max_rows, bool) and max_rows > 0):
             max_rows = None
@@ -145,3 +150,13 @@ def forecast_request(request: dict) -> dict:
     `calc.fight.forecast`'s answer `{"request", "left_out", "result"}`."""
     system_id = _system_of(request, FORECAST_KEYS, "forecast")
     return fight.forecast(system_id, request.get("state"))
+
+
+BEFORE_KEYS = {"kind", "system", "state", "attacker", "target"}
+
+
+def before_request(request: dict) -> dict:
+    """The odds card's `{"kind": "before", "system", "state", "attacker", "target"}` →
+    `calc.fight.before`'s answer `{"p", "label", "lists", "steps"}`."""
+    system_id = _system_of(request, BEFORE_KEYS, "before")
+    return fight.before(system_id, request.get("state"), request.get("attacker"), request.get("target"))

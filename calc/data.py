@@ -98,3 +98,17 @@ class SystemData:
         else:
             cited = self.rule(rule_id)
         return {"rule": rule_id, "title": cited["title"], "url": cited["url"], "text": text}
+
+    def reading_step(self, ruling_id: str, value: Any) -> dict[str, str]:
+        """A "why" step for the reading of a ruling that `value` (its option's input) selects, in
+        the ruling's own words from rulings.yaml ("Ruling: …" or "Other reading: …"), linked: a
+        ruling's readings are written once, in the data, never again beside a calculator."""
+        ruling = self.ruling(ruling_id)
+        option = ruling.get("option") or {}
+        if "ruling_value" in option and value == option["ruling_value"]:
+            text = f"Ruling: {ruling['ruling']}"
+        elif "alternative_value" in option and value == option["alternative_value"]:
+            text = f"Other reading: {ruling['alternative']}"
+        else:
+            raise DataError(f"{self.id}: ruling '{ruling_id}' has no reading {value!r}")
+        return self.step(f"ruling:{ruling_id}", text)

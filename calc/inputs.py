@@ -226,10 +226,11 @@ def parse_list_text(text: str, where: str, decl: dict) -> list[dict[str, Any]]:
 
 def list_example(decl: dict) -> str:
     """An example of a list input as text, made from its own declaration (its default entries, else
-    its fields' defaults), so an example shown to the user has the right fields and parses back."""
+    its declared `example` whole, else its fields' defaults), so an example shown to the user has
+    the right fields and parses back."""
     fields = decl["fields"]
     entries = [e for e in decl.get("default") or [] if isinstance(e, Mapping)][:2]
-    entries = entries or [{f["name"]: f["default"] for f in fields}]
+    entries = entries or list(decl.get("example") or []) or [{f["name"]: f["default"] for f in fields}]
     shown = []
     for entry in entries:
         pairs = (f"{f['name']}={_as_text(entry[f['name']])}" for f in fields if f["name"] in entry)

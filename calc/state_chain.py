@@ -199,12 +199,7 @@ class StateChain:
         slots = rounds + 1
         keep = (1 << (width * slots)) - 1
         mask = (1 << width) - 1
-        sources: list[list[int]] = [[] for _ in order]
-        factors: list[list[int]] = [[] for _ in order]
-        for i, (js, ws) in enumerate(zip(targets, weights, strict=True)):
-            for j, w in zip(js, ws, strict=True):
-                sources[j].append(i)
-                factors[j].append(w)
+        sources, factors = _incoming(targets, weights)
         packed = [0] * len(order)
         start = order.index(self.start)
         for j in range(len(order) - 1, -1, -1):  # every state after the ones leading to it
@@ -299,15 +294,17 @@ class StateChain:
         flags: Mapping[State, tuple[bool, ...]],
     ) -> list[Fraction | None]:
         """`_means` when no two states lead to each other (every component is one state, with
-        perhaps a loop to itself: the usual chain, where damage only accumulates), all in
-        integers over one denominator D instead of a Fraction per state (whose ever-longer
-        denominators, one lcm per state, were most of the time).
+        perhaps a loop to itself: the usual chain, where damage only accumulates): one forward
+        pass of expected visits, shared by every threshold, all in integers over one denominator.
 
-        E(s) = (scale + Σ_(t≠s) w·E(t)) / f_s with f_s = scale − (weight of staying at s) (all
-        three divided by their gcd first, which keeps D small). With
-        e(s) = the most times each value f occurs as f_u along a path from s, D = Π f^e(start)
-        makes every D·E(s) an integer (by induction from the last states: D(t) divides D(s)/f_s),
-        so N(s) = D·E(s) = (scale·D + Σ w·N(t)) / f_s is an exact integer division."""
+        The expected rounds until a threshold is the expected number of rounds spent in the
+        states where it is not yet reached: E = Σ_(s not done) V(s), V(s) = entries(s)·scale/f_s
+        with f_s = scale − (weight of staying at s), entries(s) = [s is the start] +
+        Σ_(t → s) entries(t)·w/f_t. Each f_t and its moves' w are first divided by their gcd g_t
+        (a smaller f to build D from). With c(s) = the most times each value f occurs as f_u along
+        a path from the start to s (s included), D = Π f^max c makes N(s) = D·entries(s) an integer
+        divisible by f_s: N(s) = [start]·D + Σ N(t)/f_t · w, exact integer divisions. One value per
+        state, whatever the number of thresholds (a backward pass needs one per threshold)."""
         scale = self._scale or 1
         targets, moved, stay = graph
         leave: list[int] = []  # f_s / g_s
@@ -315,51 +312,57 @@ class StateChain:
         weights: list[list[int]] = []  # w / g_s
         for ws, kept in zip(moved, stay, strict=True):
             f = scale - kept
-            # E(s) = (scale + Σ w·E(t)) / f, every term divided by their common factor g_s first:
-            # a smaller f to build D from (f = scale, no loop, is common and shares much with w)
             g = math.gcd(scale, f, *ws)
             leave.append(f // g)
             bases.append(scale // g)
             weights.append(list(map(floordiv, ws, repeat(g))) if g > 1 else ws)
-        # e(s) as a list over the distinct f values: the most along any path, taken in C
-        index = {f: k for k, f in enumerate(sorted(set(leave) - {0}))}
-        counts: list[list[int]] = []
-        for f, js in zip(leave, targets, strict=True):
-            mine = list(map(max, zip(*map(counts.__getitem__, js), strict=True))) if js else [0] * len(index)
-            if f:
-                mine[index[f]] += 1
-            counts.append(mine)
-        start = order.index(self.start)
-        denominator = math.prod(f**k for f, k in zip(index, counts[start], strict=True))
-        # Every threshold at once: E(s) ≤ scale/f + max E(t) (the moves' weights sum to f), so
-        # N_i(s) ≤ D × scale × (states) and a slot's sum before the division (≤ scale × that)
-        # fits in `width` bits: each threshold gets a slot in one integer per state, one product
-        # per transition for all of them. Each slot is exactly divisible by f, so is their sum.
         n = len(flags[self.start])
-        width = denominator.bit_length() + 2 * scale.bit_length() + len(order).bit_length() + 2
-        never = [[False] * len(order) for _ in range(n)]  # it never leaves, or can reach a state that never finishes
-        live_masks: list[int] = []  # the slots still to work out at each state
-        for j, (s, f, js) in enumerate(zip(order, leave, targets, strict=True)):
-            live = 0
-            for i in range(n):
-                if flags[s][i]:
-                    continue
-                if not f or any(map(never[i].__getitem__, js)):
-                    never[i][j] = True
-                else:
-                    live |= 1 << i
-            live_masks.append(live)
-        one = {live: sum(1 << (i * width) for i in range(n) if live >> i & 1) for live in set(live_masks)}
-        mask = {live: ((1 << width) - 1) * one[live] for live in one}
-        value: list[int] = []
-        for f, js, ws, base, live in zip(leave, targets, weights, bases, live_masks, strict=True):
-            if not live:
-                value.append(0)
-                continue
-            inflow = sum(map(mul, ws, map(value.__getitem__, js))) & mask[live]
-            value.append((base * denominator * one[live] + inflow) // f)
-        got = value[start]
+        start = order.index(self.start)
+        # A state that is never left (f = 0) and is not past a threshold: that threshold never comes.
+        never = [any(not leave[j] and not flags[s][i] for j, s in enumerate(order)) for i in range(n)]
+        sources, factors = _incoming(targets, weights)
+        # c(s), sparse (a path meets few of the distinct f values), from the start down: every
+        # state's sources come before it
+        counts: list[dict[int, int]] = [{}] * len(order)
+        most: dict[int, int] = {}
+        for j in range(len(order) - 1, -1, -1):
+            mine: dict[int, int] = {}
+            for i in sources[j]:
+                for f, times in counts[i].items():
+                    if times > mine.get(f, 0):
+                        mine[f] = times
+            if leave[j] > 1:
+                mine[leave[j]] = mine.get(leave[j], 0) + 1
+            counts[j] = mine
+            for f, times in mine.items():
+                if times > most.get(f, 0):
+                    most[f] = times
+        denominator = math.prod(f**k for f, k in most.items())
+        per: list[int] = [0] * len(order)  # N(s)/f_s: what each move out of s carries, per unit of w
+        spent: dict[tuple[bool, ...], int] = {}  # D·Σ V(s), grouped by the thresholds s has reached
+        for j in range(len(order) - 1, -1, -1):
+            entries = sum(map(mul, map(per.__getitem__, sources[j]), factors[j]))
+            if j == start:
+                entries += denominator
+            f = leave[j]
+            if not f:
+                continue  # never left: past every threshold, or counted in `never`
+            per[j] = q = entries // f
+            key = flags[order[j]]
+            spent[key] = spent.get(key, 0) + q * bases[j]
         return [
-            None if never[i][start] else Fraction((got >> (i * width)) & ((1 << width) - 1), denominator)
+            None if never[i] else Fraction(sum(v for key, v in spent.items() if not key[i]), denominator)
             for i in range(n)
         ]
+
+
+def _incoming(targets: list[list[int]], weights: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
+    """The chain turned around: for each state, the states that lead to it and with which weights
+    (a forward pass pulls each state's value from its sources in one C-level dot product)."""
+    sources: list[list[int]] = [[] for _ in targets]
+    factors: list[list[int]] = [[] for _ in targets]
+    for i, (js, ws) in enumerate(zip(targets, weights, strict=True)):
+        for j, w in zip(js, ws, strict=True):
+            sources[j].append(i)
+            factors[j].append(w)
+    return sources, factors

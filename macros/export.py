@@ -18,6 +18,7 @@ from macros import builtins, crossref, loader
 from macros import catalog as catalog_mod
 from macros.catalog import Catalog, System
 from macros.crossref import resolved_options
+from macros.render.prose import plain_text
 
 OUTPUT = catalog_mod.ROOT / "calc" / "rules.json"
 
@@ -64,6 +65,11 @@ def export_system(system: System, *, with_presets: bool = True) -> dict[str, Any
             "url": f"{system.id}/rulings/#{rid}",
             "applies_to": r["applies_to"],
             "option": r.get("option"),
+            **(
+                {"ruling": plain_text(system, r["ruling"]), "alternative": plain_text(system, r.get("alternative"))}
+                if r.get("option")
+                else {}
+            ),
         }
         for rid, r in system.rulings.items()
     }

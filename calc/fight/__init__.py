@@ -20,7 +20,7 @@ from calc.fight import state as st
 from calc.fight.actions import ACTIONS
 from calc.fight.view import view
 
-__all__ = ["ACTIONS", "act", "forecast"]
+__all__ = ["ACTIONS", "act", "before", "forecast"]
 
 
 class Remembered:
@@ -90,3 +90,18 @@ def forecast(system_id: str, state: Any) -> dict[str, Any]:
     if built is None:
         raise InputError("system", f"{data.name} has no fight forecast (no `forecast` calculator in its data)")
     return {**built, "result": evaluate(built["request"])}
+
+
+def before(system_id: str, state: Any, attacker: Any, target: Any) -> dict[str, Any]:
+    """The acting combatant's odds card: the chance `target` drops before it acts again, every foe
+    of it who acts before its next turn attacking it (`calc.fight.before_turn`)."""
+    from calc.fight.before_turn import before_turn
+
+    data = data_mod.system(system_id)
+    rules = Remembered(systems.engine(system_id).FIGHT)
+    fight, _ = st.checked(data, state, rules)
+    options = st.typed_options(data, fight["options"])
+    health = {c["id"]: rules.health(c, data, options) for c in fight["combatants"]}
+    if fight["turn"] >= len(fight["order"]) or fight["order"][fight["turn"]]["id"] != attacker:
+        raise InputError("attacker", "is not the combatant whose turn it is")
+    return before_turn(fight, data, options, health, str(attacker), str(target))

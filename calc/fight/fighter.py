@@ -302,7 +302,8 @@ def odds(
         "attack": attack,
         "targets": targets,
         "assumption": (
-            f"Before the target acts again: {attacker['name']}'s whole round of attacks on it, no other "
-            "attacker's (the round calculator's first round)."
+            f"Before the target acts again: {attacker['name']}'s attacks and those of every foe of the target "
+            "who acts before its next turn, all on it (focus fire); the rounds to drop it and the chance within "
+            f"3: {attacker['name']}'s attacks alone, round after round."
         ),
     }

@@ -8,7 +8,9 @@ treat it), every field of the forecast's list that the round calculator declares
 default where the combatant holds none: the forecast's own defaults differ), the fields the
 combatant carries under the same name (the initiative die and modifier), and its name (made
 unique). A combatant the rules let no longer act (dead, down, dying) is out of the fight and left
-out, named. The fight's rulings fill the forecast's inputs of the same name. Past the forecast's
+out, named. The fight's rulings fill the forecast's inputs of the same name. Mid-fight, the round's
+order and the current turn give the forecast's `order` and `acted`: its first round is the rest of
+this round (`calc.forecast.rest_of_round`). Past the forecast's
 limits (fighters per side, its state bound) `calc.evaluate` answers with the typed error that says
 what to reduce: nothing is checked twice here."""
 
@@ -86,6 +88,7 @@ def forecast_request(
     states = {ident: h["state"] for ident, h in health.items()}
     lists: dict[str, list[dict[str, Any]]] = {side: [] for side in SIDES.values()}
     names: dict[str, list[str]] = {side: [] for side in SIDES.values()}
+    ids: dict[str, list[str]] = {side: [] for side in SIDES.values()}
     left_out = []
     for c in fight["combatants"]:
         h = health[c["id"]]
@@ -96,6 +99,7 @@ def forecast_request(
         fields = decls[side]["fields"]
         lists[side].append(fighter_entry(fight, c, fields, data, options, states))
         names[side].append(c["name"])
+        ids[side].append(c["id"])
     most = next((f.get("max_length") for f in decls["party"]["fields"] if f["name"] == "name"), None)
     every = unique_names(names["party"] + names["foes"], most)
     for side, offset in (("party", 0), ("foes", len(names["party"]))):
@@ -106,5 +110,20 @@ def forecast_request(
         for name, d in decls.items()
         if d["type"] != "list" and name in options
     }
-    request = {"system": data.id, "calculator": CALCULATOR, "inputs": {**lists, **chosen}}
+    named = dict(zip(ids["party"] + ids["foes"], every, strict=True))
+    mid = mid_round(fight, named) if {"order", "acted"} <= decls.keys() else {}
+    request = {"system": data.id, "calculator": CALCULATOR, "inputs": {**lists, **chosen, **mid}}
     return {"request": request, "left_out": left_out}
+
+
+def mid_round(fight: Mapping[str, Any], named: Mapping[str, str]) -> dict[str, Any]:
+    """The forecast's `order` and `acted` from the round the tracker stands in: every fighter by
+    its turn in this round's order (a combatant in several turns, phases', at its last), those
+    before the current turn having acted; a fighter with no turn this round (added since) last.
+    Nothing before the first round is rolled: the forecast starts from a fresh round."""
+    if not fight["round"] or not fight["order"]:
+        return {}
+    at = {t["id"]: i for i, t in enumerate(fight["order"]) if t["id"] in named}
+    ranked = sorted(named, key=lambda ident: at.get(ident, len(fight["order"])))
+    acted = sum(1 for ident in ranked if at.get(ident, len(fight["order"])) < fight["turn"])
+    return {"order": [{"name": named[ident]} for ident in ranked], "acted": acted}

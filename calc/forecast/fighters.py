@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from calc.data import SystemData
 from calc.dist import Dist
 
 Health = Hashable
@@ -55,6 +56,32 @@ class Fighter:
     """What the system's `strike` reads of this fighter as a target (its Armor Class …)."""
 
 
+def policies(inputs: dict[str, Any]) -> dict[str, str]:
+    """Each side's targeting policy, from the forecast's `party_targets` and `foes_targets`."""
+    return {PARTY: inputs["party_targets"], FOES: inputs["foes_targets"]}
+
+
+def dealt(damage: Dist, scale: int, health: int, floor: Callable[[int], int]) -> list[tuple[int, int]]:
+    """A blow of `damage` (a miss as 0) taken from `health`, each result through `floor` (where the
+    fight stops telling hit points apart: dropped, dead), as integer weights over `scale` (a
+    multiple of the damage's total)."""
+    factor = scale // damage.total
+    out: dict[int, int] = {}
+    xs, ws = damage.support()
+    for x, w in zip(xs, ws, strict=True):
+        h = floor(health - x)
+        out[h] = out.get(h, 0) + w * factor
+    return [(w, h) for h, w in out.items() if w]
+
+
+def targets_step(data: SystemData, inputs: dict[str, Any], until: str = "it is out of the fight") -> dict[str, str]:
+    """The forecast's focus-fire assumption, as the two sides' `*_targets` inputs chose it, citing
+    the ruling that has the sides declare it; `until`: when the system's fighter leaves the fight."""
+    party, foes = POLICIES[inputs["party_targets"]], POLICIES[inputs["foes_targets"]]
+    text = f"Focus fire: the party attacks {party}, the foes {foes}; a side attacks its target until {until}."
+    return data.step("ruling:forecast-targets", text)
+
+
 def target_order(defenders: Sequence[int], fighters: Sequence[Fighter], policy: str) -> tuple[int, ...]:
     """The order (indices into `fighters`) in which a side attacks `defenders` under `policy`; ties
     in the listed order. Lowest hit points first stays exact as the fight goes on: only the current
@@ -66,3 +93,18 @@ def target_order(defenders: Sequence[int], fighters: Sequence[Fighter], policy: 
     if policy == "listed":
         return tuple(defenders)
     raise ValueError(f"unknown targeting policy {policy!r}")
+
+
+def focus_bound(targets: dict[str, tuple[int, ...]], states: Sequence[int], outs: Sequence[int]) -> int:
+    """At most this many health states of a focus-fire fight, known before any is computed: each
+    side is attacked down its list (`targets[side]`: the foes it attacks, in order), one target at a
+    time, those before it out (each in one of its `outs` healths), the current one in any of its
+    `states`, those after it untouched."""
+    count = 1
+    for side in (PARTY, FOES):
+        ways, before = 0, 1
+        for i in targets[side]:
+            ways += before * states[i]
+            before *= outs[i]
+        count *= ways + before
+    return count

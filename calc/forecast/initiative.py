@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from calc.forecast.order import Group, Node
+from calc.forecast.order import Group, Node, trie
 
 
 class Initiative(Protocol):
@@ -57,16 +57,15 @@ class Sequences:
     def tree(self, up: int) -> Node:
         got = self._trees.get(up)
         if got is None:
-            got = self._trees[up] = Node()
-            total = 0
-            for weight, groups in self._orders(up):
-                node = got
-                for group in groups:
-                    members = tuple(i for i in group if up >> i & 1)
-                    if members:
-                        node = node.children.setdefault(members, Node())
-                node.weight += weight
-                total += weight
+            orders = self._orders(up)
+            total = sum(weight for weight, _ in orders)
             if total != self.faces:
                 raise ValueError(f"the orders weigh {total}, not the procedure's {self.faces}")
+            got = self._trees[up] = trie((weight, _members(groups, up)) for weight, groups in orders)
         return got
+
+
+def _members(groups: Sequence[Group], up: int) -> list[Group]:
+    """The groups with only the fighters of the bit mask `up`, empty ones left out."""
+    kept = (tuple(i for i in group if up >> i & 1) for group in groups)
+    return [group for group in kept if group]

@@ -9,8 +9,10 @@ enumeration of every roll."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import accumulate, combinations
 
 from calc.forecast.fighters import Fighter
@@ -20,13 +22,33 @@ Group = tuple[int, ...]
 
 @dataclass
 class Node:
-    """A prefix of orders: the weight of the orders that end here, and the groups that may come next."""
+    """A prefix of orders: the weight of the orders that end here, and the steps that may come next
+    (groups acting together; a script's slots in `calc.forecast.scripted_round`)."""
 
     weight: int = 0
-    children: dict[Group, Node] = field(default_factory=dict)
+    children: dict[Hashable, Node] = field(default_factory=dict)
 
     def size(self) -> int:
         return 1 + sum(c.size() for c in self.children.values())
+
+
+def trie(orders: Iterable[tuple[int, Iterable[Hashable]]]) -> Node:
+    """Orders written out, (weight, steps) each, as one tree of prefixes: a prefix several orders
+    share (a multi-attacker's routine before initiative) is walked once."""
+    root = Node()
+    for weight, steps in orders:
+        node = root
+        for step in steps:
+            node = node.children.setdefault(step, Node())
+        node.weight += weight
+    return root
+
+
+@cache
+def fubini(n: int) -> int:
+    """The orders n fighters can take when equal rolls act together (the ordered set partitions:
+    1, 1, 3, 13, 75, 541 …)."""
+    return 1 if n == 0 else sum(math.comb(n, k) * fubini(n - k) for k in range(1, n + 1))
 
 
 class Orders:

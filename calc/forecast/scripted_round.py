@@ -14,9 +14,10 @@ Weights stay integers over one total per round: the scripts' weights times each 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from calc.forecast.fighters import FOES, PARTY, Fighter, Health
+from calc.forecast.fighters import Fighter, Health, focus_bound
+from calc.forecast.order import trie
 from calc.forecast.walk import FocusWalk
 
 Healths = tuple[Health, ...]
@@ -32,25 +33,6 @@ Strike = Callable[[Health, bool, Fighter, Health], Sequence[tuple[int, Health]]]
 class Script:
     weight: int
     slots: tuple[Slot, ...]
-
-
-@dataclass
-class Node:
-    """A prefix of the scripts: the weight of those that end here, the slots that may come next
-    (shared prefixes, such as a multi-attacker's slot before initiative, are walked once)."""
-
-    weight: int = 0
-    children: dict[Slot, Node] = field(default_factory=dict)
-
-
-def trie(scripts: Sequence[Script]) -> Node:
-    root = Node()
-    for script in scripts:
-        node = root
-        for slot in script.slots:
-            node = node.children.setdefault(slot, Node())
-        node.weight += script.weight
-    return root
 
 
 class ScriptedFight(FocusWalk):
@@ -78,7 +60,7 @@ class ScriptedFight(FocusWalk):
                     made[i] += n
             if made != [f.most for f in self.fighters]:
                 raise ValueError(f"a script gives strikes {made}, not each fighter's most")
-        self.tree = trie(self.scripts)
+        self.tree = trie((s.weight, s.slots) for s in self.scripts)  # shared prefixes walked once
         self.total = sum(s.weight for s in self.scripts)
         for f in self.fighters:
             self.total *= f.scale**f.most
@@ -91,19 +73,12 @@ class ScriptedFight(FocusWalk):
         """At most this many states: a side is attacked down its list, one target at a time, those
         before it out (each in one of its out healths), those after it untouched; twice for the
         first round's flag."""
-        count = 2
-        for side in (PARTY, FOES):
-            ways, before = 0, 1
-            for i in self.targets[FOES if side == PARTY else PARTY]:
-                ways += before * self.fighters[i].states
-                before *= self.outs[i]
-            count *= ways + before
-        return count
+        return 2 * focus_bound(self.targets, [f.states for f in self.fighters], self.outs)
 
     def orders_walked(self, limit: int) -> int:
         """The slots a round walks from each state: with the states, what the time grows with (a
         handful of scripts, counted whole whatever `limit`)."""
-        return _size(self.tree) - 1
+        return self.tree.size() - 1
 
     def step(self, state: State) -> list[tuple[int, State]]:
         first, healths = state
@@ -129,7 +104,3 @@ class ScriptedFight(FocusWalk):
 
     def _strike(self, i: int, own: Health, first: bool, t: int, health: Health) -> Sequence[tuple[int, Health]]:
         return self.strikes[i](own, first, self.fighters[t], health)
-
-
-def _size(node: Node) -> int:
-    return 1 + sum(_size(c) for c in node.children.values())

@@ -35,34 +35,39 @@ class FocusWalk:
         }
         self._acts: dict[tuple[Healths, Hashable, bool], list[tuple[int, Healths]]] = {}
         self._strikes: dict[tuple, Sequence[tuple[int, Health]]] = {}
+        self._over: dict[Healths, bool] = {}
         self.steps = 0  # health states met while walking the rounds' orders: what the time grows with
 
     def side_out(self, side: str, healths: Healths) -> bool:
         return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
 
     def over(self, healths: Healths) -> bool:
-        return self.side_out(PARTY, healths) or self.side_out(FOES, healths)
+        """Cached: the chain and the rounds ask it of the same healths many times."""
+        got = self._over.get(healths)
+        if got is None:
+            got = self._over[healths] = self.side_out(PARTY, healths) or self.side_out(FOES, healths)
+        return got
 
     def _walk(self, node: Tree, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
-        """Every order below `node` from the healths `dist`, the round's ends summed into `out`."""
+        """Every order below `node` from the healths `dist`, the round's ends summed into `out`.
+        The hottest loop of the forecast: the cache of steps is read inline (no call per health)."""
         self.steps += len(dist)
         if node.weight:
+            get = out.get
             for h, w in dist.items():
-                out[h] = out.get(h, 0) + w * node.weight
+                out[h] = get(h, 0) + w * node.weight
+        acts = self._acts
         for step, child in node.children.items():
             nxt: dict[Healths, int] = {}
+            put = nxt.get
             for h, w in dist.items():
-                for x, after in self._cached_act(h, step, first):
-                    nxt[after] = nxt.get(after, 0) + w * x
+                key = (h, step, first)
+                got = acts.get(key)
+                if got is None:
+                    got = acts[key] = self._act(h, step, first)
+                for x, after in got:
+                    nxt[after] = put(after, 0) + w * x
             self._walk(child, nxt, first, out)
-
-    def _cached_act(self, h: Healths, step: Hashable, first: bool) -> list[tuple[int, Healths]]:
-        """One step's action from `h` (cached: the same health meets the same step often)."""
-        key = (h, step, first)
-        got = self._acts.get(key)
-        if got is None:
-            got = self._acts[key] = self._act(h, step, first)
-        return got
 
     def _act(self, h: Healths, step: Any, first: bool) -> list[tuple[int, Healths]]:
         raise NotImplementedError

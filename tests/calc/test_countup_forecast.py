@@ -5,44 +5,26 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
 import calc
 import calc.systems.countup  # noqa: F401  (the package shadows its forecast module's name)
-from calc import data, inputs
 from calc.errors import InputError
-from calc.forecast import chain
+from tests.calc import forecast_cases as cases
 from tests.calc.fight_oracle import oracle
 
 FORECAST = sys.modules["calc.systems.countup.forecast"]
-SYSTEM = data.system("countup")
 
 HERO = {"name": "Hero", "target": "character", "to_hit": 2, "ability_bonus": 1, "ac": 13, "target_hp": 5, "dice": "1d6"}
 ORC = {"name": "Orc", "target": "npc", "to_hit": 1, "ability_bonus": 0, "ac": 12, "target_hp": 4, "dice": "1d4"}
 HARMLESS = {"name": "Dummy", "target": "npc", "to_hit": -20, "ability_bonus": -10, "misc": -30, "ac": 12}
 
-
-def run(party: list[dict], foes: list[dict], **extra) -> dict:
-    return calc.evaluate(
-        {"system": "countup", "calculator": "forecast", "inputs": {"party": party, "foes": foes, **extra}}
-    )
-
-
-def exact(party: list[dict], foes: list[dict], **extra) -> chain.Forecast:
-    raw = {"party": party, "foes": foes, **extra}
-    values = inputs.validate(SYSTEM.calculator("forecast")["inputs"], raw)
-    return chain.forecast(FORECAST.build(values, SYSTEM), values["rounds"])
-
-
-def chance(answer: dict, label: str) -> Fraction:
-    return next(Fraction(c["p"]["fraction"]) for c in answer["chances"] if c["label"] == label)
-
-
-def full(f: dict) -> dict:
-    """An entry with every field the oracle reads (the declaration's defaults otherwise)."""
-    fields = SYSTEM.calculator("forecast")["inputs"][0]["fields"]
-    return {**{d["name"]: d["default"] for d in fields}, **f}
+run = partial(cases.run, "countup")
+chance = cases.chance
+exact = partial(cases.chained, "countup", FORECAST)
+full = partial(cases.full, "countup")
 
 
 @pytest.mark.parametrize(
@@ -112,38 +94,6 @@ def test_the_texts_exchange_of_blows():
     assert chance(answer, "Orc dies") == Fraction(21, 32)
 
 
-def test_adding_a_party_member_never_lowers_the_chance_to_win():
-    foes = [{**ORC, "target_hp": 6, "attacks": 2}, {**ORC, "name": "Orc 2", "target_hp": 5}]
-    party = [{**HERO, "target_hp": 4}]
-    before = chance(run(party, foes, rounds=6), "Party wins")
-    for extra in ({**HERO, "name": "B", "target_hp": 2, "to_hit": -5}, {**HERO, "name": "C", "target_hp": 8}):
-        after = chance(run([*party, extra], foes, rounds=6), "Party wins")
-        assert after >= before
-    assert chance(run([*party, {**HERO, "name": "C", "target_hp": 8}], foes, rounds=6), "Party wins") > before
-
-
-def test_raising_a_foes_hit_points_never_raises_the_chance_to_win():
-    party = [{**HERO, "target_hp": 6}, {**HERO, "name": "B", "target_hp": 4, "dice": "1d4"}]
-    wins = [chance(run(party, [{**ORC, "target_hp": hp}], rounds=6), "Party wins") for hp in range(1, 9)]
-    assert all(a >= b for a, b in zip(wins, wins[1:], strict=False))
-    assert wins[0] > wins[-1]
-
-
-def test_the_answer_reads_as_the_issue_asks():
-    answer = run([HERO], [ORC], rounds=5)
-    labels = [c["label"] for c in answer["chances"]]
-    assert labels[:3] == ["Party wins", "Foes win", "Fight still on after 5 rounds"]
-    assert {"Hero is Hurt or worse", "Hero dies", "Orc dies"} <= set(labels)
-    assert sum(chance(answer, label) for label in labels[:3]) == 1
-    table = answer["table"]
-    assert table["columns"][:3] == ["Round", "Ends in this round", "Over within k rounds"]
-    assert [row[0] for row in table["rows"]] == ["1", "2", "3", "4", "5", "more than 5"]
-    assert "median" in table["title"] and "90th percentile" in table["title"]
-    mean = exact([HERO], [ORC], rounds=5).over.mean
-    assert f"expected {mean} " in table["title"]
-    assert {s["rule"] for s in answer["steps"]} >= {"initiative", "initiative-ties", "ruling:forecast-targets", "hurt"}
-
-
 def test_a_fighter_down_before_its_turn_does_not_act():
     """The orc always acts first (modifier −20: the count runs up) and always kills the 1-HP character (NPC): the
     character never strikes back."""
@@ -152,31 +102,6 @@ def test_a_fighter_down_before_its_turn_does_not_act():
     answer = run([victim], [orc], rounds=1)
     assert chance(answer, "Foes win") == 1
     assert chance(answer, "Orc dies") == 0
-
-
-def test_past_the_bound_the_answer_names_the_states_and_what_to_reduce():
-    big = [{**HERO, "name": f"H{i}", "target_hp": 200} for i in range(4)]
-    with pytest.raises(InputError) as err:
-        run(big, [{**ORC, "name": f"O{i}", "target_hp": 200} for i in range(4)])
-    assert "states" in err.value.reason and "fewer" in err.value.reason
-
-
-def test_a_bad_fighter_field_is_named_by_its_row():
-    with pytest.raises(InputError) as err:
-        run([HERO], [{**ORC, "target_hp": 0}])
-    assert err.value.input == "foes[1].target_hp"
-    with pytest.raises(InputError) as err:
-        run([{**HERO, "hurt": True}], [ORC])
-    assert err.value.input == "party[1].hurt"
-
-
-def test_command_line_reaches_it(capsys):
-    from calc.__main__ import main
-
-    assert (
-        main(["countup", "forecast", "--party", "name=A,target_hp=3", "--foes", "name=B,target=npc,target_hp=2"]) == 0
-    )
-    assert "Party wins" in capsys.readouterr().out
 
 
 def test_past_the_steps_bound_the_answer_says_what_to_reduce():

@@ -11,9 +11,9 @@ import pytest
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain
-from calc.forecast.fighters import FOES, PARTY, Fighter, target_order
+from calc.forecast.fighters import FOES, PARTY, Fighter, focus_bound, target_order
 from calc.forecast.initiative import Sequences
-from calc.forecast.order import Orders
+from calc.forecast.order import Orders, fubini, trie
 from calc.forecast.round import Fight
 
 
@@ -83,6 +83,42 @@ def test_targeting_orders():
     assert target_order([1, 2, 3], fs, "lowest-hp") == (2, 3, 1)
     assert target_order([1, 2, 3], fs, "dangerous") == (2, 1, 3)
     assert target_order([1, 2, 3], fs, "listed") == (1, 2, 3)
+
+
+@pytest.mark.parametrize(
+    ("states", "outs"), [([3, 2, 4, 1], [1, 1, 1, 1]), ([3, 2, 4, 2], [2, 3, 1, 2]), ([5, 1, 2, 3], [1, 2, 2, 1])]
+)
+def test_the_focus_fire_bound_counts_every_healths_a_side_can_be_left_in(states, outs):
+    """Brute force over every health of every fighter (any in-fight state, or any out one): a side
+    attacked down its list is some out, then at most one hurt, then the rest at their start."""
+    targets = {PARTY: (2, 3), FOES: (1, 0)}  # the party attacks fighters 2 and 3, the foes 1 then 0
+
+    def ways(aims: tuple[int, ...]) -> int:
+        kinds = [[("in", k) for k in range(states[i])] + [("out", k) for k in range(outs[i])] for i in aims]
+        count = 0
+        for hs in product(*kinds):
+            left = [h for h in hs if h[0] == "in"]
+            out_first = all(h[0] == "out" for h in hs[: len(hs) - len(left)])
+            count += out_first and all(h == ("in", 0) for h in left[1:])
+        return count
+
+    assert focus_bound(targets, states, outs) == ways(targets[PARTY]) * ways(targets[FOES])
+
+
+def test_orders_written_out_share_their_prefixes_and_sum_the_same_order():
+    root = trie([(2, ["a", "b"]), (3, ["a", "c"]), (1, ["a", "b"]), (4, [])])
+    assert root.weight == 4 and list(root.children) == ["a"]
+    a = root.children["a"]
+    assert (a.weight, a.children["b"].weight, a.children["c"].weight) == (0, 3, 3)
+    assert root.size() == 4
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_the_orders_with_ties_together_are_the_ordered_set_partitions(n):
+    """Brute force: label each fighter with its group's rank; a labelling is an order when its
+    ranks are exactly 0 … k-1 for some k."""
+    count = sum(set(ranks) == set(range(max(ranks, default=-1) + 1)) for ranks in product(range(n), repeat=n))
+    assert fubini(n) == count
 
 
 def test_the_state_bound_is_checked_before_any_state_is_computed():

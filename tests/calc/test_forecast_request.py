@@ -61,6 +61,9 @@ def test_countup_request_from_the_fight_as_it_stands_equals_the_hand_built_one()
                 {"name": "Orc", "die": "d10", "modifier": 0, **ROUND_ATTACKER, "to_hit": 1,
                  "ac": 13, "target": "npc", "target_hp": 9, "npc_hurt": False},
             ],
+            # the round's order as rolled (count up: Bram's 8, the Orc's 10, Aria's 11), nobody acted yet
+            "order": [{"name": "Bram"}, {"name": "Orc"}, {"name": "Aria"}],
+            "acted": 0,
         },
     }  # fmt: skip
     assert got["request"] == hand
@@ -121,3 +124,20 @@ def test_a_forecast_exactly_where_the_data_declares_one(system: str) -> None:
 def test_names_are_made_unique_within_the_forecasts_length() -> None:
     assert unique_names(["Orc", "orc", "Orc"], 40) == ["Orc", "orc (2)", "Orc (3)"]
     assert unique_names(["x" * 50, "x" * 45], 40) == ["x" * 40, "x" * 36 + " (2)"]
+
+
+def test_countup_the_forecast_starts_from_the_current_turn() -> None:
+    """Before the first round the forecast starts fresh; mid-round those before the current turn
+    have acted (the dead Goblin's turn is no fighter's); the answer is the calculator's for it."""
+    fresh = Fight("countup")
+    fresh.add("Aria", "pc", 10)
+    fresh.add("Orc", "foe", 9)
+    assert "order" not in built(fresh)["request"]["inputs"]
+    f = countup_fight()
+    f.do("next_turn")
+    f.do("next_turn")  # Bram and the Orc have acted: Aria's turn
+    got = fight.forecast("countup", f.state)
+    asked = got["request"]["inputs"]
+    assert asked["order"] == [{"name": "Bram"}, {"name": "Orc"}, {"name": "Aria"}] and asked["acted"] == 2
+    assert got["result"] == evaluate(got["request"])
+    assert any(s["text"].startswith("Mid-round") and "Aria still to act" in s["text"] for s in got["result"]["steps"])

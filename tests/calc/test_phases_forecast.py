@@ -9,16 +9,18 @@ import sys
 import time
 from collections import Counter
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from itertools import groupby, product
+from typing import Any
 
 import pytest
 
 import calc
 import calc.systems.phases  # noqa: F401  (the package shadows its forecast module's name)
-from calc import data, inputs
+from calc import data
 from calc.errors import InputError
 from calc.forecast import chain
+from tests.calc import forecast_cases as cases
 
 FORECAST = sys.modules["calc.systems.phases.forecast"]
 SYSTEM = data.system("phases")
@@ -33,20 +35,9 @@ DUMMY = {"name": "Dummy", "mode": "monster", "damage_dice": "1d2", "target_sourc
 PLAIN = {"natural_rolls": False}
 """The oracle's rules: no natural 20s, so no critical Wounds."""
 
-
-def run(party: list[dict], foes: list[dict], **extra) -> dict:
-    return calc.evaluate(
-        {"system": "phases", "calculator": "forecast", "inputs": {"party": party, "foes": foes, **extra}}
-    )
-
-
-def exact(party: list[dict], foes: list[dict], **extra) -> chain.Forecast:
-    values = inputs.validate(SYSTEM.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
-    return chain.forecast(FORECAST.build(values, SYSTEM), values["rounds"])  # type: ignore[arg-type]
-
-
-def chance(answer: dict, label: str) -> Fraction:
-    return next(Fraction(c["p"]["fraction"]) for c in answer["chances"] if c["label"] == label)
+run = partial(cases.run, "phases")
+chance = cases.chance
+exact = partial(cases.chained, "phases", FORECAST)
 
 
 def full(f: dict) -> dict:
@@ -134,62 +125,13 @@ def oracle(
         for a, b in product(*each):
             orders[tuple((i,) for i in (*a, *b))] += 1
     whole = sum(orders.values())
+    chances = {order: Fraction(count, whole) for order, count in orders.items()}
+    start = tuple((f["target_hp"], 0) for f in people)
 
-    def over(h: tuple) -> bool:
-        return any(all(h[i] == "out" for i in side) for side in sides)
+    def blows(i: int, t: int, h: tuple) -> list[tuple[Any, Fraction]]:
+        return [(blow(t, h, x), r) for x, r in pmf[(i, t)].items()]
 
-    def one_round(h: tuple) -> dict[tuple, Fraction]:
-        if over(h):
-            return {h: Fraction(1)}
-        out: dict[tuple, Fraction] = {}
-        for order, count in orders.items():
-            dist = {h: Fraction(count, whole)}
-            for group in order:
-                nxt: dict[tuple, Fraction] = {}
-                for cur, p in dist.items():
-                    states = {cur: p}
-                    for i in group:
-                        if cur[i] == "out":
-                            continue
-                        after: dict[tuple, Fraction] = {}
-                        for s, q in states.items():
-                            t = next((j for j in aims[people[i]["side"]] if s[j] != "out"), None)
-                            if t is None:
-                                after[s] = after.get(s, 0) + q
-                                continue
-                            for x, r in pmf[(i, t)].items():
-                                hit = list(s)
-                                hit[t] = blow(t, s[t], x)
-                                after[tuple(hit)] = after.get(tuple(hit), 0) + q * r
-                        states = after
-                    for s, q in states.items():
-                        nxt[s] = nxt.get(s, 0) + q
-                dist = nxt
-            for s, q in dist.items():
-                out[s] = out.get(s, 0) + q
-        return out
-
-    state = {tuple((f["target_hp"], 0) for f in people): Fraction(1)}
-    answers = []
-    for _ in range(rounds):
-        nxt: dict[tuple, Fraction] = {}
-        for h, p in state.items():
-            for s, q in one_round(h).items():
-                nxt[s] = nxt.get(s, 0) + p * q
-        state = nxt
-        won = [
-            sum(
-                (
-                    p
-                    for h, p in state.items()
-                    if all(h[i] == "out" for i in sides[1 - s]) and not all(h[i] == "out" for i in sides[s])
-                ),
-                Fraction(0),
-            )
-            for s in (0, 1)
-        ]
-        answers.append((won[0], won[1]))
-    return answers
+    return cases.rolled_each_round(start, chances, sides, aims, lambda h: h == "out", blows, rounds)
 
 
 ARCHER = {**HERO, "name": "Archer", "attack_type": "ranged", "target_hp": 2, "free_slots": 2}
@@ -334,54 +276,6 @@ def test_the_texts_orc_of_morale_7_both_readings():
     assert chance(later, "Foes break by morale") > 0
 
 
-def test_adding_a_party_member_never_lowers_the_chance_to_win():
-    foes = [{**ORC, "target_hp": 4, "hd": 2}]
-    party = [{**HERO, "target_hp": 2}]
-    before = chance(run(party, foes, rounds=5), "Party wins")
-    for extra in ({**HERO, "name": "B", "attack_target": 15}, {**HERO, "name": "C", "target_hp": 5}):
-        assert chance(run([*party, extra], foes, rounds=5), "Party wins") >= before
-    assert chance(run([*party, {**HERO, "name": "C", "target_hp": 5}], foes, rounds=5), "Party wins") > before
-
-
-def test_raising_a_foes_hit_points_never_raises_the_chance_to_win():
-    party = [{**HERO, "target_hp": 4}]
-    wins = [chance(run(party, [{**ORC, "target_hp": hp}], rounds=5), "Party wins") for hp in range(0, 8)]
-    assert all(a >= b for a, b in zip(wins, wins[1:], strict=False))
-    assert wins[0] > wins[-1]
-
-
-def test_the_answer_reads_as_the_issue_asks():
-    answer = run([HERO], [{**ORC, "morale": 7}], rounds=5)
-    labels = [c["label"] for c in answer["chances"]]
-    assert labels[:2] == ["Party wins", "Foes win"]
-    assert {"Fight still on after 5 rounds", "Foes break by morale", "Hero goes down", "Hero dies", "Orc flees"} <= set(
-        labels
-    )
-    table = answer["table"]
-    assert [row[0] for row in table["rows"]] == ["1", "2", "3", "4", "5", "more than 5"]
-    mean = exact([HERO], [{**ORC, "morale": 7}], rounds=5).over.mean
-    assert "median" in table["title"] and "90th percentile" in table["title"] and f"expected {mean} " in table["title"]
-    cited = {s["rule"] for s in answer["steps"]}
-    assert cited >= {"combat-round", "simultaneous-actions", "ruling:phase-ties", "ruling:forecast-targets", "wounds",
-                     "morale", "ruling:round-morale"}  # fmt: skip
-
-
-def test_a_bad_fighter_field_is_named_by_its_row():
-    with pytest.raises(InputError) as err:
-        run([HERO], [{**ORC, "damage_dice": "4d6"}])
-    assert err.value.input == "foes[1].damage_dice"
-    with pytest.raises(InputError) as err:
-        run([HERO, {**HERO, "name": "B", "target_hp": 99}], [ORC])
-    assert err.value.input == "party[2].target_hp"
-
-
-def test_past_the_bound_the_answer_names_the_states_and_what_to_reduce():
-    big = [{**HERO, "name": f"H{i}", "target_hp": 60, "free_slots": 20} for i in range(4)]
-    with pytest.raises(InputError) as err:
-        run(big, [{**ORC, "name": f"O{i}", "target_hp": 60, "hd": 20} for i in range(4)])
-    assert "states" in err.value.reason and "fewer" in err.value.reason
-
-
 def test_too_many_orders_of_rerolled_ties_are_refused_before_they_are_listed():
     """Twelve melee fighters: 12! orders a round under the re-roll reading, refused at once."""
     party = [{**HERO, "name": f"H{i}"} for i in range(6)]
@@ -401,11 +295,3 @@ def test_many_fighters_in_one_phase_are_refused_before_their_orders_are_listed(n
         run([{**tiny, "name": f"H{i}"} for i in range(n)], [{**tiny, "name": f"O{i}"} for i in range(n)])
     assert "orders of who acts when" in err.value.reason and "fewer fighters" in err.value.reason
     assert time.process_time() - start < 1
-
-
-def test_command_line_reaches_it(capsys):
-    from calc.__main__ import main
-
-    assert main(["phases", "forecast", "--rounds", "3"]) == 0
-    out = capsys.readouterr().out
-    assert "Party wins" in out and "Foes break by morale" in out

@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from functools import partial
 from itertools import groupby
 
 import pytest
 
 import calc
 import calc.systems.segments  # noqa: F401  (the package shadows its forecast module's name)
-from calc import data, inputs
-from calc.errors import InputError
-from calc.forecast import chain
+from tests.calc import forecast_cases as cases
 
 FORECAST = sys.modules["calc.systems.segments.forecast"]
-SYSTEM = data.system("segments")
 
 HERO = {"name": "Hero", "level": 3, "weapon": "long sword", "ac": 5, "target_hp": 6,
         "routine": [{"name": "Sword", "dice": "1d8", "modifier": 0, "to_hit": 0}]}  # fmt: skip
@@ -30,25 +28,10 @@ H = Fraction(19, 20)
 """A natural 1 always misses: the best attacker hits 19 times in 20."""
 SPEED = {"": 0, "long sword": 5, "battle axe": 7, "dagger": 2}
 
-
-def run(party: list[dict], foes: list[dict], **extra) -> dict:
-    return calc.evaluate(
-        {"system": "segments", "calculator": "forecast", "inputs": {"party": party, "foes": foes, **extra}}
-    )
-
-
-def exact(party: list[dict], foes: list[dict], **extra) -> chain.Forecast:
-    values = inputs.validate(SYSTEM.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
-    return chain.forecast(FORECAST.build(values, SYSTEM), values["rounds"])
-
-
-def chance(answer: dict, label: str) -> Fraction:
-    return next(Fraction(c["p"]["fraction"]) for c in answer["chances"] if c["label"] == label)
-
-
-def full(f: dict) -> dict:
-    fields = SYSTEM.calculator("forecast")["inputs"][0]["fields"]
-    return {**{d["name"]: d["default"] for d in fields}, **f}
+run = partial(cases.run, "segments")
+chance = cases.chance
+exact = partial(cases.chained, "segments", FORECAST)
+full = partial(cases.full, "segments")
 
 
 # --- the oracle -----------------------------------------------------------------------------------
@@ -97,60 +80,12 @@ def oracle(party: list[dict], foes: list[dict], rounds: int) -> list[tuple[Fract
                 out[key] = out.get(key, 0) + Fraction(1, 36)
         return out
 
-    order_p = orders()
+    start = tuple(f["target_hp"] for f in people)
 
-    def over(h: tuple) -> bool:
-        return any(all(h[i] <= 0 for i in side) for side in sides)
+    def blows(i: int, t: int, hp: int) -> list[tuple[int, Fraction]]:
+        return [(max(hp - x, 0), r) for x, r in dmg[(i, t)].items()]
 
-    def one_round(h: tuple) -> dict[tuple, Fraction]:
-        if over(h):
-            return {h: Fraction(1)}
-        out: dict[tuple, Fraction] = {}
-        for order, p_order in order_p.items():
-            dist = {h: p_order}
-            for group in order:
-                nxt: dict[tuple, Fraction] = {}
-                for cur, p in dist.items():
-                    states = {cur: p}
-                    for i in group:
-                        if cur[i] <= 0:  # down when its slot began: no blow
-                            continue
-                        after: dict[tuple, Fraction] = {}
-                        for s, q in states.items():
-                            t = next((j for j in aims[people[i]["side"]] if s[j] > 0), None)
-                            if t is None:
-                                after[s] = after.get(s, 0) + q
-                                continue
-                            for x, r in dmg[(i, t)].items():
-                                hit = list(s)
-                                hit[t] = max(s[t] - x, 0)
-                                after[tuple(hit)] = after.get(tuple(hit), 0) + q * r
-                        states = after
-                    for s, q in states.items():
-                        nxt[s] = nxt.get(s, 0) + q
-                dist = nxt
-            for s, q in dist.items():
-                out[s] = out.get(s, 0) + q
-        return out
-
-    state = {tuple(f["target_hp"] for f in people): Fraction(1)}
-    answers = []
-    for _ in range(rounds):
-        nxt: dict[tuple, Fraction] = {}
-        for h, p in state.items():
-            for s, q in one_round(h).items():
-                nxt[s] = nxt.get(s, 0) + p * q
-        state = nxt
-        party_won = sum(
-            (p for h, p in state.items() if all(h[i] <= 0 for i in sides[1]) and not all(h[i] <= 0 for i in sides[0])),
-            Fraction(0),
-        )
-        foes_won = sum(
-            (p for h, p in state.items() if all(h[i] <= 0 for i in sides[0]) and not all(h[i] <= 0 for i in sides[1])),
-            Fraction(0),
-        )
-        answers.append((party_won, foes_won))
-    return answers
+    return cases.rolled_each_round(start, orders(), sides, aims, lambda hp: hp <= 0, blows, rounds)
 
 
 ARCHER = {**HERO, "name": "Archer", "action": "missile", "weapon": "", "target_hp": 3,
@@ -204,22 +139,6 @@ def test_the_texts_weapon_speed_example():
     assert chance(together, "Party wins") == chance(together, "Foes win")
     assert chance(together, "Party wins") == Fraction(15, 36) * (H + (1 - H) * H) + Fraction(6, 36) * H * (1 - H)
     assert chance(together, "Both sides fall") == Fraction(6, 36) * H * H
-
-
-def test_adding_a_party_member_never_lowers_the_chance_to_win():
-    foes = [{**ORC, "target_hp": 6}, {**ORC, "name": "Orc 2", "target_hp": 5}]
-    party = [{**HERO, "target_hp": 4}]
-    before = chance(run(party, foes, rounds=6), "Party wins")
-    for extra in ({**HERO, "name": "B", "target_hp": 2, "bonus": -5}, {**HERO, "name": "C", "target_hp": 8}):
-        assert chance(run([*party, extra], foes, rounds=6), "Party wins") >= before
-    assert chance(run([*party, {**HERO, "name": "C", "target_hp": 8}], foes, rounds=6), "Party wins") > before
-
-
-def test_raising_a_foes_hit_points_never_raises_the_chance_to_win():
-    party = [HERO, {**ARCHER, "target_hp": 4}]
-    wins = [chance(run(party, [{**ORC, "target_hp": hp}], rounds=6), "Party wins") for hp in range(1, 9)]
-    assert all(a >= b for a, b in zip(wins, wins[1:], strict=False))
-    assert wins[0] > wins[-1]
 
 
 def test_drop_at_both_readings():
@@ -295,48 +214,3 @@ def test_a_multi_attackers_first_routine_comes_before_group_initiative():
     single = run([hero], [{**beast, "routines": 1}], rounds=1)
     # The hero's long sword (speed 5) beats the axe (7) on a tied roll: the hero strikes first 21 times in 36.
     assert chance(single, "Orc drops") == Fraction(21, 36) * H + Fraction(15, 36) * (1 - H) * H
-
-
-def test_the_answer_reads_as_the_issue_asks():
-    answer = run([HERO], [ORC], rounds=5)
-    labels = [c["label"] for c in answer["chances"]]
-    assert labels[:2] == ["Party wins", "Foes win"]
-    assert "Fight still on after 5 rounds" in labels and {"Hero drops", "Orc drops"} <= set(labels)
-    table = answer["table"]
-    assert [row[0] for row in table["rows"]] == ["1", "2", "3", "4", "5", "more than 5"]
-    mean = exact([HERO], [ORC], rounds=5).over.mean
-    assert "median" in table["title"] and "90th percentile" in table["title"] and f"expected {mean} " in table["title"]
-    cited = {s["rule"] for s in answer["steps"]}
-    assert cited >= {
-        "group-initiative",
-        "action-order",
-        "weapon-speed",
-        "ruling:forecast-targets",
-        "ruling:round-drop-at-zero",
-    }
-
-
-def test_a_bad_fighter_field_is_named_by_its_row():
-    with pytest.raises(InputError) as err:
-        run([HERO], [{**ORC, "action": "spell"}])
-    assert err.value.input == "foes[1].action"
-    with pytest.raises(InputError) as err:
-        run([HERO, {**HERO, "name": "B", "weapon": "short bow"}], [ORC])
-    assert err.value.input == "party[2].weapon"
-    with pytest.raises(InputError) as err:
-        run([HERO], [{**ORC, "routine": [{"name": "Bad", "dice": "d", "modifier": 0, "to_hit": 0}]}])
-    assert err.value.input == "foes[1].routine[1].dice"
-
-
-def test_past_the_bound_the_answer_names_the_states_and_what_to_reduce():
-    big = [{**HERO, "name": f"H{i}", "target_hp": 100} for i in range(4)]
-    with pytest.raises(InputError) as err:
-        run(big, [{**ORC, "name": f"O{i}", "target_hp": 100} for i in range(4)])
-    assert "states" in err.value.reason and "fewer" in err.value.reason
-
-
-def test_command_line_reaches_it(capsys):
-    from calc.__main__ import main
-
-    assert main(["segments", "forecast", "--rounds", "3"]) == 0
-    assert "Party wins" in capsys.readouterr().out

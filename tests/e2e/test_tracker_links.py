@@ -68,6 +68,11 @@ def test_the_forecast_panel_answers_the_fight_as_it_stands(browser, site, theme,
         page.locator(".cc-tk-forecast[data-cc-state=done]").wait_for()
         answer = panel.locator(".cc-tk-forecast-answer")
         assert json.loads(answer.get_attribute("data-cc-request")) == request
+        # mid-round: Aria's turn, those before her have acted (calc/fight/forecast_request.py)
+        acted = request["inputs"]["acted"]
+        assert [e["name"] for e in request["inputs"]["order"]][acted] == "Aria"
+        status = panel.locator(".cc-tk-forecast-status").inner_text()
+        assert f"from round 1, turn {acted + 1} of {len(request['inputs']['order'])}" in status, status
         shown = answer.locator(".cc-chances dt").all_inner_texts()
         assert shown[:2] == ["Party wins", "Foes win"]
         wins = answer.locator(".cc-chances dd").first.locator(".cc-frac").get_attribute("data-fraction")

@@ -15,6 +15,7 @@ from test_tracker import PHONE, add_people, current_id, open_tracker, play_round
 
 from calc import data as data_mod
 from calc import evaluate
+from calc.browser import evaluate_json
 from calc.fight import fighter
 
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
@@ -46,14 +47,16 @@ def _plan(page, system: str, target: str) -> dict:
     return next(t for t in odds["targets"] if t["id"] == target)["resolve"]
 
 
-def expected(answer: dict) -> list[str | None]:
+def expected(answer: dict, before: dict) -> list[str | None]:
+    """The card's figures: its request's answer, and "before it acts again" from the answer to its
+    `data-cc-before` request (every foe of the target acting before its turn: calc/fight/before_turn.py)."""
     fa, lead = answer["first_attack"], answer["rounds"][0]
     within = lead["within"]
     return [
         fa["hit"]["fraction"],
         fa["expected"]["fraction"],
         fa["drops"][0]["p"]["fraction"],
-        within[0]["fraction"],
+        before["result"]["p"]["fraction"] if "result" in before else None,
         lead["mean"]["fraction"] if lead["mean"] else None,
         within[2]["fraction"],
     ]
@@ -70,7 +73,14 @@ def check_panel(page, system: str) -> dict:
     target = next(c for c in state["combatants"] if c["name"] in box.get_attribute("aria-label").split(" on ")[-1])
     health = fighter.declaration(data_mod.system(system))["health"]
     assert request["inputs"][health] == target["hp"]
-    assert shown_fractions(page) == expected(evaluate(request))
+    box.locator("xpath=self::*[@data-cc-before-state]").wait_for(state="attached")
+    asked = json.loads(box.get_attribute("data-cc-before"))
+    assert asked["kind"] == "before" and asked["state"] == state and asked["attacker"] == current_id(page)
+    before = json.loads(evaluate_json(box.get_attribute("data-cc-before")))
+    assert box.get_attribute("data-cc-before-state") == ("done" if "result" in before else "error")
+    assert shown_fractions(page) == expected(evaluate(request), before)
+    if "result" in before:  # the focus-fire assumption beside its ruling
+        assert box.locator(".cc-tk-assume a[href*='forecast-targets']").count() == 1
     return request
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from macros import loader, markup
 from macros.render import overview, rules, system_pages
-from macros.render.prose import Prose, md_text
+from macros.render.prose import Prose, md_text, plain_text
 from macros.render.tables import table_block
 from macros.site import Site
 
@@ -50,6 +50,15 @@ def test_references_become_relative_links_and_terms(site: Site) -> None:
     assert '<span class="cc-tip" role="tooltip" id="cc-tip-ac-1"><strong>AC (Armour Class)</strong>' in out
     # the definition's own reference is plain text inside the tooltip: nothing interactive there
     assert "*Attacking*" in out
+
+
+def test_plain_text_names_references_by_title_and_drops_marks(site: Site) -> None:
+    """A ruling's reading as a calculator's step says it: plain text on one line, each reference
+    its label or title, no emphasis or code marks (a step is shown as text, never as HTML)."""
+    system = site.catalog.systems["countup"]
+    text = "See [[rule:damage]],\n[[table:bonuses|the table]] and [[term:ac]]: **at least** *once*, `d20`; 2 * 3."
+    assert plain_text(system, text) == "See Damage, the table and AC: at least once, d20; 2 * 3."
+    assert plain_text(system, None) == ""
 
 
 def test_bad_markup_raises() -> None:

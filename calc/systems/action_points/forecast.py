@@ -18,8 +18,8 @@ from typing import Any
 from calc import inputs as declared
 from calc.data import SystemData
 from calc.dist import Dist
-from calc.forecast import answer, fixed_order
-from calc.forecast.fighters import POLICIES
+from calc.forecast import answer, fixed_order, rest_of_round
+from calc.forecast.fighters import policies, targets_step
 from calc.forecast.fixed_order import Actor, Blow
 from calc.forecast.inputs import each
 from calc.systems.action_points.attack import damage_parts, resolve_attack, wound_needed
@@ -189,22 +189,17 @@ def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, 
             )
         )
     split = fixed_order.rerolled(totals, True) if inputs["tie_reroll"] == "with_bonus" else fixed_order.evenly
-    return fixed_order.Rules(actors, {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}), totals, split
+    return fixed_order.Rules(actors, policies(inputs)), totals, split
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     rules, totals, split = build(inputs, data)
-    result, orders = fixed_order.forecast(rules, totals, split, True, inputs["rounds"])
-    return answer.answer(result, rules.fighters, steps(inputs, data, orders))  # type: ignore[arg-type]
+    result, orders, mid = rest_of_round.fixed_or_mixed(rules, totals, split, True, inputs, data)
+    return answer.answer(result, rules.fighters, steps(inputs, data, orders) + mid)  # type: ignore[arg-type]
 
 
 def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[str, str]]:
     """Every assumption of the forecast, each with the rule (or ruling) behind it."""
-    tie = (
-        "with 1d20 + initiative bonus again (ruling)"
-        if inputs["tie_reroll"] == "with_bonus"
-        else "by a bare d20 roll-off, an even chance (other reading)"
-    )
     out = [
         data.step(
             "initiative",
@@ -212,37 +207,20 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             f"highest total down, the same order every round: the forecast weighs all {orders:,} orders.",
         ),
         data.step("initiative-ties", "Tied totals are rolled again among the tied fighters only."),
-        data.step("ruling:initiative-tie-reroll", f"The re-roll is {tie}."),
+        data.reading_step("initiative-tie-reroll", inputs["tie_reroll"]),
         data.step(
             "action-points-per-turn",
             "Each turn spends 3 AP on the attacks the fighter lists (as the round calculator), each at its "
             "side's current target as the fight stands then.",
         ),
-        data.step(
-            "ruling:forecast-targets",
-            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
-            f"{POLICIES[inputs['foes_targets']]}; a side attacks its target until it is down (below 0 hit points).",
-        ),
+        targets_step(data, inputs, "it is down (below 0 hit points)"),
         data.step("dying", "Below 0 hit points a fighter is unconscious and dying: it no longer acts nor is attacked."),
         data.step("dead", "At −10 hit points it is dead."),
+        data.reading_step("round-dying-checks", inputs["dying_checks"]),
     ]
     if inputs["dying_checks"] == "counted":
-        out.append(
-            data.step(
-                "ruling:round-dying-checks",
-                "At each round's end a dying fighter makes its Constitution check (d20 + Constitution against 15 + "
-                "its hit points below 0), a failure costing 1 more; the checks stop when the fight ends.",
-            )
-        )
-        meets = inputs["dc_ties"] == "meets"
-        out.append(
-            data.step(
-                "ruling:ability-check-dc",
-                "A check equal to the DC passes (ruling)." if meets else "A check must exceed the DC (other reading).",
-            )
-        )
-    else:
-        out.append(data.step("ruling:round-dying-checks", "Other reading: only the blows count towards death."))
+        out.append(data.step("dying", "A dying fighter's checks stop when the fight ends."))
+        out.append(data.reading_step("ability-check-dc", inputs["dc_ties"]))
     if inputs["wounds_rule"]:
         out.append(
             data.step(

@@ -17,8 +17,8 @@ from typing import Any
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import answer, fixed_order
-from calc.forecast.fighters import POLICIES
+from calc.forecast import answer, fixed_order, rest_of_round
+from calc.forecast.fighters import policies, targets_step
 from calc.forecast.fixed_order import Actor, Blow
 from calc.forecast.inputs import each
 from calc.rounds import attack_damage
@@ -123,8 +123,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, 
         split = fixed_order.by_key([-s["inputs"]["defender_dex"] for s in specs], fixed_order.together)
     else:
         split = fixed_order.together
-    policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
-    return fixed_order.Rules(actors, policies), totals, split
+    return fixed_order.Rules(actors, policies(inputs)), totals, split
 
 
 def _dropped(drops: int, hp: int) -> bool:
@@ -137,14 +136,13 @@ def _held(reserves: int, hp: int) -> int:
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     rules, totals, split = build(inputs, data)
-    result, orders = fixed_order.forecast(rules, totals, split, False, inputs["rounds"])
-    return answer.answer(result, rules.fighters, steps(inputs, data, orders))  # type: ignore[arg-type]
+    result, orders, mid = rest_of_round.fixed_or_mixed(rules, totals, split, False, inputs, data)
+    return answer.answer(result, rules.fighters, steps(inputs, data, orders) + mid)  # type: ignore[arg-type]
 
 
 def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[str, str]]:
     """Every assumption of the forecast, each with the rule (or ruling) behind it."""
     by_agility = inputs["initiative_ability"] == "agility"
-    when_hit = inputs["spend_reserve"] == "when-hit"
     return [
         data.step(
             "initiative",
@@ -152,37 +150,21 @@ def steps(inputs: dict[str, Any], data: SystemData, orders: int) -> list[dict[st
             f"turns run from the highest total down, the same order every round: the forecast weighs all "
             f"{orders:,} orders.",
         ),
-        data.step(
-            "ruling:initiative-ability",
-            "Agility score added (the prose's reading)." if by_agility else "Dexterity modifier added (the formula).",
-        ),
-        data.step(
-            "ruling:initiative-ties",
-            "Equal totals: the higher Dexterity modifier acts first; equal ones act together (other reading)."
-            if inputs["initiative_ties"] == "dexterity"
-            else "Equal totals act together: every one of them acts, even one felled by another (ruling).",
-        ),
+        data.reading_step("initiative-ability", inputs["initiative_ability"]),
+        data.reading_step("initiative-ties", inputs["initiative_ties"]),
+        data.step("initiative", "Fighters still tied act together: each of them acts, even one felled by another."),
         data.step(
             "complex-actions",
             "Each turn is the round calculator's: the complex action attacks, and with two weapons the off hand too, "
             "each attack at its side's current target as the fight stands then.",
         ),
-        data.step(
-            "ruling:forecast-targets",
-            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
-            f"{POLICIES[inputs['foes_targets']]}; a side attacks its target until it drops.",
-        ),
+        targets_step(data, inputs, "it drops"),
         data.step(
             "reserve-actions",
             "A fighter with a block or dodge holds its reserve actions every round and shares them out over every "
             "attack against it that round, in the order they come; none carry over.",
         ),
-        data.step(
-            "ruling:reserve-spending",
-            "A reserve is spent only on an attack that beats Passive Defense (ruling)."
-            if when_hit
-            else "Other reading: reserves go to the first attacks, hit or not.",
-        ),
+        data.reading_step("reserve-spending", inputs["spend_reserve"]),
         data.step("ruling:round-target-drops", "A fighter drops at 0 hit points and leaves the fight (ruling)."),
     ]
 

@@ -17,8 +17,8 @@ from calc import rounds
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import answer, chain
-from calc.forecast.fighters import PARTY, POLICIES, Fighter, Health
+from calc.forecast import answer, chain, rest_of_round
+from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
 from calc.systems.countup.damage import hit_damage
@@ -84,14 +84,7 @@ class Attacks:
 
     def strike(self, own: Any, target: Fighter, health: Any) -> list[tuple[int, Health]]:
         ac, dead = target.defense
-        d = self.damage[(self.hurt(own), ac)]
-        factor = self.scale // d.total
-        out: dict[int, int] = {}
-        xs, ws = d.support()
-        for x, w in zip(xs, ws, strict=True):
-            h = max(health - x, dead)
-            out[h] = out.get(h, 0) + w * factor
-        return [(w, h) for h, w in out.items() if w]
+        return dealt(self.damage[(self.hurt(own), ac)], self.scale, health, partial(max, dead))
 
 
 def build(inputs: dict[str, Any], data: SystemData) -> Fight:
@@ -124,13 +117,13 @@ def build(inputs: dict[str, Any], data: SystemData) -> Fight:
             defense=(spec["inputs"]["ac"], spec["dead_at"]),
         )
         fighters.append(f)
-    return Fight(fighters, {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}, high_first=False)
+    return Fight(fighters, policies(inputs), high_first=False)
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
-    result = chain.forecast(fight, inputs["rounds"])
-    return answer.answer(result, fight.fighters, steps(inputs, data))
+    result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"])
+    return answer.answer(result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "initiative"))
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
@@ -156,15 +149,11 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "secondary-action",
             "A first round that needs a move and a draw has no attack (as each fighter's First round says).",
         ),
-        data.step(
-            "ruling:forecast-targets",
-            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
-            f"{POLICIES[inputs['foes_targets']]}; a side keeps attacking its target until it is out of the fight.",
-        ),
+        targets_step(data, inputs),
         data.step("hurt", "From 0 to −9 hit points a character is Hurt: −10 to hit and to damage, still fighting."),
         data.step("death", "A character (or an important NPC) dies at −10 and leaves the fight."),
         data.step("npc-death", "An ordinary NPC or monster dies at 0 and leaves the fight."),
-        data.step("ruling:damage-floor", "A hit's damage below 0 counts as 0: an attack never heals."),
+        data.reading_step("damage-floor", inputs["damage_floor"]),
     ]  # fmt: skip
 
 

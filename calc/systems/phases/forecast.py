@@ -19,10 +19,11 @@ from typing import Any
 
 from calc.data import SystemData
 from calc.errors import InputError
-from calc.forecast import answer, chain
+from calc.forecast import answer, chain, rest_of_round
 from calc.forecast.between_rounds import BetweenRounds
-from calc.forecast.fighters import FOES, PARTY, POLICIES, Fighter, Health
+from calc.forecast.fighters import FOES, PARTY, Fighter, Health, policies, targets_step
 from calc.forecast.inputs import each
+from calc.forecast.order import fubini
 from calc.forecast.round import Fight
 from calc.forecast.scripted_round import Script, ScriptedFight
 from calc.systems.phases import round_morale
@@ -157,13 +158,12 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
             )  # fmt: skip
         )
         strikes.append(strike)
-    policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
     inner: Any
     if inputs["ties"] == "simultaneous":
         _orders_bounded(fighters, [s["phase"] for s in specs])
-        inner = Fight(fighters, policies, high_first=True)
+        inner = Fight(fighters, policies(inputs), high_first=True)
     else:
-        inner = ScriptedFight(fighters, policies, _shuffled(specs), strikes, [3] * len(fighters), False)
+        inner = ScriptedFight(fighters, policies(inputs), _shuffled(specs), strikes, [3] * len(fighters), False)
     waits = {j: m for j, m in morale.items()} if not at_once else {}
     return BetweenRounds(
         inner,
@@ -176,10 +176,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
 def _prefixes(n: int) -> int:
     """The prefixes of the orders of n fighters on the same die, equal rolls together (ordered set
     partitions, counted by the Fubini numbers): the orders tree a phase walks."""
-    fubini = [1]
-    for m in range(1, n + 1):
-        fubini.append(sum(math.comb(m, k) * fubini[m - k] for k in range(1, m + 1)))
-    return sum(math.comb(n, j) * fubini[j] for j in range(n + 1))
+    return sum(math.comb(n, j) * fubini(j) for j in range(n + 1))
 
 
 def _orders_bounded(fighters: list[Fighter], phases: list[int]) -> None:
@@ -253,44 +250,33 @@ def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     foes = tuple(i for i, f in enumerate(fight.fighters) if f.side == FOES)
     broke = any(len(fight.fighters[j].marks) > 2 for j in foes)  # some foe has a Morale score
     extra = [("Foes break by morale", partial(_foes_broke, foes))] if broke else []
-    result = chain.forecast(fight, inputs["rounds"], extra=extra)  # type: ignore[arg-type]  # the round's interface
-    return answer.answer(result, fight.fighters, steps(inputs, data))
+    result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"], extra=extra)  # type: ignore[arg-type]  # the round's interface
+    return answer.answer(result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "combat-round"))
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
     """Every assumption of the forecast, each with the rule (or ruling) behind it."""
     die = data.fact("simultaneous-actions", "phase_die")
-    out = [
+    return [
         data.step("combat-round", "One action a round: each fighter makes one attack, in the phase of its kind."),
         data.step("phase-order", "The phases come in order: morale, movement, declared spells, ranged, spells, melee."),
         data.step("simultaneous-actions", f"Inside a phase each rolls a {die}; actions resolve from the highest down; "
                   "a fighter down, dead or fled before its turn does not act."),
-        data.step("ruling:phase-ties", "Equal results act simultaneously (ruling): both blows land."
-                  if inputs["ties"] == "simultaneous"
-                  else "Other reading: equal results roll again: every order of a phase's fighters is equally likely."),
-        data.step("ruling:forecast-targets", f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the "
-                  f"foes {POLICIES[inputs['foes_targets']]}; a side attacks its target until it is out of the fight."),
+        data.reading_step("phase-ties", inputs["ties"]),
+        targets_step(data, inputs),
         data.step("wounds", "Damage past 0 HP gives a Wound (the wound table less the armour's protection); a Wound of "
                   "the knock-out row takes the fighter out of the fight (down)."),
         data.step("killing-monsters", "A monster dies from one Wound more than half its Hit Dice (at least the "
                   "minimum); a character when its Wounds fill its free inventory slots."),
-        data.step("ruling:monster-wound-count", "Each Wound counts one (ruling)." if inputs["count_reading"] == "wounds"
-                  else "Other reading: a monster's limit counts the Wounds' Severity."),
-        data.step("ruling:round-critical-wound", "A natural 20's Wound counts until the end of the next round (ruling)."
-                  if inputs["critical_wound"] == "counts"
-                  else "Other reading: a critical hit's Wound is not counted."),
-        data.step("ruling:instant-death-damage", "A Wound from a blow of at least the maximum HP kills (ruling)."
-                  if inputs["instant_death"] == "at-least" else "Other reading: exactly the maximum HP kills."),
+        data.reading_step("monster-wound-count", inputs["count_reading"]),
+        data.reading_step("round-critical-wound", inputs["critical_wound"]),
+        data.reading_step("instant-death-damage", inputs["instant_death"]),
         data.step("morale", f"A fighter with a Morale score rolls {data.fact('morale', 'morale_dice')} on its first "
                   "Wound; a failed roll makes it flee, out of the fight. The foes break by morale when every foe is "
                   "out of the fight and at least one of them fled."),
-        data.step("ruling:morale-above", "A roll above the score flees (ruling)." if inputs["morale_reading"] == "above"
-                  else "Other reading: a roll equal to the score flees too."),
-        data.step("ruling:round-morale", "Other reading: the roll comes at once, when the Wound lands."
-                  if inputs["morale_when"] == "at-once"
-                  else "The roll comes in the next round's morale phase, the round's first (ruling)."),
+        data.reading_step("morale-above", inputs["morale_reading"]),
+        data.reading_step("round-morale", inputs["morale_when"]),
     ]  # fmt: skip
-    return out
 
 
 __all__: Sequence[str] = ("forecast",)

@@ -20,9 +20,9 @@ from typing import Any
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import answer, chain
-from calc.forecast.fighters import PARTY, POLICIES, Fighter, Health
-from calc.forecast.inputs import each
+from calc.forecast import answer, chain, rest_of_round
+from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
+from calc.forecast.inputs import each, entry
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
 from calc.systems.segments import initiative
 from calc.systems.segments.round import one_attacker
@@ -44,7 +44,7 @@ def fighter(side: str, index: int, item: dict[str, Any], inputs: dict[str, Any],
         (actor,) = initiative.actors(request, data)[1]
     except InputError as e:
         raise InputError(e.input.split(".", 1)[-1], e.reason) from None
-    return {"side": side, "inputs": merged, "routines": item["routines"], "actor": actor}
+    return {"side": side, "index": index, "inputs": merged, "routines": item["routines"], "actor": actor}
 
 
 class Routines:
@@ -62,14 +62,7 @@ class Routines:
         self.scale = math.lcm(*(d.total for d in self.damage.values())) if self.damage else 1
 
     def strike(self, floor: Callable[[int], int], own: Health, first: bool, target: Fighter, health: Health):
-        d = self.damage[(first, *target.defense)]
-        factor = self.scale // d.total
-        out: dict[int, int] = {}
-        xs, ws = d.support()
-        for x, w in zip(xs, ws, strict=True):
-            h = floor(health - x)
-            out[h] = out.get(h, 0) + w * factor
-        return [(w, h) for h, w in out.items() if w]
+        return dealt(self.damage[(first, *target.defense)], self.scale, health, floor)
 
 
 def _floor(drops: int, dead: int | None, h: int) -> int:
@@ -111,13 +104,10 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
     every = inputs["multiplier_rounds"] == "every"
     floor = partial(_floor, drops, dead)
     fighters, strikes = [], []
-    for index, spec in enumerate(specs):
+    for spec in specs:
         enemies = [s for s in specs if s["side"] != spec["side"]]
-        with_entry = _entry(inputs, index)
-        try:
+        with entry(spec["side"], spec["index"]):  # an attack of its routine against some foe's AC
             routines = Routines(spec, enemies, every, data)
-        except InputError as e:
-            raise InputError(f"{with_entry}.{e.input}", e.reason) from None
         later = [routines.damage[(False, e["inputs"]["ac"], e["inputs"]["ac_bonus"])] for e in enemies]
         danger = sum((d.mean for d in later), Fraction(0)) * spec["routines"] / max(len(enemies), 1)
         marks: list[tuple[str, Callable[[Health], bool]]] = [("drops", partial(operator.ge, drops))]
@@ -145,27 +135,22 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
         )
         strikes.append(partial(routines.strike, floor))
     first_differs = not every and any(s["inputs"]["multipliers"] for s in specs)
-    policies = {"party": inputs["party_targets"], "foes": inputs["foes_targets"]}
     outs = [1 if dead is None else 2] * len(fighters)
-    return ScriptedFight(fighters, policies, scripts(specs, inputs, data), strikes, outs, first_differs)
-
-
-def _entry(inputs: dict[str, Any], index: int) -> str:
-    n = len(inputs["party"])
-    return f"party[{index + 1}]" if index < n else f"foes[{index - n + 1}]"
+    return ScriptedFight(fighters, policies(inputs), scripts(specs, inputs, data), strikes, outs, first_differs)
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
-    result = chain.forecast(fight, inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
-    return answer.answer(result, fight.fighters, steps(inputs, data))
+    result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
+    return answer.answer(
+        result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "group-initiative")
+    )
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
     """Every assumption of the forecast, each with the rule (or ruling) behind it."""
     sides = data.die_sides("group-initiative", "die")
-    drops = data.fact(RULE, "drops_at")
-    out = [
+    return [
         data.step(
             "group-initiative",
             f"Every round each side rolls a d{sides}: the higher acts in HIGH, the lower in LOW; "
@@ -176,12 +161,7 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "Inside an initiative, action types go in order (missile and melee as chosen below); a fighter "
             "dropped before its turn does not act; fighters of one side in one slot strike together.",
         ),
-        data.step(
-            "ruling:missile-before-melee",
-            "Missile attacks (D2) before melee (D3) (ruling)."
-            if inputs["weapon_phases"] == "missile-first"
-            else "Other reading: melee attacks before missile attacks.",
-        ),
+        data.reading_step("missile-before-melee", inputs["weapon_phases"]),
         data.step(
             "weapon-speed",
             "Tied sides making the same type of attack: the lower weapon speed (plus 1 per 1-segment activity "
@@ -192,37 +172,11 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
             "Each fighter makes its attack routine every round, every attack of it at one target; a "
             "multi-attacker makes its first routine before group initiative and the rest after LOW.",
         ),
-        data.step(
-            "ruling:forecast-targets",
-            f"Focus fire: the party attacks {POLICIES[inputs['party_targets']]}, the foes "
-            f"{POLICIES[inputs['foes_targets']]}; a side keeps attacking its target until it is out of the fight.",
-        ),
-        data.step(
-            "ruling:round-multiplier-rounds",
-            "Damage multipliers count in every round (other reading)."
-            if inputs["multiplier_rounds"] == "every"
-            else "Damage multipliers count in the first round only (ruling).",
-        ),
-        data.step(
-            "ruling:damage-floor",
-            "A damage total below 0 deals nothing (ruling)."
-            if inputs["damage_floor"] == "0"
-            else "Other reading: every hit deals at least 1.",
-        ),
+        targets_step(data, inputs),
+        data.reading_step("round-multiplier-rounds", inputs["multiplier_rounds"]),
+        data.reading_step("damage-floor", inputs["damage_floor"]),
+        data.reading_step("round-drop-at-zero", inputs["drop_at"]),
     ]
-    if inputs["drop_at"] == "zero":
-        out.append(
-            data.step("ruling:round-drop-at-zero", f"A fighter drops at {drops} hit points: out of the fight (ruling).")
-        )
-    else:
-        out.append(
-            data.step(
-                "ruling:round-drop-at-zero",
-                f"Other reading: a fighter drops at {drops} hit points (out of the fight) and dies at "
-                f"{data.fact(RULE, 'dead_at')}.",
-            )
-        )
-    return out
 
 
 __all__: Sequence[str] = ("forecast",)

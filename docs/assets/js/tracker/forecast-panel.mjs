@@ -1,5 +1,5 @@
 // The tracker's Forecast panel: the fight as it stands (the roster with its current hit points and
-// states, the round reached) sent to the system's `forecast` calculator, on demand (a forecast can
+// states, the round and turn reached) sent to the system's `forecast` calculator, on demand (a forecast can
 // take up to a second). The request is Python's: the page sends the fight's state
 // (`{"kind": "forecast"}`, calc/browser.py), calc/fight/forecast_request.py builds the forecast's
 // request from it and answers it with the request; the page shows the answer as the forecast
@@ -27,7 +27,7 @@ export class ForecastPanel {
       el(
         "p",
         { class: "cc-tk-help" },
-        "Who wins from here, who falls and how long it lasts, exactly: every combatant with its hit points and state now, from the next round on.",
+        "Who wins from here, who falls and how long it lasts, exactly: every combatant with its hit points and state now, from the current turn (the rest of this round in its order, then round after round).",
         page ? [" ", el("a", { href: page }, `The ${this.calculator.title.toLowerCase()} calculator`), " says how."] : null,
       ),
       el("div", { class: "cc-tk-row" }, this.askBtn),
@@ -84,7 +84,8 @@ export class ForecastPanel {
     this.section.dataset.ccState = "done";
     const ms = Number.isFinite(reply.ms) ? ` (${Math.round(reply.ms)} ms)` : "";
     replace(this.output, renderResult(result, SITE_ROOT));
-    replace(this.status, `Forecast from round ${round + 1} on${ms}.`);
+    const mid = request.inputs.order?.length ? request.inputs : null; // from the current turn (calc/fight/forecast_request.py)
+    replace(this.status, mid ? `Forecast from round ${round}, turn ${mid.acted + 1} of ${mid.order.length}, on${ms}.` : `Forecast from round ${round + 1} on${ms}.`);
     this.render(this.tk.view); // a change made meanwhile marks it at once
   }
 }

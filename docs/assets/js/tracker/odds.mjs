@@ -59,12 +59,21 @@ export class Odds {
       const text = JSON.stringify(target.request);
       box.dataset.ccRequest = text;
       const known = this.answers.get(text);
-      if (known) this.fill(body, known, c, target, odds);
+      // "Drops before it acts again" counts every foe of the target acting before its next turn:
+      // Python's own request (calc/fight/before_turn.py), asked beside the card's.
+      const before = JSON.stringify({ kind: "before", system: this.tk.system, state: this.tk.state, attacker: c.id, target: target.id });
+      box.dataset.ccBefore = before;
+      const show = (reply) => {
+        if (!box.isConnected) return;
+        this.fill(body, reply, c, target, odds);
+        const shown = this.answers.get(before);
+        if (shown) this.fillBefore(box, shown);
+        else this.ask(before).then((got) => box.isConnected && this.fillBefore(box, got));
+      };
+      if (known) show(known);
       else {
         replace(body, el("p", {}, "Working out the odds…"));
-        this.ask(text).then((reply) => {
-          if (box.isConnected) this.fill(body, reply, c, target, odds);
-        });
+        this.ask(text).then(show);
       }
     }
     replace(box, el("h4", {}, `${c.name} attacks`), chips, attack, body, target.error ? null : this.resolver(c, target));
@@ -154,16 +163,32 @@ export class Odds {
       ["Chance to hit", fa.hit, rules.hit],
       ["Expected damage", fa.expected, rules.damage || rules.hit, true],
       [`${drop.label} with this attack`, drop.p, rules.drops],
-      [`${lead.label} before ${target.name} acts again`, lead.within[0], rules.drops],
+      [`${lead.label} before ${target.name} acts again`, undefined, rules.drops],
       [`Rounds to ${lead.label.toLowerCase()}`, lead.mean, rules.drops, true],
       [`${lead.label} within ${WITHIN} rounds`, lead.within[WITHIN - 1], rules.drops],
     ];
     replace(
       body,
-      el("dl", { class: "cc-tk-figures" }, rows.flatMap(([label, p, rule, plain]) => [el("dt", {}, ruleLink(label, rule)), el("dd", {}, figure(p, plain))])),
+      el("dl", { class: "cc-tk-figures" }, rows.flatMap(([label, p, rule, plain]) => [el("dt", {}, ruleLink(label, rule)), p === undefined ? el("dd", { class: "cc-tk-before" }, "…") : el("dd", {}, figure(p, plain))])),
       el("p", { class: "cc-tk-help cc-tk-assume" }, odds.assumption),
       el("details", { class: "cc-tk-why" }, el("summary", {}, "Why"), el("ul", {}, r.steps.map(stepItem))),
     );
+  }
+
+  /** The "before it acts again" figure from its own answer, its assumptions linked to their rules. */
+  fillBefore(box, reply) {
+    const dd = box.querySelector(".cc-tk-before");
+    if (!dd) return;
+    if (reply.error) {
+      if (reply.error.kind === "Superseded") return;
+      replace(dd, el("span", { class: "cc-tk-problem" }, `No figure: ${reply.error.message}`));
+    } else {
+      const r = reply.result;
+      replace(dd, figure(r.p));
+      const assume = box.querySelector(".cc-tk-assume");
+      if (assume && !assume.querySelector("a")) assume.append(" ", ...r.steps.flatMap((s, i) => [i ? "; " : "", ruleLink(s.title, s)]), ".");
+    }
+    box.dataset.ccBeforeState = reply.error ? "error" : "done";
   }
 }
 

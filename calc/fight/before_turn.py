@@ -1,0 +1,213 @@
+"""The chance the target drops before it acts again, counting every foe of the target who acts
+before the target's next turn, all of them on the target (focus fire, stated with its ruling).
+
+Who attacks before the target's next turn: the acting combatant, then the rest of this round in the
+tracker's order up to the target's turn; if the target has acted this round, also the next round's
+fighters before it: the same order where initiative is rolled once for the fight, else every order
+the next round's initiative can take, with its exact chance (the system's forecast builds them:
+`calc.forecast.order`, a scripted round's scripts). Each distinct list of attackers is one round
+calculator request with `attackers` (in the order they meet the target), read in its first round;
+the chances mix them. With nobody between, the request is the card's own (one attacker).
+
+Bounded before computing: the next round's orders walked (`MAX_ORDERS` prefixes) and the distinct
+lists of attackers (`MAX_LISTS`), each a round calculator request whose own bounds apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from importlib import import_module
+from typing import Any
+
+from calc import evaluate, inputs, result, systems
+from calc.data import SystemData
+from calc.errors import InputError
+from calc.fight import fighter
+from calc.turn_helpers import tracker
+
+MAX_ORDERS = 5_000
+"""The most prefixes of the next round's orders walked."""
+MAX_LISTS = 24
+"""The most distinct lists of attackers (one round calculator request each)."""
+
+Seq = tuple[str, ...]
+
+
+def _this_round(fight: Mapping[str, Any], attacker: str, target: Mapping[str, Any], acts: Mapping[str, bool]):
+    """The attackers from the current turn on, and whether the target's turn comes this round."""
+    seq = [attacker]
+    order = fight["order"]
+    for t in order[fight["turn"] + 1 :]:
+        if t["id"] == target["id"]:
+            return seq, True
+        if _foe(fight, t["id"], target) and acts[t["id"]] and t["id"] not in seq:
+            seq.append(t["id"])
+    return seq, False
+
+
+def _foe(fight: Mapping[str, Any], ident: str, target: Mapping[str, Any]) -> bool:
+    c = next(c for c in fight["combatants"] if c["id"] == ident)
+    return bool(c["side"] != target["side"])
+
+
+def _fixed_next(fight: Mapping[str, Any], target: Mapping[str, Any], acts: Mapping[str, bool]) -> list[str]:
+    """Initiative rolled once: next round's fighters before the target are this round's."""
+    out: list[str] = []
+    for t in fight["order"]:
+        if t["id"] == target["id"]:
+            break
+        if _foe(fight, t["id"], target) and acts[t["id"]] and t["id"] not in out:
+            out.append(t["id"])
+    return out
+
+
+def _rolled_next(fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any], health: Mapping[str, Any],
+                 target: Mapping[str, Any]) -> dict[Seq, Fraction]:  # fmt: skip
+    """Initiative rolled each round: every order the next round can take (the system's forecast
+    round, for the fighters still in the fight), cut at the target's turn, with its chance."""
+    from calc.fight.forecast_request import SIDES, forecast_request
+
+    built = forecast_request(fight, data, options, health)
+    if built is None:
+        raise InputError("target", f"{data.name} has no forecast round to draw the next round's order from")
+    asked = dict(built["request"]["inputs"])
+    health_input = str(fighter.declaration(data)["health"])  # type: ignore[index]
+    for side in SIDES.values():  # the orders need no hit points: 1 at most keeps the forecast's bound away
+        asked[side] = [{**e, health_input: min(e[health_input], 1)} for e in asked[side]]
+    decls = data.calculator("forecast")["inputs"]
+    values = inputs.validate(decls, {**asked, "order": [], "acted": 0})
+    module = import_module(f"{systems.engine(data.id).__name__}.forecast")
+    fight_model = module.build(values, data)
+    ids = [c["id"] for side in SIDES for c in fight["combatants"] if c["side"] == side and health[c["id"]]["acts"]]
+    inner = getattr(fight_model, "inner", fight_model)
+    me = ids.index(target["id"])
+    out: dict[Seq, int] = {}
+    if hasattr(inner, "orders"):
+        _rolled(inner.orders, me, tuple(range(len(ids))), out)
+    else:
+        _walk(inner.tree, lambda step: tuple(i for i, _ in step), me, (), out, [0])
+    whole = sum(out.values())
+    named = {k: tuple(ids[i] for i in k if _foe(fight, ids[i], target)) for k in out}
+    mixed: dict[Seq, Fraction] = {}
+    for k, w in out.items():
+        mixed[named[k]] = mixed.get(named[k], Fraction(0)) + Fraction(w, whole)
+    return mixed
+
+
+def _rolled(orders: Any, me: int, members: tuple[int, ...], out: dict) -> None:
+    """Each fighter's own roll (`calc.forecast.order.Orders`): the orders' prefixes walked only up
+    to the target's group, the weight of all their completions summed in closed form (everyone
+    left comes at a later point of the count than the target's group)."""
+    tails = [[sum(row[q + 1 :]) for q in range(len(row))] for row in orders.points]
+    seen = [0]
+
+    def grow(left: tuple[int, ...], ways: list[int], first: bool, before: tuple[int, ...]) -> None:
+        for group, rest, nxt in orders._next(left, ways, first):
+            seen[0] += 1
+            if seen[0] > MAX_ORDERS:
+                raise InputError("target", f"the next round can take more than {MAX_ORDERS:,} orders: fewer combatants")
+            if me in group:
+                weight = 0
+                for p, w in enumerate(nxt):
+                    for j in rest:
+                        w *= tails[j][p]
+                    weight += w
+                if weight:
+                    out[before] = out.get(before, 0) + weight
+            else:
+                grow(rest, nxt, False, before + group)
+
+    grow(members, [1] * len(orders.points[0]), True, ())
+
+
+def _walk(node: Any, slot: Any, me: int, before: tuple[int, ...], out: dict, seen: list[int]) -> None:
+    """Every path down the tree of orders to the target's group (those before it), with the
+    weight of the orders below."""
+    seen[0] += 1
+    if seen[0] > MAX_ORDERS:
+        raise InputError("target", f"the next round can take more than {MAX_ORDERS:,} orders: fewer combatants")
+    if node.weight:
+        out[before] = out.get(before, 0) + node.weight  # an order without the target (never here)
+    for step, child in node.children.items():
+        group = slot(step)
+        if me in group:
+            out[before] = out.get(before, 0) + _weight(child)
+            continue
+        _walk(child, slot, me, before + tuple(i for i in group if i not in before), out, seen)
+
+
+def _weight(node: Any) -> int:
+    return int(node.weight) + sum(_weight(c) for c in node.children.values())
+
+
+def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any],
+                health: Mapping[str, Mapping[str, Any]], attacker: str, target_id: str) -> dict[str, Any]:  # fmt: skip
+    """`{"p", "label", "lists": [{"names", "p"}], "steps"}`: the chance the target drops before its
+    next turn, every foe of it who acts before then attacking it, in the order they act."""
+    spec = fighter.declaration(data)
+    if spec is None or fight["turn"] >= len(fight["order"]):
+        raise InputError("attacker", "nobody is acting now")
+    target = next((c for c in fight["combatants"] if c["id"] == target_id), None)
+    if target is None:
+        raise InputError("target", "names no combatant of the fight")
+    acts = {ident: bool(h["acts"]) for ident, h in health.items()}
+    seq, comes = _this_round(fight, attacker, target, acts)
+    lists: dict[Seq, Fraction]
+    if comes or not acts[target_id]:
+        lists = {tuple(seq): Fraction(1)}
+    elif tracker(data).get("rolled") == "once":
+        lists = {tuple(seq + _fixed_next(fight, target, acts)): Fraction(1)}
+    else:
+        lists = {tuple(seq) + k: p for k, p in _rolled_next(fight, data, options, health, target).items()}
+    if len(lists) > MAX_LISTS:
+        raise InputError(
+            "target", f"{len(lists)} different lists of attackers, more than {MAX_LISTS}: fewer combatants"
+        )
+    states = {ident: str(h["state"]) for ident, h in health.items()}
+    names = {c["id"]: c["name"] for c in fight["combatants"]}
+    total, label, shown = Fraction(0), "", []
+    for seq_ids, p in sorted(lists.items(), key=lambda kv: -kv[1]):
+        answer = evaluate(_request(fight, data, options, states, seq_ids, target_id, str(spec["calculator"])))
+        first = answer["rounds"][0]
+        label = first["label"]
+        q = Fraction(first["within"][0]["fraction"])
+        total += p * q
+        shown.append({"names": [names[i] for i in seq_ids], "p": result.prob(p), "drops": result.prob(q)})
+    rule = tracker(data)["rule"]
+    step = data.step(
+        "ruling:forecast-targets",
+        "Focus fire: every foe of the target who acts before its next turn attacks it, in the order they act.",
+    )
+    return {
+        "p": result.prob(total),
+        "label": label,
+        "lists": shown,
+        "steps": [step, data.step(rule, _order_text(data))],
+    }
+
+
+def _order_text(data: SystemData) -> str:
+    once = tracker(data).get("rolled") == "once"
+    return (
+        "Who acts before the target: the rest of this round in the tracker's order, then, if the target has "
+        + ("acted, the same order next round (initiative is rolled once)." if once else "acted, every order the "
+           "next round's initiative can take, each with its exact chance.")
+    )  # fmt: skip
+
+
+def _request(fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any], states: Mapping[str, str],
+             seq: Seq, target: str, calculator: str) -> dict[str, Any]:  # fmt: skip
+    """The round calculator's request: the first attacker's inputs, and with others, `attackers`."""
+    first = fighter.inputs_for(fight, seq[0], target, calculator, data, options, states)
+    if len(seq) == 1:
+        return {"system": data.id, "calculator": calculator, "inputs": first}
+    decl = next(d for d in data.calculator(calculator)["inputs"] if d["name"] == fighter.ATTACKERS)
+    fields = {f["name"] for f in decl["fields"]}
+    if len(seq) > decl.get("max_items", 8):
+        raise InputError("target", f"{len(seq)} attackers before its turn, more than the round's {decl['max_items']}")
+    listed = []
+    for ident in seq:
+        own = fighter.inputs_for(fight, ident, target, calculator, data, options, states)
+        listed.append({k: v for k, v in own.items() if k in fields})
+    return {"system": data.id, "calculator": calculator, "inputs": {**first, fighter.ATTACKERS: listed}}

@@ -1,0 +1,175 @@
+"""A forecast that starts mid-round: its first round is the rest of the current round, in the order
+the table knows (the tracker's), then fresh rounds by the system's own procedure.
+
+The chain is left as it is: `MidRound` wraps a fight (what `calc.forecast.chain` reads of one) and
+starts it from a pseudo state `(None, healths)` whose one transition is the rest of the round;
+every other state steps as the fight steps. The pseudo state's weights and the fight's are brought
+to one total (each times the other's), so the chain still gets integer rows over one total.
+
+The forecast's `order` input lists every fighter (by name) in the order they act this round and
+`acted` how many of them have acted: those do not act again this round; the others act in that
+order, one at a time, each only if still in the fight when its turn comes. Where initiative is
+rolled once for the fight (`calc.forecast.fixed_order`) the order is the fight's order, every round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+from calc.data import SystemData
+from calc.errors import InputError
+from calc.forecast import chain, fixed_order
+from calc.forecast.fighters import FOES, PARTY, Health
+from calc.forecast.order import trie
+
+Healths = tuple[Health, ...]
+Rest = Callable[[Healths], list[tuple[int, Healths]]]
+"""The rest of the round from the start's healths: the healths at its end, integer weights (their
+sum is the pseudo state's total: the fighters who have acted need no weight of their own)."""
+
+
+def known_order(inputs: dict[str, Any]) -> tuple[list[int], int] | None:
+    """The round's order (indices into party then foes) and how many of it have acted; None for a
+    fresh round (no order given). Every fighter must be in it once, by its name."""
+    given = inputs["order"]
+    acted = inputs["acted"]
+    if not given:
+        if acted:
+            raise InputError("acted", f"counts fighters of this round's order, and no order is given (got {acted})")
+        return None
+    names = [item["name"] for item in (*inputs[PARTY], *inputs[FOES])]
+    at = {name.casefold(): i for i, name in enumerate(names)}
+    order = []
+    for n, item in enumerate(given, start=1):
+        i = at.get(item["name"].casefold())
+        if i is None:
+            raise InputError(f"order[{n}].name", f'"{item["name"]}" names no fighter of Party or Foes')
+        if i in order:
+            raise InputError(f"order[{n}].name", f"{names[i]} is already turn {order.index(i) + 1} of the order")
+        order.append(i)
+    missing = [names[i] for i in range(len(names)) if i not in order]
+    if missing:
+        raise InputError("order", f"must list every fighter once; it leaves out {', '.join(missing)}")
+    if acted > len(order):
+        raise InputError("acted", f"must be at most the {len(order)} fighters of the order (got {acted})")
+    return order, acted
+
+
+class MidRound:
+    """`fight` started from `healths` mid-round: the first round is `rest`, the next ones the
+    fight's own (not its first round: the rest of the round was it)."""
+
+    def __init__(self, fight: Any, healths: Healths, rest: Rest) -> None:
+        self.fight = fight
+        self.fighters = fight.fighters
+        self.start = (None, healths)
+        self._first = [] if fight.over(healths) else rest(healths)
+        self.rest_total = sum(w for w, _ in self._first) or 1
+        self.total = fight.total * self.rest_total
+
+    @property
+    def steps(self) -> int:
+        return self.fight.steps  # type: ignore[no-any-return]
+
+    def side_out(self, side: str, healths: Healths) -> bool:
+        return self.fight.side_out(side, healths)  # type: ignore[no-any-return]
+
+    def over(self, healths: Healths) -> bool:
+        return self.fight.over(healths)  # type: ignore[no-any-return]
+
+    def state_bound(self) -> int:
+        return self.fight.state_bound() + 1  # type: ignore[no-any-return]
+
+    def orders_walked(self, limit: int) -> int:
+        return self.fight.orders_walked(limit)  # type: ignore[no-any-return]
+
+    def step(self, state: tuple[Any, Healths]) -> list[tuple[int, Any]]:
+        if state[0] is None:
+            if not self._first:
+                return [(self.total, state)]
+            merged: dict[Healths, int] = {}
+            for w, h in self._first:
+                merged[h] = merged.get(h, 0) + w
+            return [(w * self.fight.total, (False, h)) for h, w in merged.items()]
+        return [(w * self.rest_total, s) for w, s in self.fight.step(state)]
+
+
+# --- the rest of a round, per kind of round ---------------------------------------------------
+def walked_rest(fight: Any, to_act: Sequence[int]) -> Rest:
+    """The rest of a round of a `round.Fight` (or a `between_rounds.BetweenRounds` around one, or
+    around a `scripted_round.ScriptedFight`): `to_act` one at a time, each making its attacks."""
+    inner = getattr(fight, "inner", fight)
+    first = bool(fight.start[0])
+    scripted = hasattr(inner, "scripts")
+    steps = [((i, inner.fighters[i].most),) for i in to_act] if scripted else [(i,) for i in to_act]
+    tree = trie([(1, steps)])  # the one order of the rest of the round
+
+    def rest(healths: Healths) -> list[tuple[int, Healths]]:
+        out: dict[Healths, int] = {}
+        inner._walk(tree, {healths: 1}, first, out)
+        if inner is fight:
+            return [(w, h) for h, w in out.items()]
+        return [(w, h if fight.over(h) else fight._close(h)) for h, w in out.items()]  # the round's end
+
+    return rest
+
+
+def mid_round(fight: Any, inputs: dict[str, Any]) -> Any:
+    """The fight itself for a fresh round; else the fight started from the rest of this one."""
+    known = known_order(inputs)
+    if known is None:
+        return fight
+    order, acted = known
+    return MidRound(fight, fight.start[1], walked_rest(fight, order[acted:]))
+
+
+# --- initiative rolled once for the fight ------------------------------------------------------
+def fixed_forecast(rules: fixed_order.Rules, order: list[int], acted: int, rounds: int) -> chain.Forecast:
+    """The fight under its known order, every round, started from the rest of this round (its turns
+    then the end-of-round rolls); the blocks and dodges a defender holds count fresh."""
+    fight = fixed_order.FixedFight(rules, tuple((i,) for i in order))
+    rest_of = fixed_order.FixedFight(rules, tuple((i,) for i in order[acted:]))
+
+    def rest(healths: Healths) -> list[tuple[int, Healths]]:
+        return [(w, s[1]) for w, s in rest_of.step((False, healths))]
+
+    states = rules.state_bound()
+    return chain.forecast(cast(Any, MidRound(fight, fight.start[1], rest)), rounds, bound=max(states, chain.MAX_STATES))
+
+
+def fixed_or_mixed(
+    rules: fixed_order.Rules, totals: Any, split: fixed_order.Split, strict: bool, inputs: dict[str, Any],
+    data: SystemData,
+) -> tuple[chain.Forecast, int, list[dict[str, str]]]:  # fmt: skip
+    """Initiative rolled once: the mixture over every order the rolls can set (a fresh fight), or
+    the known order (mid-round); with the number of orders and the mid-round assumption."""
+    known = known_order(inputs)
+    if known is None:
+        result, orders = fixed_order.forecast(rules, totals, split, strict, inputs["rounds"])
+    else:
+        result, orders = fixed_forecast(rules, *known, inputs["rounds"]), 1
+    return result, orders, step(inputs, data, "initiative", fixed=True)
+
+
+def step(inputs: dict[str, Any], data: SystemData, rule: str, fixed: bool = False) -> list[dict[str, str]]:
+    """The assumption, with its rule, when the forecast starts mid-round (none for a fresh round)."""
+    known = known_order(inputs)
+    if known is None:
+        return []
+    order, acted = known
+    names = [item["name"] for item in (*inputs[PARTY], *inputs[FOES])]
+    rest = ", ".join(names[i] for i in order[acted:]) or "nobody"
+    later = (
+        "initiative is rolled once for the fight, so every later round keeps this order"
+        if fixed
+        else "the rounds after it follow the initiative procedure above"
+    )
+    return [
+        data.step(
+            rule,
+            f"Mid-round: round 1 of the forecast is the rest of this round ({rest} still to act, in that order; "
+            f"a fighter out before its turn does not act; the rest of this round counts as the fight's first); "
+            f"{later}.",
+        )
+    ]

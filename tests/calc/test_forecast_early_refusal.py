@@ -1,0 +1,39 @@
+"""A fixed-order fight far past the states followed is refused after its first order's chain, not
+after MAX_FOLLOWED states of work; a fight within the bound is still answered."""
+
+from __future__ import annotations
+
+import pytest
+
+from calc import evaluate
+from calc.errors import InputError
+from calc.forecast import fixed_order
+from calc.forecast.bench import cases
+
+
+def _inputs(system: str, label: str) -> dict:
+    return next(i for s, c, i in cases() if s == system and c == label)
+
+
+def test_two_against_two_refused_after_the_first_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    followed = []
+    count = fixed_order.Rules.count
+
+    def counting(self: fixed_order.Rules) -> None:
+        followed.append(1)
+        count(self)
+
+    monkeypatch.setattr(fixed_order.Rules, "count", counting)
+    request = {"system": "active-defense", "calculator": "forecast", "inputs": _inputs("active-defense", "2 against 2")}
+    with pytest.raises(InputError) as refused:
+        evaluate(request)
+    assert refused.value.input == "foes"
+    assert "first order of who acts when alone reaches" in refused.value.reason
+    assert "75 orders" in refused.value.reason
+    assert len(followed) < fixed_order.MAX_FOLLOWED / 4  # one order's chain, not the whole bound
+
+
+def test_one_against_one_still_answered() -> None:
+    request = {"system": "active-defense", "calculator": "forecast", "inputs": _inputs("active-defense", "1 against 1")}
+    answer = evaluate(request)
+    assert [c["label"] for c in answer["chances"]][:2] == ["Party wins", "Foes win"]
