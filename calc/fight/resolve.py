@@ -22,16 +22,20 @@ from typing import Any
 from calc import dice, inputs, systems
 from calc.data import SystemData
 from calc.errors import InputError
-from calc.fight import fighter, resolve_rules
+from calc.fight import resolve_rules
 from calc.fight import state as st
 
 HIT_CALCULATOR = "hit"
 
 
 def needed(fight: dict, attacker: str, target: str, data: SystemData, options: dict, states: dict) -> dict[str, Any]:
-    """The hit calculator's `roll_needed` for this attacker against this target, with its reasons."""
-    raw = fighter.inputs_for(fight, attacker, target, HIT_CALCULATOR, data, options, states)
+    """The hit calculator's `roll_needed` for this attacker against this target, with its reasons:
+    asked as the odds' chance to hit is (calc/first_attack.py `hit_chance`), with the round
+    calculator's inputs of the same names and the system's `hit_extra` (segments' routine attack's
+    own to-hit bonus, countup's thrown weapon hitting as ranged, …)."""
+    a = resolve_rules.attacker_inputs(fight, attacker, target, data, options, states)
     decls = data.calculator(HIT_CALCULATOR)["inputs"]
+    raw = {d["name"]: a[d["name"]] for d in decls if d["name"] in a} | resolve_rules.HIT_EXTRA[data.id](a)
     answer = systems.engine(data.id).CALCULATORS[HIT_CALCULATOR](inputs.validate(decls, raw), data)
     if not answer.get("roll_needed"):
         raise InputError("action.roll", f"{data.id}'s hit calculator names no roll needed")

@@ -216,6 +216,15 @@ class ActiveDefense(_Table):
         return _value(rounds.dist_of(answer))
 
 
+HIT_EXTRA: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "countup": cu_round.hit_extra,
+    "segments": sg_round.hit_extra,
+    "phases": ph_round.hit_extra,
+    "action-points": ap_round.hit_extra,
+    "active-defense": ad_round.hit_extra,
+}
+"""Each round calculator's hit inputs of its attack at hand beyond those of the same name."""
+
 TABLES: dict[str, type[_Table]] = {
     "countup": Countup,
     "segments": Segments,

@@ -87,6 +87,18 @@ def test_segments_a_backstab_doubles_dice_and_modifier() -> None:
     assert f.state["combatants"] == _damaged_directly(f, before, o, 24, critical=True)["combatants"]
 
 
+def test_segments_the_routine_attack_own_to_hit_bonus_counts() -> None:
+    """As the odds' chance to hit has it: the attack's own to-hit bonus on the attacker's."""
+    routine = [{"name": "Axe", "dice": "1d8", "modifier": 0, "to_hit": 4}]
+    f, a, o = _fight("segments", {"routine": routine}, {"ac": 4})
+    need = evaluate({"system": "segments", "calculator": "hit", "inputs": {"ac": 4, "bonus": 4}})["roll_needed"]
+    before = f.state
+    f.do("attack", id=a, target=o, roll=need["value"] - 1, faces=[3])
+    assert f.state == before
+    f.do("attack", id=a, target=o, roll=need["value"], faces=[3])
+    assert _taken(f, o) == 3
+
+
 # --- action-points: the power attack example; the critical multiplier -------------------------------
 def test_action_points_power_attack_rolls_the_dice_twice() -> None:
     """A Longsword's 2d8 with Strength + half level: a power attack rolls 4d8, adding them once."""
