@@ -96,6 +96,44 @@ class DiceExpr:
         return text.removeprefix("+")
 
 
+@dataclass(frozen=True)
+class Rolled(DiceExpr):
+    """An expression whose dice are already rolled (the tracker's Resolve): the engines' damage
+    code runs on it unchanged and gets one total. Its dice total `rolled` (each face added or
+    subtracted as its term says) stands for `dice_dist()`; its range (`min`, `max`) stays the
+    expression's, as a rule reading "the least the dice can roll" means."""
+
+    rolled: int = 0
+
+    def dice_dist(self) -> Dist:
+        return Dist.constant(self.rolled)
+
+    def plus(self, modifier: int) -> DiceExpr:
+        return Rolled(self.terms, self.modifier + modifier, self.rolled)
+
+    def scaled(self, factor: int) -> DiceExpr:
+        raise ValueError("rolled dice cannot be rolled more times: roll the scaled expression instead")
+
+    def __str__(self) -> str:
+        return f"{DiceExpr(self.terms, self.modifier)} (rolled {self.rolled})"
+
+
+def rolled(expr: DiceExpr, faces: object, input: str) -> Rolled:
+    """`expr` with its dice showing `faces` (one whole number per die, in the order of its terms),
+    or an `InputError` naming `input`: a wrong count, or a face the die does not have."""
+    if not isinstance(faces, list) or len(faces) != expr.dice:
+        got = len(faces) if isinstance(faces, list) else "not a list"
+        raise InputError(input, f"must be {expr.dice} face(s), one per die of {DiceExpr(expr.terms)} (got {got})")
+    total, at = 0, 0
+    for t in expr.terms:
+        for face in faces[at : at + t.count]:
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= t.sides:
+                raise InputError(input, f"{face!r} is not a face of a d{t.sides} (1 to {t.sides})")
+            total += t.sign * face
+        at += t.count
+    return Rolled(expr.terms, expr.modifier, total)
+
+
 def parse(text: str, input: str = "dice", example: str = "2d6+1") -> DiceExpr:
     """Parse a dice expression, or raise `InputError` naming `input` and what is wrong.
 

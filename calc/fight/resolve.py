@@ -3,28 +3,39 @@ rolled at the table or on the page, applied to the target. The engine decides hi
 system's hit rules: its hit calculator, asked with the attacker's and the target's values
 (`calc.fight.fighter`), says the natural roll needed (`roll_needed`: that value or more hits, as
 each engine works it out with its naturals and thresholds); a hit's damage is applied as the
-`damage` action applies it (a natural top face counts as the card's "damage from a natural 20").
+`damage` action applies it (a critical hit, as each system's rules name one, counts as the card's
+"damage from a natural 20").
 
-`{"type": "attack", "id": attacker, "target": id, "roll": face, "damage": amount}`.
+The damage: the dice the system's rule rolls for a hit (`plan`, shown by the page, which rolls them
+with its fair die or takes the faces typed) turned into damage by that rule
+(calc/fight/resolve_rules.py, the engines' own code), or a total typed; active-defense's defender
+rolls its block or dodge when it holds a reserve. The action carries every face, so the state it
+gives is the same however often it is applied:
+`{"type": "attack", "id": attacker, "target": id, "roll": face, "defense_roll": face (active
+defense), "faces": [face, ...] (one per damage die) | "damage": amount (typed)}`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from calc import inputs, systems
+from calc import dice, inputs, systems
 from calc.data import SystemData
 from calc.errors import InputError
-from calc.fight import fighter
+from calc.fight import resolve_rules
 from calc.fight import state as st
 
 HIT_CALCULATOR = "hit"
 
 
 def needed(fight: dict, attacker: str, target: str, data: SystemData, options: dict, states: dict) -> dict[str, Any]:
-    """The hit calculator's `roll_needed` for this attacker against this target, with its reasons."""
-    raw = fighter.inputs_for(fight, attacker, target, HIT_CALCULATOR, data, options, states)
+    """The hit calculator's `roll_needed` for this attacker against this target, with its reasons:
+    asked as the odds' chance to hit is (calc/first_attack.py `hit_chance`), with the round
+    calculator's inputs of the same names and the system's `hit_extra` (segments' routine attack's
+    own to-hit bonus, countup's thrown weapon hitting as ranged, …)."""
+    a = resolve_rules.attacker_inputs(fight, attacker, target, data, options, states)
     decls = data.calculator(HIT_CALCULATOR)["inputs"]
+    raw = {d["name"]: a[d["name"]] for d in decls if d["name"] in a} | resolve_rules.HIT_EXTRA[data.id](a)
     answer = systems.engine(data.id).CALCULATORS[HIT_CALCULATOR](inputs.validate(decls, raw), data)
     if not answer.get("roll_needed"):
         raise InputError("action.roll", f"{data.id}'s hit calculator names no roll needed")
@@ -40,6 +51,73 @@ def _whole(action: dict, key: str, low: int, high: int) -> int:
     return value
 
 
+def table(
+    fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict, asked: dict | None = None
+) -> resolve_rules._Table:
+    """The system's Resolve rules for `who` attacking `aim` (calc/fight/resolve_rules.py);
+    `asked`: `needed`'s answer when already known (else asked only if the rules need it)."""
+    known = [asked] if asked else []
+
+    def roll_needed() -> dict[str, Any]:
+        if not known:
+            known.append(needed(fight, who, aim, data, options, states))
+        return dict(known[0]["roll_needed"])
+
+    a = resolve_rules.attacker_inputs(fight, who, aim, data, options, states)
+    return resolve_rules.TABLES[data.id](a, data, roll_needed)
+
+
+def plan(fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict) -> dict[str, Any]:
+    """What the page rolls to resolve `who`'s attack on `aim` (the view's `odds.targets[].resolve`):
+    `{"die": "d20", "dice": "2d6" | None (the damage dice of a hit; None: nothing
+    to roll, the attack roll decides the damage), "roll": [{"count", "sides"}], "defense":
+    {"kind", "label", "die"} | None (the defender's roll)}`."""
+    rules = table(fight, who, aim, data, options, states)
+    expr = rules.dice()
+    return {
+        "die": rules.die(),
+        "dice": None if expr is None else str(dice.DiceExpr(expr.terms)),
+        "roll": [] if expr is None else [{"count": t.count, "sides": t.sides} for t in expr.terms],
+        "defense": rules.defense(),
+    }
+
+
+def _faces(action: dict) -> list[Any] | None:
+    """The damage faces as sent: a list, or text of whole numbers ("3 5", "3,5"); None: not given."""
+    faces = action.get("faces")
+    if faces is None or faces == "" or faces == []:
+        return None
+    if isinstance(faces, str):
+        parts = faces.replace(",", " ").split()
+        return [int(p) if p.isdigit() and p.isascii() else p for p in parts]
+    return faces
+
+
+def _typed(action: dict) -> int | None:
+    """The damage total typed (None: none; the faces decide), checked whether the attack hits or not."""
+    return None if action.get("damage") in (None, "") else _whole(action, "damage", 0, st.HEALTH_MAX)
+
+
+def _damage(action: dict, rules: resolve_rules._Table, face: int) -> tuple[int, str]:
+    """The hit's damage: the typed total, else the rolled faces by the system's rule; and how."""
+    typed = _typed(action)
+    if typed is not None:
+        return typed, f"{typed} damage (typed)"
+    expr = rules.dice()
+    faces = _faces(action)
+    if expr is None:
+        if faces is not None:
+            raise InputError("action.faces", "this attack rolls no damage dice: its roll decides the damage")
+        amount = rules.amount(face, None)
+        return amount, f"{amount} damage"
+    if faces is None:
+        raise InputError("action.faces", f"roll the damage dice ({dice.DiceExpr(expr.terms)}) or type the damage")
+    rolled = dice.rolled(expr, faces, "action.faces")
+    amount = rules.amount(face, rolled)
+    shown = " + ".join(str(f) for f in faces)
+    return amount, f"{amount} damage ({dice.DiceExpr(expr.terms)}: {shown})"
+
+
 def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dict) -> tuple[dict, list[dict]]:
     ids = {c["id"]: i for i, c in enumerate(fight["combatants"])}
     who, aim = action.get("id"), action.get("target")
@@ -48,21 +126,27 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
             raise InputError(f"action.{key}", f"no combatant has the id {inputs.shown(ident)}")
     if who == aim:
         raise InputError("action.target", "a combatant does not attack itself here")
+    who, aim = str(who), str(aim)
     states = {c["id"]: rules.health(c, data, options)["state"] for c in fight["combatants"]}
     asked = needed(fight, who, aim, data, options, states)
     rule = asked["roll_needed"]
-    top = int(rule["die"].lstrip("d"))
-    face = _whole(action, "roll", 1, top)
-    amount = _whole(action, "damage", 0, st.HEALTH_MAX)
+    system = table(fight, who, aim, data, options, states, asked)
+    face = _whole(action, "roll", 1, int(system.die().lstrip("d")))
+    _typed(action)
+    guard = system.defense()
+    parry = None
+    if guard is not None and action.get("defense_roll") not in (None, ""):
+        parry = _whole(action, "defense_roll", 1, int(guard["die"].lstrip("d")))
+    hits, critical, why = system.outcome(face, parry)
     attacker, target = fight["combatants"][ids[who]], fight["combatants"][ids[aim]]
-    hits = rule["value"] is not None and face >= rule["value"]
+    amount, how = _damage(action, system, face) if hits else (0, "")
     cited = [s for s in asked["steps"] if s.get("url")][:1]
-    said = f"{attacker['name']} rolls {face} on the {rule['die']} against {target['name']}: needs {rule['text']}"
+    said = f"{attacker['name']} rolls {face} on the {rule['die']} against {target['name']} ({why})"
     if not hits or not amount:
         what = "a miss" if not hits else "a hit for no damage"
-        return fight, [{**(cited[0] if cited else {}), "text": f"{said}, {what}."}]
-    after, steps = rules.damage(target, amount, data, options, face == top, fight["round"])
+        return fight, [{**(cited[0] if cited else {}), "text": f"{said}: {what}."}]
+    after, steps = rules.damage(target, amount, data, options, critical, fight["round"])
     people = list(fight["combatants"])
     people[ids[aim]] = after
-    head = {**(cited[0] if cited else {}), "text": f"{said}, a hit: {amount} damage."}
+    head = {**(cited[0] if cited else {}), "text": f"{said}: a hit, {how}."}
     return {**fight, "combatants": people}, [head, *steps]

@@ -6,6 +6,7 @@ combatant's health, and the rulings and fields the page offers."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from calc.data import SystemData
@@ -92,18 +93,38 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
     }
 
 
+PLANS_KEPT = 512
+_PLANS: dict[str, dict[str, Any]] = {}
+"""Resolve plans by system, rulings and the round request's inputs but the target's hit points:
+all a plan reads (the attacker's and the target's values, the rulings), so targets alike share
+one, and the actions of a turn (damage, heal, …) do not work them out again."""
+
+
 def _odds(fight: dict, data: SystemData, options: dict, health: dict) -> dict[str, Any] | None:
-    """The acting combatant's odds (`fighter.odds`) and the die its Resolve rolls (the hit
-    calculator's, against the default target)."""
+    """The acting combatant's odds (`fighter.odds`), and for each target what its Resolve rolls
+    (`resolve.plan`: the attack die, the damage dice, the defender's roll) or why it cannot;
+    `die`: the default target's attack die."""
     odds = fighter.odds(fight, data, options, health)
-    if odds and odds["target"]:
-        states = {ident: h["state"] for ident, h in health.items()}
-        try:
-            odds["die"] = resolve.needed(fight, odds["attacker"], odds["target"], data, options, states)["roll_needed"][
-                "die"
-            ]
-        except CalcError:
-            odds["die"] = None
+    if not odds:
+        return odds
+    states = {ident: h["state"] for ident, h in health.items()}
+    hp = fighter.health_input(data, str(fighter.declaration(data)["calculator"]))  # type: ignore[index]
+    rulings = json.dumps(fight["options"], sort_keys=True)
+    for t in odds["targets"]:
+        if "request" not in t:
+            continue
+        asked = {k: v for k, v in t["request"]["inputs"].items() if k != hp}
+        key = f"{data.id}|{rulings}|{json.dumps(asked, sort_keys=True)}"
+        if key not in _PLANS:
+            if len(_PLANS) >= PLANS_KEPT:
+                _PLANS.clear()
+            try:
+                _PLANS[key] = resolve.plan(fight, odds["attacker"], t["id"], data, options, states)
+            except CalcError as err:
+                _PLANS[key] = {"error": {"input": err.input, "message": err.reason}}
+        t["resolve"] = _PLANS[key]
+    default = next((t for t in odds["targets"] if t["id"] == odds["target"]), None)
+    odds["die"] = (default or {}).get("resolve", {}).get("die")
     return odds
 
 

@@ -35,7 +35,7 @@ def test_the_roll_needed_decides_and_a_hit_is_the_damage_action(system: str) -> 
     direct.state = before
     direct.do("damage", id=o, amount=6)
     assert hit["combatants"] == direct.state["combatants"]
-    assert "a hit: 6 damage" in f.steps[0]["text"] and f.steps[1:] == direct.steps
+    assert "a hit, 6 damage (typed)" in f.steps[0]["text"] and f.steps[1:] == direct.steps
 
 
 def test_no_roll_hits_when_the_hit_calculator_says_none_can() -> None:

@@ -6,6 +6,7 @@ changes the target; Resolve applies the damage by the hit rules and Undo restore
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -20,6 +21,7 @@ from calc.fight import fighter
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
 THEME = {"countup": "light", "segments": "dark", "action-points": "light", "phases": "dark", "active-defense": "dark"}
 TAPS = {}  # system → taps from "it is X's turn" to the odds of X's attack (reported)
+RESOLVE_TAPS = {}  # system → taps from the acting card to the damage applied (reported)
 
 
 def panel(page):
@@ -33,6 +35,16 @@ def shown_fractions(page) -> list[Fraction | None]:
     return box.locator(".cc-tk-figures dd").evaluate_all(
         "(dds) => dds.map((d) => d.querySelector('.cc-frac')?.dataset.fraction ?? null)"
     )
+
+
+def _plan(page, system: str, target: str) -> dict:
+    """What the page rolls to resolve the acting combatant's attack on `target`, from CPython's view
+    of the stored fight (calc/fight/resolve.py `plan`)."""
+    from calc import fight
+
+    state = stored(page, system)["present"]
+    odds = fight.act(system, state, {"type": "view"})["view"]["odds"]
+    return next(t for t in odds["targets"] if t["id"] == target)["resolve"]
 
 
 def expected(answer: dict, before: dict) -> list[str | None]:
@@ -111,17 +123,51 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         assert f"on {name}" in panel(page).get_attribute("aria-label")
         assert second["inputs"] != first["inputs"] or name in panel(page).get_attribute("aria-label")
 
-        # Resolve: a natural 20 and 3 damage hit by every system's hit rules; Undo restores.
+        # Resolve: a natural 20 and 3 damage typed hit by every system's hit rules; Undo restores.
         before = stored(page, system)["present"]
         target = next(c for c in before["combatants"] if c["name"] == name)
-        panel(page).locator(".cc-tk-resolve input").first.fill("20")
-        panel(page).locator(".cc-tk-resolve input").nth(1).fill("3")
-        panel(page).get_by_role("button", name="Resolve").click()
+        box = panel(page)
+        box.get_by_label("Roll (d20)").fill("20")
+        box.get_by_label("Damage", exact=True).fill("3")
+        box.get_by_role("button", name="Resolve").click()
         settle(page)
         after = stored(page, system)["present"]
         hit = next(c for c in after["combatants"] if c["id"] == target["id"])
         assert hit["hp"] < target["hp"], (system, target, hit)
-        assert "a hit: 3 damage" in tracker(page).locator(".cc-tk-status").inner_text()
+        assert "a hit, 3 damage (typed)" in tracker(page).locator(".cc-tk-status").inner_text()
+        tracker(page).get_by_role("button", name="Undo").click()
+        settle(page)
+        assert stored(page, system)["present"] == before
+        # Resolve with the damage rolled by the page: Roll d20 is typed 20, "Roll all" rolls the
+        # damage dice (and the defender's roll) with the fair die, Resolve: three taps; the target
+        # loses the damage the status line reports (phases: from the roll, no dice).
+        box = panel(page)
+        plan = _plan(page, system, target["id"])
+        box.get_by_label("Roll (d20)").fill("20")
+        taps_before = page.evaluate("() => window.__taps")
+        box.get_by_role("button", name="Roll all").click()
+        faces = box.locator("[data-tk-focus^='faces-']")
+        if plan["dice"]:
+            rolled = [int(x) for x in faces.input_value().split()]
+            assert len(rolled) == sum(d["count"] for d in plan["roll"]), (plan, rolled)
+        else:
+            assert not faces.count()
+        # the Resolve rows fit the phone: nothing wider than its box, nor the page than the screen
+        fit = box.locator(".cc-tk-resolve").evaluate(
+            "(r) => [r.scrollWidth, r.clientWidth, r.getBoundingClientRect().right, "
+            "document.documentElement.scrollWidth]"
+        )
+        assert fit[0] <= fit[1] and fit[2] <= PHONE["width"] and fit[3] <= PHONE["width"], fit
+        print(f"\nResolve rows ({system}): {fit[0]} px in a box of {fit[1]} px, right edge {fit[2]:.0f} px")
+        box.get_by_role("button", name="Resolve").click()
+        settle(page)
+        RESOLVE_TAPS[system] = page.evaluate("() => window.__taps") - taps_before
+        assert RESOLVE_TAPS[system] == 2  # Roll all, Resolve (a typed attack roll is no tap)
+        said = tracker(page).locator(".cc-tk-status").inner_text()
+        dealt = int(re.search(r"a hit, (\d+) damage", said).group(1))
+        hit = next(c for c in stored(page, system)["present"]["combatants"] if c["id"] == target["id"])
+        assert hit["hp"] == target["hp"] - dealt, (system, said, target, hit)
+        print(f"\nResolve ({system}): {said}")
         tracker(page).get_by_role("button", name="Undo").click()
         settle(page)
         assert stored(page, system)["present"] == before
@@ -132,4 +178,4 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         assert not errors, errors
     finally:
         context.close()
-    print(f"\ntaps to the odds ({system}): {taps}")
+    print(f"\ntaps to the odds ({system}): {taps}; Resolve, rolled to applied: {RESOLVE_TAPS.get(system)}")

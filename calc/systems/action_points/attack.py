@@ -3,6 +3,7 @@ hits, the miss chance, and the damage of a miss, a regular hit and a critical hi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
@@ -84,21 +85,23 @@ def attack_bonus(inputs: dict[str, Any], data: SystemData, weapon: Weapon) -> tu
     return bonus, [data.step("standard-attack", line), *steps]
 
 
+def face_outcome(natural: int, bonus: int, defense: int, threshold: int, range_always_hits: bool) -> str:
+    """What a natural roll does (before the miss chance): "critical", "regular" or "miss"."""
+    hits = natural + bonus >= defense
+    in_range = natural >= threshold
+    if in_range and hits:
+        return "critical"
+    if hits or (in_range and range_always_hits):
+        return "regular"
+    return "miss"
+
+
 def roll_outcomes(
     sides: int, bonus: int, defense: int, threshold: int, range_always_hits: bool
 ) -> tuple[int, int, int]:
     """How many natural rolls give a critical, a regular hit and a miss (before the miss chance)."""
-    critical = regular = miss = 0
-    for natural in range(1, sides + 1):
-        hits = natural + bonus >= defense
-        in_range = natural >= threshold
-        if in_range and hits:
-            critical += 1
-        elif hits or (in_range and range_always_hits):
-            regular += 1
-        else:
-            miss += 1
-    return critical, regular, miss
+    faces = [face_outcome(n, bonus, defense, threshold, range_always_hits) for n in range(1, sides + 1)]
+    return faces.count("critical"), faces.count("regular"), faces.count("miss")
 
 
 def miss_chance_misses(inputs: dict[str, Any], data: SystemData) -> Fraction:
@@ -191,7 +194,14 @@ def hit(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
 
 
 # --- damage ----------------------------------------------------------------------------------------
-def hit_damage(inputs: dict[str, Any], data: SystemData, weapon: Weapon) -> tuple[Dist, Dist, list[str], list[dict]]:
+Rolling = Callable[[dice.DiceExpr], dice.DiceExpr] | None
+"""For one attack at the table (the tracker's Resolve): given the dice the hit rolls (after a
+power attack's), the same dice already rolled (`dice.rolled`); None: every outcome."""
+
+
+def hit_damage(
+    inputs: dict[str, Any], data: SystemData, weapon: Weapon, rolled: Rolling = None
+) -> tuple[Dist, Dist, list[str], list[dict]]:
     """(regular hit, critical hit) damage before weakness and resistance, their descriptions and steps."""
     expr, bonus, steps = weapon.dice, inputs["damage_bonus"], []
     style = inputs["attack"]
@@ -214,6 +224,8 @@ def hit_damage(inputs: dict[str, Any], data: SystemData, weapon: Weapon) -> tupl
         steps.append(
             data.step("ruling:power-attack-dice", "Bonuses once (ruling)." if once else "Bonuses twice (alternative).")
         )
+    if rolled is not None:
+        expr = rolled(expr)
     m = weapon.multiplier
     base = str(expr.plus(bonus))
     if style == "quick" and data.fact("quick-attack", "minimum_damage"):
@@ -270,12 +282,14 @@ def wound_needed(inputs: dict[str, Any], data: SystemData) -> tuple[int, str]:
     return max(needed, 1), f"min(base HP {base}, max HP {top} ÷ {divisor}) = {shown}"
 
 
-def damage_parts(inputs: dict[str, Any], data: SystemData) -> tuple[Attack, Dist, Dist, list[str], list[dict]]:
+def damage_parts(
+    inputs: dict[str, Any], data: SystemData, rolled: Rolling = None
+) -> tuple[Attack, Dist, Dist, list[str], list[dict]]:
     """The attack's outcomes and the damage of a regular and of a critical hit (weakness and
     resistance applied), their labels and steps: the damage calculator's pieces (the round
     calculator reads them again at each AC the target's wounds leave)."""
     attack = resolve_attack(inputs, data)
-    regular, critical, labels, steps = hit_damage(inputs, data, attack.weapon)
+    regular, critical, labels, steps = hit_damage(inputs, data, attack.weapon, rolled)
     floor = data.fact("attack-damage", "minimum_damage")
     w, r = inputs["weakness"], inputs["resistance"]
     regular, critical = adjust(regular, w, r, floor), adjust(critical, w, r, floor)

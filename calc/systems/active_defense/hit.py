@@ -45,8 +45,12 @@ class Exchange:
         )
 
 
-def exchange(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[str, str]]) -> Exchange:
-    """Build the attack and defense rolls from the inputs, recording why in `steps`."""
+def exchange(
+    inputs: Mapping[str, Any], data: SystemData, steps: list[dict[str, str]], faces: tuple[int, int] | None = None
+) -> Exchange:
+    """Build the attack and defense rolls from the inputs, recording why in `steps`. `faces`: the
+    attack's and the defender's natural rolls, already rolled (the tracker's Resolve): each roll
+    is then that one total."""
     skill, ability, other = inputs["attack_skill"], inputs["attack_ability"], inputs["attack_modifier"]
     crit = inputs["critical_penalty"]
     allowed = data.fact("critical-attacks", "penalty")
@@ -77,8 +81,8 @@ def exchange(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[str, 
             f"Passive Defense {data.fact('passive-defense', 'base')} {plus(inputs['defender_dex'])} = {num(pd)}.",
         )
     )
-    attack = attack_die(data) + bonus
     nat = natural_map(data)
+    attack = (attack_die(data) if faces is None else Dist.constant(nat(faces[0]))) + bonus
     high, low = data.fact("natural-rolls", "high_face"), data.fact("natural-rolls", "low_face")
     steps.append(
         data.step(
@@ -90,7 +94,7 @@ def exchange(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[str, 
     steps.append(data.step("attack-roll", f"The attack hits when its total is {num(pd)} or more."))
     defense = None
     if inputs["defense"] != "none":
-        defense = _defense_roll(inputs, data, steps)
+        defense = _defense_roll(inputs, data, steps, None if faces is None else faces[1])
     ties = inputs["defense_ties"] == "defender"
     if defense is not None:
         text = (
@@ -102,7 +106,7 @@ def exchange(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[str, 
     return Exchange(attack, bonus, pd, defense, ties)
 
 
-def _defense_roll(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[str, str]]) -> Dist:
+def _defense_roll(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[str, str]], face: int | None) -> Dist:
     kind = inputs["defense"]
     if kind == "block":
         bonus = inputs["block_skill"] + inputs["defender_str"]
@@ -132,9 +136,9 @@ def _defense_roll(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[
             steps.append(
                 data.step("two-weapon-fighting", "Two-weapon penalties touch attack and block rolls, not dodges.")
             )
-    face = Dist.die(data.die_sides(kind, "die"))
+    die = Dist.die(data.die_sides(kind, "die")) if face is None else Dist.constant(face)
     if inputs["natural_rolls_on_defense"]:
-        face = face.map(natural_map(data))
+        die = die.map(natural_map(data))
         steps.append(
             data.step(
                 "ruling:natural-rolls-scope", "Natural 20 and 1 substituted on the defender's roll too (other reading)."
@@ -147,7 +151,7 @@ def _defense_roll(inputs: Mapping[str, Any], data: SystemData, steps: list[dict[
             )
         )
     steps.append(data.step("active-defense", f"{kind.capitalize()} total: d20 {plus(bonus)}."))
-    return face + bonus
+    return die + bonus
 
 
 def needed_face(data: SystemData, bonus: int, target: int) -> int | None:

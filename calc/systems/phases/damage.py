@@ -38,16 +38,26 @@ def margin_damage(face: int, number: TargetNumber, inputs: dict[str, Any], data:
     return max(data.fact("margin-damage", "minimum_damage"), face - number.value + mods)
 
 
-def _hit_damage(base: int, inputs: dict[str, Any], data: SystemData) -> Dist:
-    """The damage distribution of a hit whose margin damage is `base` (unused by monster dice)."""
-    least = data.fact("margin-damage", "minimum_damage")
+def hit_dice(inputs: dict[str, Any], data: SystemData) -> dice.DiceExpr | None:
+    """The dice a hit rolls: the monster's damage dice, or the weapon property's die (None: the
+    margin alone, nothing rolled). The tracker's Resolve asks the page to roll them."""
     if inputs["mode"] == "monster":
-        rolled = inputs["damage_dice"].dist()
-        return rolled.clamp_below(least)
+        return inputs["damage_dice"]
     prop = row_by(data, "weapon-properties", "id", inputs["weapon_property"])
-    if prop["die"] is None:
+    return None if prop["die"] is None else dice.parse(prop["die"])
+
+
+def _hit_damage(base: int, inputs: dict[str, Any], data: SystemData, rolled: dice.DiceExpr | None = None) -> Dist:
+    """The damage distribution of a hit whose margin damage is `base` (unused by monster dice);
+    `rolled`: the hit's dice already rolled (`dice.Rolled`), for one hit at the table."""
+    least = data.fact("margin-damage", "minimum_damage")
+    expr = hit_dice(inputs, data)
+    if expr is None:
         return Dist.constant(base)
-    die = dice.parse(prop["die"]).dist()
+    die = (rolled or expr).dist()
+    if inputs["mode"] == "monster":
+        return die.clamp_below(least)
+    prop = row_by(data, "weapon-properties", "id", inputs["weapon_property"])
     if prop["use"] == "if higher" or inputs["finesse_reading"] == "if-higher":
         return die.clamp_below(base)
     return die.clamp_below(least)

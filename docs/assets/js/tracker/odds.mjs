@@ -6,7 +6,7 @@
 // `rounds`: calc/first_attack.py, calc/round_answer.py). No rule lives here.
 import { el, replace, siteHref, uid } from "../shared/dom.mjs";
 import { percent } from "../calculator/calc-results.mjs";
-import { rollDie } from "../stat-fighters.mjs";
+import { rollAll, rollDie } from "../stat-fighters.mjs";
 import { button, fieldInput, labelled, readFieldInput, setFieldInput, shownValue, SITE_ROOT, stepItem } from "./ui.mjs";
 
 const WITHIN = 3; // "the chance within 3 rounds": the round answer's headline (calc/round_answer.py)
@@ -76,31 +76,58 @@ export class Odds {
         this.ask(text).then(show);
       }
     }
-    replace(box, el("h4", {}, `${c.name} attacks`), chips, attack, body, target.error ? null : this.resolver(c, target, odds.die));
+    replace(box, el("h4", {}, `${c.name} attacks`), chips, attack, body, target.error ? null : this.resolver(c, target));
     return box;
   }
 
-  /** Resolve: the attack roll (rolled here with the tracker's fair die, or typed) and the damage
-   * (typed), sent as the fight action `attack`; the engine decides hit or miss (calc/fight/resolve.py)
-   * and applies the damage; Undo takes it back. */
-  resolver(c, target, die) {
+  /** Resolve: the attack roll, the defender's roll (active-defense's block or dodge) and the
+   * damage dice the engine names for this target (`target.resolve`: calc/fight/resolve.py `plan`),
+   * each rolled here with the tracker's fair die or typed, or a damage total typed; sent as the
+   * fight action `attack` with every face, so Python decides hit or miss and what the faces deal
+   * by the system's rule (calc/fight/resolve_rules.py) and applies it; Undo takes it back. */
+  resolver(c, target) {
+    const plan = target.resolve;
+    if (!plan) return null;
+    if (plan.error) return el("p", { class: "cc-tk-help cc-tk-resolve" }, `Resolve by hand: ${plan.error.message}`);
     const tk = this.tk;
-    const sides = Number(String(die || "").replace(/^d/, ""));
-    const roll = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size: 3, class: "cc-tk-amount", id: uid("tk-roll"), "data-tk-focus": `roll-${c.id}` });
-    const damage = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size: 3, class: "cc-tk-amount", id: uid("tk-dmg"), "data-tk-focus": `dmg-${c.id}` });
+    const field = (key, size) => el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size, class: "cc-tk-amount", id: uid(`tk-${key}`), "data-tk-focus": `${key}-${c.id}` });
+    const roll = field("roll", 3);
+    const guard = plan.defense ? field("guard", 3) : null;
+    const faces = plan.dice ? field("faces", 6) : null;
+    const total = field("dmg", 3);
+    const sides = (die) => Number(String(die).replace(/^d/, ""));
+    const rollers = [
+      [roll, () => String(rollDie(sides(plan.die)))],
+      guard && [guard, () => String(rollDie(sides(plan.defense.die)))],
+      faces && [faces, () => rollAll(plan.roll).join(" ")],
+    ].filter(Boolean);
     const go = () => {
-      const action = { type: "attack", id: c.id, target: target.id, roll: roll.value.trim(), damage: damage.value.trim() || "0" };
+      const action = { type: "attack", id: c.id, target: target.id, roll: roll.value.trim() };
+      if (guard && guard.value.trim()) action.defense_roll = guard.value.trim();
+      if (faces && faces.value.trim()) action.faces = faces.value.trim();
+      if (total.value.trim()) action.damage = total.value.trim();
       tk.act(action, null);
     };
+    const rollAllEmpty = () => {
+      for (const [input, fill] of rollers) if (!input.value.trim()) input.value = fill();
+    };
+    const part = (text, input, rollText, fill, aria) => el("span", { class: "cc-tk-resolve-part" }, el("label", { for: input.id }, text), input, fill ? button(rollText, () => (input.value = fill()), { class: "md-button cc-tk-small", "aria-label": aria }) : null);
     return el(
       "div",
-      { class: "cc-tk-row cc-tk-resolve" },
-      el("label", { for: roll.id }, `Roll${die ? ` (${die})` : ""}`),
-      roll,
-      Number.isInteger(sides) && sides > 0 ? button(`Roll ${die}`, () => (roll.value = String(rollDie(sides))), { class: "md-button cc-tk-small", "aria-label": `Roll the ${die} for ${c.name}'s attack` }) : null,
-      el("label", { for: damage.id }, "Damage"),
-      damage,
-      button("Resolve", go, { class: "md-button md-button--primary cc-tk-small", "aria-label": `Resolve ${c.name}'s attack on ${target.name}` }),
+      { class: "cc-tk-resolve" },
+      el("div", { class: "cc-tk-row" }, part(`Roll (${plan.die})`, roll, `Roll ${plan.die}`, rollers[0][1], `Roll the ${plan.die} for ${c.name}'s attack`), guard ? part(`${plan.defense.label} (${plan.defense.die})`, guard, `Roll ${plan.defense.die}`, rollers[1][1], `Roll ${target.name}'s ${plan.defense.kind}`) : null),
+      el(
+        "div",
+        { class: "cc-tk-row" },
+        faces ? part(`Dice (${plan.dice})`, faces, `Roll ${plan.dice}`, rollers[rollers.length - 1][1], `Roll the damage dice, ${plan.dice}`) : el("span", { class: "cc-tk-help" }, "Damage from the roll"),
+        part("Damage", total, null, null, null),
+      ),
+      el(
+        "div",
+        { class: "cc-tk-row" },
+        button("Roll all", rollAllEmpty, { class: "md-button cc-tk-small", "aria-label": `Roll all the empty dice of ${c.name}'s attack` }),
+        button("Resolve", go, { class: "md-button md-button--primary cc-tk-small", "aria-label": `Resolve ${c.name}'s attack on ${target.name}` }),
+      ),
     );
   }
 

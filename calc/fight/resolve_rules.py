@@ -1,0 +1,234 @@
+"""Each system's Resolve at the table (calc/fight/resolve.py): from the attack at hand's inputs (the
+round calculator's, as `calc.fight.fighter` maps the two combatants, cut to the first attack by the
+system's own `one_attack`), what the rolled faces decide and what they deal, by the engines' own
+code run on the faces (`calc.dice.Rolled`): no rule is written again here.
+
+A system's `Table(attacker inputs, data)` says the dice a hit rolls for damage (`dice()`: None when
+nothing is rolled, as a phases margin), whether the defender rolls (`defense()`: active-defense's
+block or dodge), and for given faces `outcome(face, defense_face)` → (lands, critical, what decided
+it) and `amount(face, rolled dice)` → the damage of that hit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from calc import inputs, party, rounds
+from calc.data import SystemData
+from calc.dice import DiceExpr
+from calc.errors import InputError
+from calc.fight import fighter
+from calc.systems.action_points import attack as ap_attack
+from calc.systems.action_points import round as ap_round
+from calc.systems.active_defense import round as ad_round
+from calc.systems.active_defense.damage import damage as ad_damage
+from calc.systems.active_defense.hit import exchange as ad_exchange
+from calc.systems.countup import round as cu_round
+from calc.systems.countup.damage import hit_damage as cu_hit_damage
+from calc.systems.phases import attack_roll as ph_roll
+from calc.systems.phases import round as ph_round
+from calc.systems.phases.damage import _hit_damage as ph_hit_damage
+from calc.systems.phases.damage import hit_dice as ph_hit_dice
+from calc.systems.phases.damage import margin_damage as ph_margin_damage
+from calc.systems.segments import round as sg_round
+from calc.systems.segments.damage import hit_damage as sg_hit_damage
+
+Outcome = tuple[bool, bool, str]
+"""(the attack lands, it is a critical hit for the fight's damage rules, the sentence saying why)."""
+
+
+def attacker_inputs(fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict) -> dict[str, Any]:
+    """The round calculator's typed inputs for `who` attacking `aim` (one attacker)."""
+    calculator = str(fighter.declaration(data)["calculator"])  # type: ignore[index]
+    raw = fighter.inputs_for(fight, who, aim, calculator, data, options, states)
+    typed = inputs.validate(data.calculator(calculator)["inputs"], raw)
+    return party.each(typed)[0] | {party.LIST: []}
+
+
+def _value(dist: Any) -> int:
+    """The one total of a distribution of rolled dice."""
+    assert dist.min == dist.max, "rolled dice give one total"
+    return max(0, int(dist.min))  # a total below 0 (a floor ruling off) deals nothing: no hit heals
+
+
+class _Table:
+    """By the hit calculator's roll needed: a face at least the value hits (countup, segments);
+    the die's top face is the card's "damage from a natural 20"."""
+
+    def __init__(self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]]) -> None:
+        self.a, self.data, self.needed = attacker, data, needed  # needed(): the hit calculator's roll_needed
+
+    def die(self) -> str:
+        """The attack die, "d20"."""
+        return str(self.needed()["die"])
+
+    def defense(self) -> dict[str, Any] | None:
+        return None
+
+    def dice(self) -> DiceExpr | None:
+        raise NotImplementedError
+
+    def outcome(self, face: int, defense_face: int | None) -> Outcome:
+        rule = self.needed()
+        lands = rule["value"] is not None and face >= rule["value"]
+        return lands, face == int(rule["die"].lstrip("d")), f"needs {rule['text']}"
+
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+        raise NotImplementedError
+
+
+class Countup(_Table):
+    """Dice + Strength + misc (− Hurt), floored by the ruling (countup/damage.py `hit_damage`)."""
+
+    def dice(self) -> DiceExpr | None:
+        return cu_round.one_attack(self.a)["dice"]
+
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+        dealt, _, _ = cu_hit_damage(cu_round.damage_inputs(self.a) | {"dice": rolled}, self.data)
+        return _value(dealt)
+
+
+class Segments(_Table):
+    """The routine's first attack: its dice + modifier, the round's multipliers on the total
+    (segments/damage.py `hit_damage`, as the round's attack at hand has them)."""
+
+    def _attack(self) -> dict[str, Any]:
+        return sg_round.one_attack(self.a)["routine"][0]
+
+    def dice(self) -> DiceExpr | None:
+        return rounds.attack_dice(self._attack()["dice"], "routine[1].dice")
+
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+        base = {"dice": rolled, "modifier": self._attack()["modifier"], "multipliers": self.a["multipliers"]}
+        if "damage_floor" in self.a:
+            base["damage_floor"] = self.a["damage_floor"]
+        dealt, _, _ = sg_hit_damage(base, self.data)
+        return _value(dealt)
+
+
+class Phases(_Table):
+    """The face against the target number (naturals, cover: attack_roll.py `face_outcome`); a hit
+    deals the margin of success + modifiers, or the weapon property's or monster's dice
+    (phases/damage.py `margin_damage`, `_hit_damage`); the natural 20 is the critical hit."""
+
+    def die(self) -> str:
+        return f"d{ph_roll.phase_die(self.data).max}"
+
+    def _number(self) -> ph_roll.TargetNumber:
+        return ph_roll.target_number(ph_round.one_attack(self.a) | ph_round.hit_extra(self.a), self.data, [])
+
+    def dice(self) -> DiceExpr | None:
+        return ph_hit_dice(self.a, self.data)
+
+    def outcome(self, face: int, defense_face: int | None) -> Outcome:
+        number, natural = self._number(), self.a["natural_rolls"]
+        shown = ph_roll.face_outcome(face, number, natural, self.data)
+        crit = natural and face == self.data.fact("critical-hits", "critical_roll")
+        why = ", stopped by cover" if shown == ph_roll.COVER else ""
+        return shown == ph_roll.HIT, crit, f"target number {number.value}{why}"
+
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+        monster = self.a["mode"] == "monster"
+        base = 0 if monster else ph_margin_damage(face, self._number(), self.a, self.data)
+        return _value(ph_hit_damage(base, self.a, self.data, rolled))
+
+
+class ActionPoints(_Table):
+    """The turn's first attack (its style): the face against AC or SR with the critical range
+    (attack.py `face_outcome`); a regular or critical hit's damage, weakness and resistance
+    applied (attack.py `damage_parts`, the dice as a power attack rolls them)."""
+
+    def __init__(self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]]) -> None:
+        super().__init__(attacker, data, needed)
+        one = ap_round.one_attack(attacker)
+        decls = data.calculator("damage")["inputs"]
+        asked = {k: one[k] for k in {d["name"] for d in decls} & set(one)}
+        self.typed = inputs.validate(decls, asked | {"attack": ap_round.hit_extra(one)["attack"], "outcome": "attack"})
+        if self.typed["miss_chance"]:
+            raise InputError("miss_chance", "Resolve does not roll the miss chance's d%: type the damage by hand")
+
+    def die(self) -> str:
+        return f"d{self.data.die_sides('standard-attack', 'attack_die')}"
+
+    def dice(self) -> DiceExpr | None:
+        seen: list[DiceExpr] = []
+
+        def record(expr: DiceExpr) -> DiceExpr:
+            seen.append(expr)
+            return expr
+
+        ap_attack.damage_parts(self.typed, self.data, record)  # the dice as the rule rolls them
+        return seen[0]
+
+    def outcome(self, face: int, defense_face: int | None) -> Outcome:
+        attack = ap_attack.resolve_attack(self.typed, self.data)
+        always = self.typed["threat_range"] == "always_hits"
+        shown = ap_attack.face_outcome(face, attack.bonus, self.typed["defense"], attack.weapon.threshold, always)
+        why = ", a critical hit" if shown == "critical" else ""
+        return shown != "miss", shown == "critical", f"{face} {attack.bonus:+d} against {self.typed['defense']}{why}"
+
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+        _, regular, critical, _, _ = ap_attack.damage_parts(self.typed, self.data, lambda expr: rolled or expr)
+        return _value(critical if self.outcome(face, None)[1] else regular)
+
+
+class ActiveDefense(_Table):
+    """The attack total against Passive Defense, then the defender's block or dodge when it holds
+    a reserve (hit.py `exchange` on the faces); a landing hit's dice + Strength − armour, floored
+    (active_defense/damage.py). A natural 20 only counts as a higher total: no critical damage."""
+
+    def __init__(self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]]) -> None:
+        super().__init__(attacker, data, needed)
+        one = ad_round.one_attack(attacker)
+        decls = data.calculator("damage")["inputs"]
+        asked = {k: one[k] for k in {d["name"] for d in decls} & set(one)} | {"at_least": 1}
+        self.typed = inputs.validate(decls, asked | ad_round.hit_extra(one))
+
+    def die(self) -> str:
+        return f"d{self.data.die_sides('attack-roll', 'die')}"
+
+    def defense(self) -> dict[str, Any] | None:
+        kind = self.typed["defense"]
+        if kind == "none":
+            return None
+        return {"kind": kind, "label": kind.capitalize(), "die": f"d{self.data.die_sides(kind, 'die')}"}
+
+    def dice(self) -> DiceExpr | None:
+        return self.typed["damage_dice"]
+
+    def outcome(self, face: int, defense_face: int | None) -> Outcome:
+        beats = ad_exchange(self.typed, self.data, [], (face, 1)).p_beats_passive() == 1
+        said = self.defense()
+        if not beats or said is None:
+            return beats, False, "beats Passive Defense" if beats else "short of Passive Defense"
+        if defense_face is None:
+            raise InputError("action.defense_roll", f"the attack beats Passive Defense: roll the {said['kind']}")
+        lands = ad_exchange(self.typed, self.data, [], (face, defense_face)).p_lands() == 1
+        return (
+            lands,
+            False,
+            f"beats Passive Defense; the {said['kind']} ({defense_face}) " + ("fails" if lands else "negates it"),
+        )
+
+    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+        answer = rounds.uncut(ad_damage, self.typed | {"damage_dice": rolled}, self.data)
+        return _value(rounds.dist_of(answer))
+
+
+HIT_EXTRA: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "countup": cu_round.hit_extra,
+    "segments": sg_round.hit_extra,
+    "phases": ph_round.hit_extra,
+    "action-points": ap_round.hit_extra,
+    "active-defense": ad_round.hit_extra,
+}
+"""Each round calculator's hit inputs of its attack at hand beyond those of the same name."""
+
+TABLES: dict[str, type[_Table]] = {
+    "countup": Countup,
+    "segments": Segments,
+    "phases": Phases,
+    "action-points": ActionPoints,
+    "active-defense": ActiveDefense,
+}
