@@ -10,13 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from calc import applies, bounds, data, inputs, result, systems
+from calc import first_attack as attack_at_hand
 from calc.errors import CalcError, InputError, UnknownCalculator
 
 __all__ = ["CalcError", "InputError", "evaluate"]
 
 
-def evaluate(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Answer one request `{"system": id, "calculator": name, "inputs": {...}}`.
+def evaluate(request: Mapping[str, Any], first_attack: bool = True) -> dict[str, Any]:
+    """Answer one request `{"system": id, "calculator": name, "inputs": {...}}`; a round
+    calculator's answer without its `first_attack` when `first_attack` is false (same checks).
 
     Returns the JSON-ready result described in CONTRIBUTING.md, or raises a `CalcError` naming the
     input at fault.
@@ -43,6 +45,8 @@ def evaluate(request: Mapping[str, Any]) -> dict[str, Any]:
     declarations = system.calculator(name)["inputs"]
     values = inputs.validate(declarations, applies.resolve(declarations, raw_inputs))
     engine = systems.engine(system_id).CALCULATORS[name]
+    if not first_attack:
+        engine = attack_at_hand.ALONE.get(engine, engine)
     try:
         answer = result.complete(engine(values, system))
     except bounds.CostError as err:  # refused before the work: name the input to reduce

@@ -22,6 +22,26 @@ from calc.data import SystemData
 Inputs = dict[str, Any]
 
 
+ALONE: dict[Callable[..., Any], Callable[[Inputs, SystemData], dict[str, Any]]] = {}
+"""Each round calculator (as `calculator` makes it) → its round alone, without `first_attack`."""
+
+
+def calculator(
+    round_fn: Callable[[Inputs, SystemData], dict[str, Any]],
+    one_attack: Callable[[Inputs], Inputs],
+    hit_inputs: Callable[[Inputs], Inputs],
+) -> Callable[[Inputs, SystemData], dict[str, Any]]:
+    """A system's round calculator: `round_fn`'s answer with `first_attack`; the round alone stays
+    reachable (`ALONE`, `calc.evaluate(..., first_attack=False)`) for a figure that reads only the
+    rounds (the odds card's "before it acts again": a third of its time was the first attack)."""
+
+    def round_calculator(inputs: Inputs, data: SystemData) -> dict[str, Any]:
+        return with_first_attack(round_fn(inputs, data), inputs, data, round_fn, one_attack, hit_inputs)
+
+    ALONE[round_calculator] = round_fn
+    return round_calculator
+
+
 def with_first_attack(
     answer: dict[str, Any],
     inputs: Inputs,

@@ -168,7 +168,8 @@ def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str
     names = {c["id"]: c["name"] for c in fight["combatants"]}
     total, label, shown = Fraction(0), "", []
     for seq_ids, p in sorted(lists.items(), key=lambda kv: -kv[1]):
-        answer = evaluate(_request(fight, data, options, states, seq_ids, target_id, str(spec["calculator"])))
+        asked = _request(fight, data, options, states, seq_ids, target_id, str(spec["calculator"]))
+        answer = evaluate(asked, first_attack=False)  # only its first round is read
         first = answer["rounds"][0]
         label = first["label"]
         q = Fraction(first["within"][0]["fraction"])

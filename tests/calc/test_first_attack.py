@@ -108,3 +108,17 @@ def test_phases_one_action_a_round_the_attack_is_the_round() -> None:
 
 def test_every_other_calculator_answers_no_first_attack() -> None:
     assert runner("countup")("hit")["first_attack"] is None
+
+
+@pytest.mark.parametrize("system_id", ["countup", "segments", "phases", "action-points", "active-defense"])
+def test_the_round_alone_is_the_same_answer_without_the_attack_at_hand(system_id: str) -> None:
+    """`evaluate(..., first_attack=False)` (the odds card's "before it acts again") answers the
+    same rounds, without `first_attack`: one round calculator, two ways to call it."""
+    from calc import evaluate
+
+    request = {"system": system_id, "calculator": "round", "inputs": {}}
+    whole, alone = evaluate(request), evaluate(request, first_attack=False)
+    assert whole["first_attack"] is not None and alone["first_attack"] is None
+    assert {k: v for k, v in whole.items() if k != "first_attack"} == {
+        k: v for k, v in alone.items() if k != "first_attack"
+    }

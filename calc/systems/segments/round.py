@@ -120,6 +120,5 @@ def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
     return {"bonus": attacker["bonus"] + attacker["routine"][0]["to_hit"]}
 
 
-def round_(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
-    """The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
-    return first_attack.with_first_attack(whole_round(inputs, data), inputs, data, whole_round, one_attack, hit_extra)
+round_ = first_attack.calculator(whole_round, one_attack, hit_extra)
+"""The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
