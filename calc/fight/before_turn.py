@@ -84,7 +84,10 @@ def _rolled_next(fight: Mapping[str, Any], data: SystemData, options: Mapping[st
     me = ids.index(target["id"])
     out: dict[Seq, int] = {}
     if hasattr(inner, "orders"):
-        _rolled(inner.orders, me, tuple(range(len(ids))), out)
+        # the target's allies never change which of its foes come before it, nor their order
+        # (everyone rolls apart): only the target and its foes are walked
+        members = tuple(i for i, ident in enumerate(ids) if i == me or _foe(fight, ident, target))
+        _rolled(inner.orders, me, members, out)
     else:
         _walk(inner.tree, lambda step: tuple(i for i, _ in step), me, (), out, [0])
     whole = sum(out.values())

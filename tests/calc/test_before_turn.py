@@ -112,6 +112,30 @@ def test_target_already_acted_counts_the_next_rounds_initiative_exactly():
     assert sum(Fraction(x["p"]["fraction"]) for x in got["lists"]) == 1
 
 
+def test_the_targets_allies_change_nothing_of_the_next_round():
+    """A Goblin on the Orc's side rolls too: who of the party comes before the Orc is the same
+    (the walk leaves the target's allies out); every d10 face of the four, by brute force."""
+    f = Fight("countup")
+    f.add("Aria", "pc", 10, **A)
+    f.add("Bram", "pc", 8, **B)
+    f.add("Orc", "foe", ORC_HP, **ORC)
+    f.add("Goblin", "foe", 4, **{**ORC, "modifier": 1})
+    f.round({})
+    f = at_turn(f, "Bram")
+    assert [t["id"] for t in f.state["order"]].index(f.ident("Orc")) < [t["id"] for t in f.state["order"]].index(
+        f.ident("Bram")
+    )  # the Orc has acted
+    got = before(f, "Bram", "Orc")
+    people = [("Aria", A, 0), ("Bram", B, 0), ("Orc", ORC, 1), ("Goblin", {"modifier": 1}, 1)]
+    cuts: dict[tuple[str, ...], Fraction] = {}
+    for faces in product(range(1, 11), repeat=4):
+        order = sorted(range(4), key=lambda i: (faces[i] + people[i][1]["modifier"], people[i][2], i))
+        cut = tuple(people[i][0] for i in order[: order.index(2)] if people[i][0] in STATS)
+        cuts[cut] = cuts.get(cut, 0) + Fraction(1, 10_000)
+    want = sum((p * drops([B, *(STATS[n] for n in cut)]) for cut, p in cuts.items()), Fraction(0))
+    assert Fraction(got["p"]["fraction"]) == want
+
+
 def test_initiative_rolled_once_keeps_the_order():
     f = Fight("active-defense")
     f.add("Mira", "pc", 12)
