@@ -164,7 +164,7 @@ export class Odds {
       ["Expected damage", fa.expected, rules.damage || rules.hit, true],
       [`${drop.label} with this attack`, drop.p, rules.drops],
       [`${lead.label} before ${target.name} acts again`, undefined, rules.drops],
-      [`Rounds to ${lead.label.toLowerCase()}`, lead.mean, rules.drops, true],
+      [`Expected rounds (${lead.label})`, lead.mean, rules.drops, true],
       [`${lead.label} within ${WITHIN} rounds`, lead.within[WITHIN - 1], rules.drops],
     ];
     replace(
