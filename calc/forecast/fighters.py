@@ -108,3 +108,27 @@ def focus_bound(targets: dict[str, tuple[int, ...]], states: Sequence[int], outs
             before *= outs[i]
         count *= ways + before
     return count
+
+
+class Sides:
+    """Who is on which side, whom each side attacks (focus fire, down its list) and when a side is
+    out: what every kind of forecast round shares (`walk.FocusWalk`, `fixed_order.Rules`)."""
+
+    def __init__(self, fighters: Sequence[Any], policies: dict[str, str]) -> None:
+        self.fighters = tuple(fighters)
+        self.sides = {s: tuple(i for i, f in enumerate(fighters) if f.side == s) for s in (PARTY, FOES)}
+        self.targets = {
+            PARTY: target_order(self.sides[FOES], self.fighters, policies[PARTY]),
+            FOES: target_order(self.sides[PARTY], self.fighters, policies[FOES]),
+        }
+        self._over: dict[tuple[Any, ...], bool] = {}
+
+    def side_out(self, side: str, healths: tuple[Any, ...]) -> bool:
+        return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
+
+    def over(self, healths: tuple[Any, ...]) -> bool:
+        """Cached: the chain and the rounds ask it of the same healths many times."""
+        got = self._over.get(healths)
+        if got is None:
+            got = self._over[healths] = self.side_out(PARTY, healths) or self.side_out(FOES, healths)
+        return got

@@ -23,7 +23,7 @@ from typing import Any, cast
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain
-from calc.forecast.fighters import FOES, PARTY, Health, focus_bound, target_order
+from calc.forecast.fighters import Health, Sides, focus_bound
 from calc.forecast.order import fubini
 from calc.rounds import Reached
 
@@ -190,34 +190,18 @@ def most_orders(n: int, strict: bool) -> int:
 
 
 # --- one fight under one order ---------------------------------------------------------------
-class Rules:
+class Rules(Sides):
     """What every order of one fight shares: the actors, whom each side attacks, the caches."""
 
     def __init__(self, actors: Sequence[Actor], policies: dict[str, str]) -> None:
-        self.fighters = tuple(actors)
-        self.sides = {s: tuple(i for i, f in enumerate(actors) if f.side == s) for s in (PARTY, FOES)}
-        looked = cast(Any, self.fighters)
-        self.targets = {
-            PARTY: target_order(self.sides[FOES], looked, policies[PARTY]),
-            FOES: target_order(self.sides[PARTY], looked, policies[FOES]),
-        }
+        super().__init__(actors, policies)
         self.total = 1
         for a in actors:
             self.total *= a.turn * (a.end[0] if a.end else 1)
         self._groups: dict[tuple[Any, Group], list[tuple[int, Any]]] = {}
         self._blows: dict[tuple[int, int, Health, int, Health, Any], Sequence[tuple[int, Health, Any]]] = {}
-        self._over: dict[Healths, bool] = {}
         self.followed = 0  # states stepped over every order's chain: refused past MAX_FOLLOWED
         self._ends: dict[Healths, list[tuple[int, Healths]]] = {}
-
-    def side_out(self, side: str, healths: Healths) -> bool:
-        return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
-
-    def over(self, healths: Healths) -> bool:
-        got = self._over.get(healths)
-        if got is None:
-            got = self._over[healths] = self.side_out(PARTY, healths) or self.side_out(FOES, healths)
-        return got
 
     def count(self) -> None:
         """One more state followed; past MAX_FOLLOWED an error that says what to reduce."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
-from calc.forecast.fighters import FOES, PARTY, Fighter, Health, target_order
+from calc.forecast.fighters import Fighter, Health, Sides
 
 Healths = tuple[Health, ...]
 
@@ -22,31 +22,15 @@ class Tree(Protocol):
     children: Any
 
 
-class FocusWalk:
+class FocusWalk(Sides):
     """The fighters, whom each side attacks, and the walk of a round; a subclass says what one
     step of its tree does (`_act`) and what one strike does (`_strike`)."""
 
     def __init__(self, fighters: Sequence[Fighter], policies: dict[str, str]) -> None:
-        self.fighters = tuple(fighters)
-        self.sides = {s: tuple(i for i, f in enumerate(fighters) if f.side == s) for s in (PARTY, FOES)}
-        self.targets = {
-            PARTY: target_order(self.sides[FOES], fighters, policies[PARTY]),
-            FOES: target_order(self.sides[PARTY], fighters, policies[FOES]),
-        }
+        super().__init__(fighters, policies)
         self._acts: dict[tuple[Healths, Hashable, bool], list[tuple[int, Healths]]] = {}
         self._strikes: dict[tuple, Sequence[tuple[int, Health]]] = {}
-        self._over: dict[Healths, bool] = {}
         self.steps = 0  # health states met while walking the rounds' orders: what the time grows with
-
-    def side_out(self, side: str, healths: Healths) -> bool:
-        return all(self.fighters[i].out(healths[i]) for i in self.sides[side])
-
-    def over(self, healths: Healths) -> bool:
-        """Cached: the chain and the rounds ask it of the same healths many times."""
-        got = self._over.get(healths)
-        if got is None:
-            got = self._over[healths] = self.side_out(PARTY, healths) or self.side_out(FOES, healths)
-        return got
 
     def _walk(self, node: Tree, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
         """Every order below `node` from the healths `dist`, the round's ends summed into `out`.
