@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from calc.forecast.around import Around
 from calc.forecast.fighters import Health
 
 Healths = tuple[Health, ...]
 State = tuple[bool, Healths]
 
 
-class BetweenRounds:
+class BetweenRounds(Around):
     def __init__(
         self,
         inner: Any,
@@ -27,8 +28,7 @@ class BetweenRounds:
         closes: Callable[[int, Health], Health],
         faces: Sequence[int],
     ) -> None:
-        self.inner = inner
-        self.fighters = inner.fighters
+        super().__init__(inner)
         self.opens = opens
         self.closes = closes
         self.faces = tuple(faces)
@@ -40,22 +40,6 @@ class BetweenRounds:
     @property
     def start(self) -> State:
         return self.inner.start  # type: ignore[no-any-return]
-
-    @property
-    def steps(self) -> int:
-        return self.inner.steps  # type: ignore[no-any-return]
-
-    def side_out(self, side: str, healths: Healths) -> bool:
-        return self.inner.side_out(side, healths)  # type: ignore[no-any-return]
-
-    def over(self, healths: Healths) -> bool:
-        return self.inner.over(healths)  # type: ignore[no-any-return]
-
-    def state_bound(self) -> int:
-        return self.inner.state_bound()  # type: ignore[no-any-return]
-
-    def orders_walked(self, limit: int) -> int:
-        return self.inner.orders_walked(limit)  # type: ignore[no-any-return]
 
     def step(self, state: State) -> list[tuple[int, State]]:
         first, healths = state

@@ -20,6 +20,7 @@ from typing import Any, cast
 from calc.data import SystemData
 from calc.errors import InputError
 from calc.forecast import chain, fixed_order
+from calc.forecast.around import Around
 from calc.forecast.fighters import FOES, PARTY, Health
 from calc.forecast.order import trie
 
@@ -56,33 +57,19 @@ def known_order(inputs: dict[str, Any]) -> tuple[list[int], int] | None:
     return order, acted
 
 
-class MidRound:
+class MidRound(Around):
     """`fight` started from `healths` mid-round: the first round is `rest`, the next ones the
     fight's own (not its first round: the rest of the round was it)."""
 
     def __init__(self, fight: Any, healths: Healths, rest: Rest) -> None:
-        self.fight = fight
-        self.fighters = fight.fighters
+        super().__init__(fight)
         self.start = (None, healths)
         self._first = [] if fight.over(healths) else rest(healths)
         self.rest_total = sum(w for w, _ in self._first) or 1
         self.total = fight.total * self.rest_total
 
-    @property
-    def steps(self) -> int:
-        return self.fight.steps  # type: ignore[no-any-return]
-
-    def side_out(self, side: str, healths: Healths) -> bool:
-        return self.fight.side_out(side, healths)  # type: ignore[no-any-return]
-
-    def over(self, healths: Healths) -> bool:
-        return self.fight.over(healths)  # type: ignore[no-any-return]
-
     def state_bound(self) -> int:
-        return self.fight.state_bound() + 1  # type: ignore[no-any-return]
-
-    def orders_walked(self, limit: int) -> int:
-        return self.fight.orders_walked(limit)  # type: ignore[no-any-return]
+        return self.inner.state_bound() + 1  # type: ignore[no-any-return]  # and the pseudo start
 
     def step(self, state: tuple[Any, Healths]) -> list[tuple[int, Any]]:
         if state[0] is None:
@@ -91,8 +78,8 @@ class MidRound:
             merged: dict[Healths, int] = {}
             for w, h in self._first:
                 merged[h] = merged.get(h, 0) + w
-            return [(w * self.fight.total, (False, h)) for h, w in merged.items()]
-        return [(w * self.rest_total, s) for w, s in self.fight.step(state)]
+            return [(w * self.inner.total, (False, h)) for h, w in merged.items()]
+        return [(w * self.rest_total, s) for w, s in self.inner.step(state)]
 
 
 # --- the rest of a round, per kind of round ---------------------------------------------------
