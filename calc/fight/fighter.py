@@ -22,6 +22,7 @@ from typing import Any
 from calc import applies, inputs
 from calc.data import SystemData
 from calc.errors import InputError
+from calc.round_answer import HEADLINE_ROUNDS
 from calc.turn_helpers import tracker
 
 ATTACKERS = "attackers"
@@ -301,9 +302,10 @@ def odds(
         "target": ranked[0]["id"] if ranked else None,
         "attack": attack,
         "targets": targets,
+        "within": HEADLINE_ROUNDS,  # the card's "within N rounds": the round answer's headline
         "assumption": (
             f"Before the target acts again: {attacker['name']}'s attacks and those of every foe of the target "
             "who acts before its next turn, all on it (focus fire); the rounds to drop it and the chance within "
-            f"3: {attacker['name']}'s attacks alone, round after round."
+            f"{HEADLINE_ROUNDS}: {attacker['name']}'s attacks alone, round after round."
         ),
     }

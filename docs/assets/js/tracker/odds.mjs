@@ -9,7 +9,6 @@ import { percent } from "../calculator/calc-results.mjs";
 import { rollAll, rollDie } from "../stat-fighters.mjs";
 import { button, fieldInput, labelled, readFieldInput, setFieldInput, shownValue, SITE_ROOT, stepItem } from "./ui.mjs";
 
-const WITHIN = 3; // "the chance within 3 rounds": the round answer's headline (calc/round_answer.py)
 
 export class Odds {
   constructor(tk) {
@@ -165,7 +164,7 @@ export class Odds {
       [`${drop.label} with this attack`, drop.p, rules.drops],
       [`${lead.label} before ${target.name} acts again`, undefined, rules.drops],
       [`Expected rounds (${lead.label})`, lead.mean, rules.drops, true],
-      [`${lead.label} within ${WITHIN} rounds`, lead.within[WITHIN - 1], rules.drops],
+      [`${lead.label} within ${odds.within} rounds`, lead.within[odds.within - 1], rules.drops],
     ];
     replace(
       body,
