@@ -208,7 +208,7 @@ def _request(fight: Mapping[str, Any], data: SystemData, options: Mapping[str, A
         return {"system": data.id, "calculator": calculator, "inputs": first}
     decl = next(d for d in data.calculator(calculator)["inputs"] if d["name"] == fighter.ATTACKERS)
     fields = {f["name"] for f in decl["fields"]}
-    if len(seq) > decl.get("max_items", 8):
+    if len(seq) > decl["max_items"]:
         raise InputError("target", f"{len(seq)} attackers before its turn, more than the round's {decl['max_items']}")
     listed = []
     for ident in seq:
