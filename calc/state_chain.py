@@ -301,9 +301,12 @@ class StateChain:
         states where it is not yet reached: E = Σ_(s not done) V(s), V(s) = entries(s)·scale/f_s
         with f_s = scale − (weight of staying at s), entries(s) = [s is the start] +
         Σ_(t → s) entries(t)·w/f_t. Each f_t and its moves' w are first divided by their gcd g_t
-        (a smaller f to build D from). With c(s) = the most times each value f occurs as f_u along
-        a path from the start to s (s included), D = Π f^max c makes N(s) = D·entries(s) an integer
-        divisible by f_s: N(s) = [start]·D + Σ N(t)/f_t · w, exact integer divisions. One value per
+        (a smaller f to build D from). Each f is split into factors (`_factors`: its small primes,
+        then what is left); with c(s) = the most times each factor divides the product of the f_u
+        along one path from the start to s (s included), D = Π factor^max c makes N(s) =
+        D·entries(s) an integer divisible by f_s: N(s) = [start]·D + Σ N(t)/f_t · w, exact integer
+        divisions. Counting prime factors rather than whole values of f keeps D small (Segments 4
+        against 4: 6,452 bits, not 26,301: every move's product is that much cheaper). One value per
         state, whatever the number of thresholds (a backward pass needs one per threshold)."""
         scale = self._scale or 1
         targets, moved, stay = graph
@@ -321,23 +324,34 @@ class StateChain:
         # A state that is never left (f = 0) and is not past a threshold: that threshold never comes.
         never = [any(not leave[j] and not flags[s][i] for j, s in enumerate(order)) for i in range(n)]
         sources, factors = _incoming(targets, weights)
-        # c(s), sparse (a path meets few of the distinct f values), from the start down: every
-        # state's sources come before it
-        counts: list[dict[int, int]] = [{}] * len(order)
+        # c(s), sparse (a path meets few factors), from the start down: every state's sources come
+        # before it; sources with the very same counts (most of them) are merged once
+        factors_of: dict[int, dict[int, int]] = {}
+        empty: dict[int, int] = {}
+        counts: list[dict[int, int]] = [empty] * len(order)
         most: dict[int, int] = {}
         for j in range(len(order) - 1, -1, -1):
-            mine: dict[int, int] = {}
-            for i in sources[j]:
-                for f, times in counts[i].items():
-                    if times > mine.get(f, 0):
-                        mine[f] = times
-            if leave[j] > 1:
-                mine[leave[j]] = mine.get(leave[j], 0) + 1
+            distinct = list({id(c): c for c in map(counts.__getitem__, sources[j])}.values())
+            f = leave[j]
+            if f <= 1 and len(distinct) == 1:
+                counts[j] = distinct[0]  # shared, never changed in place
+                continue
+            mine: dict[int, int] = dict(distinct[0]) if distinct else {}
+            for other in distinct[1:]:
+                for k, times in other.items():
+                    if times > mine.get(k, 0):
+                        mine[k] = times
+            if f > 1:
+                own = factors_of.get(f)
+                if own is None:
+                    own = factors_of[f] = _factors(f)
+                for k, times in own.items():
+                    mine[k] = mine.get(k, 0) + times
             counts[j] = mine
-            for f, times in mine.items():
-                if times > most.get(f, 0):
-                    most[f] = times
-        denominator = math.prod(f**k for f, k in most.items())
+            for k, times in mine.items():
+                if times > most.get(k, 0):
+                    most[k] = times
+        denominator = math.prod(k**times for k, times in most.items())
         per: list[int] = [0] * len(order)  # N(s)/f_s: what each move out of s carries, per unit of w
         spent: dict[tuple[bool, ...], int] = {}  # D·Σ V(s), grouped by the thresholds s has reached
         for j in range(len(order) - 1, -1, -1):
@@ -366,3 +380,21 @@ def _incoming(targets: list[list[int]], weights: list[list[int]]) -> tuple[list[
             sources[j].append(i)
             factors[j].append(w)
     return sources, factors
+
+
+_SMALL_PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, math.isqrt(p) + 1))]
+
+
+def _factors(n: int) -> dict[int, int]:
+    """`n` (> 1) as {factor: times}: its primes below 1,000, then what is left as one factor (a
+    prime, or a product of larger primes: still a valid factor, only perhaps not the smallest)."""
+    out: dict[int, int] = {}
+    for p in _SMALL_PRIMES:
+        if p * p > n:
+            break
+        while n % p == 0:
+            n //= p
+            out[p] = out.get(p, 0) + 1
+    if n > 1:
+        out[n] = out.get(n, 0) + 1
+    return out
