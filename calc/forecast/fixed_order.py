@@ -13,7 +13,7 @@ one turn, each at its side's current target as the fight stands then), a target'
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, partial
@@ -76,6 +76,10 @@ class Actor:
     end: tuple[int, Callable[[Health], Sequence[tuple[int, Health]]]] | None = None
     final: Callable[[Health], Health] | None = None
     """Its health as kept once the fight is over (a dying fighter's hit points no longer matter)."""
+    alike: Hashable | None = None
+    """Equal (not None) for two actors of one side whose turns are the same blows whatever their own
+    health: orders that differ only by swapping such actors acting one after the other are one
+    chain (`fold`). None when its blows read its own health, or nothing says so."""
 
     @property
     def turn(self) -> int:
@@ -182,6 +186,38 @@ def orders(totals: Sequence[Dist], high_first: bool, split: Split) -> dict[Order
         for settled, q in settle(order, split).items():
             out[settled] = out.get(settled, 0) + p * q
     return out
+
+
+def fold(chances: dict[Order, Fraction], actors: Sequence[Actor]) -> dict[Order, Fraction]:
+    """The orders that make different chains, each with the chance of every order making the same
+    one (`canonical`)."""
+    out: dict[Order, Fraction] = {}
+    for order, p in chances.items():
+        key = canonical(order, actors)
+        out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+
+def canonical(order: Order, actors: Sequence[Actor]) -> Order:
+    """`order` with every run of alike actors (`Actor.alike`, one side) acting one after the other,
+    each alone, put in index order. Between two such turns nobody else acts, so neither's health
+    changes: whichever acts first, the same blows land in the same sequence (one out of the fight
+    skips its blows either way), and every round of the two orders is the same transition, the same
+    chain, each fighter's marks included. Alike actors with another fighter's turn between them are
+    never swapped: the one attacked first (focus fire) acts before or after that turn."""
+    out = list(order)
+    k = 0
+    while k < len(out):
+        end = k + 1
+        if len(out[k]) == 1 and actors[out[k][0]].alike is not None:
+            mine = (actors[out[k][0]].side, actors[out[k][0]].alike)
+            while (
+                end < len(out) and len(out[end]) == 1 and (actors[out[end][0]].side, actors[out[end][0]].alike) == mine
+            ):
+                end += 1
+            out[k:end] = sorted(out[k:end])
+        k = end
+    return tuple(out)
 
 
 def most_orders(n: int, strict: bool) -> int:
@@ -340,10 +376,11 @@ class FixedFight:
 
 # --- the mixture -----------------------------------------------------------------------------
 def forecast(
-    rules: Rules, totals: Sequence[Dist], split: Split, strict: bool, rounds: int
+    rules: Rules, totals: Sequence[Dist], split: Split, strict: bool, rounds: int, folded: bool = True
 ) -> tuple[chain.Forecast, int]:
     """The exact forecast (and the number of orders): the work bounded before the orders are even
-    listed, then each order's chain, mixed by the orders' chances."""
+    listed, then each order's chain, mixed by the orders' chances; orders that make the same chain
+    (`fold`, unless not `folded`) followed once."""
     n = len(rules.fighters)
     most = most_orders(n, strict)
     if n > MAX_FIGHTERS:
@@ -356,25 +393,28 @@ def forecast(
             f"{most * states:,} in all, more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
         )
     chances = orders(totals, True, split)
+    chains = fold(chances, rules.fighters) if folded else chances
     bound = max(states, chain.MAX_STATES)
     parts = []
-    for order, p in chances.items():
+    for order, p in chains.items():
         parts.append((p, chain.forecast(cast(Any, FixedFight(rules, order)), rounds, bound=bound)))
         if len(parts) == 1:
-            _refuse_early(rules.followed, len(chances))
+            _refuse_early(rules.followed, len(chains), len(chances))
     return mix(parts, rounds), len(chances)
 
 
-def _refuse_early(first: int, orders: int) -> None:
-    """After the first order's chain: when every order would follow about as many states, far
+def _refuse_early(first: int, chains: int, orders: int) -> None:
+    """After the first order's chain: when every other chain would follow about as many states, far
     past MAX_FOLLOWED, refuse now rather than after MAX_FOLLOWED states (seconds of work to say no:
     2 against 2 in Active Defense took 1.6 s in CPython, 4 s in Pyodide). Only a refusal comes of
     this guess, never an answer; a fight within twice the bound is followed until the count says."""
-    if first * orders > 2 * MAX_FOLLOWED:
+    if first * chains > 2 * MAX_FOLLOWED:
+        fights = f" ({chains:,} different fights)" if chains != orders else ""
         raise InputError(
             "foes",
             f"this fight's first order of who acts when alone reaches {first:,} states, and it has {orders:,} "
-            f"orders: about {first * orders:,} states, more than the {MAX_FOLLOWED:,} followed exactly: try {REDUCE}",
+            f"orders{fights}: about {first * chains:,} states, more than the {MAX_FOLLOWED:,} followed exactly: "
+            f"try {REDUCE}",
         )
 
 
