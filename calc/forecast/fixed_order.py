@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import chain
+from calc.forecast import chain, fixed_mixture
 from calc.forecast.fighters import Health, Sides, focus_bound
 from calc.forecast.order import fubini
 from calc.rounds import Reached
@@ -294,6 +294,26 @@ class Rules(Sides):
             got = self._blows[key] = self.fighters[i].blows[b].hit(own, self.fighters[t], health, r)
         return got
 
+    def round(self, order: Order, healths: Healths) -> tuple[dict[Healths, int], int]:
+        """One round from `healths` (the fight not over): every group in `order`, then the
+        end-of-round rolls, as integer weights over `total`; with the health states met on the way
+        (what the time grows with)."""
+        fresh = tuple(f.fresh(h) for f, h in zip(self.fighters, healths, strict=True))
+        dist: dict[Any, int] = {(healths, fresh): 1}
+        steps = 0
+        for group in order:
+            nxt: dict[Any, int] = {}
+            for state, p in dist.items():
+                for q, after in self.group(state, group):
+                    nxt[after] = nxt.get(after, 0) + p * q
+            dist = nxt
+            steps += len(dist)
+        out: dict[Healths, int] = {}
+        for (hs, _), p in dist.items():
+            for q, after in self.end(hs):
+                out[after] = out.get(after, 0) + p * q
+        return out, steps
+
     def end(self, healths: Healths) -> list[tuple[int, Healths]]:
         """Each fighter's end-of-round roll (a dying check) while the fight is on (cached)."""
         got = self._ends.get(healths)
@@ -358,19 +378,8 @@ class FixedFight:
         self.rules.count()
         if self.over(healths):
             return [(self.total, state)]
-        fresh = tuple(f.fresh(h) for f, h in zip(self.fighters, healths, strict=True))
-        dist: dict[Any, int] = {(healths, fresh): 1}
-        for group in self.order:
-            nxt: dict[Any, int] = {}
-            for state, p in dist.items():
-                for q, after in self.rules.group(state, group):
-                    nxt[after] = nxt.get(after, 0) + p * q
-            dist = nxt
-            self.steps += len(dist)
-        out: dict[Healths, int] = {}
-        for (hs, _), p in dist.items():
-            for q, after in self.rules.end(hs):
-                out[after] = out.get(after, 0) + p * q
+        out, steps = self.rules.round(self.order, healths)
+        self.steps += steps
         return [(w, (False, hs)) for hs, w in out.items()]
 
 
@@ -379,8 +388,10 @@ def forecast(
     rules: Rules, totals: Sequence[Dist], split: Split, strict: bool, rounds: int, folded: bool = True
 ) -> tuple[chain.Forecast, int]:
     """The exact forecast (and the number of orders): the work bounded before the orders are even
-    listed, then each order's chain, mixed by the orders' chances; orders that make the same chain
-    (`fold`, unless not `folded`) followed once."""
+    listed, then every order followed as one chain (`fixed_mixture`: orders the same once some
+    fighters are out followed once), orders that make the same chain (`fold`) merged from the
+    start. Not `folded`: each order's own chain, mixed by the orders' chances (what the tests
+    compare the chain with)."""
     n = len(rules.fighters)
     most = most_orders(n, strict)
     if n > MAX_FIGHTERS:
@@ -393,29 +404,37 @@ def forecast(
             f"{most * states:,} in all, more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
         )
     chances = orders(totals, True, split)
-    chains = fold(chances, rules.fighters) if folded else chances
-    bound = max(states, chain.MAX_STATES)
-    parts = []
-    for order, p in chains.items():
-        parts.append((p, chain.forecast(cast(Any, FixedFight(rules, order)), rounds, bound=bound)))
-        if len(parts) == 1:
-            _refuse_early(rules.followed, len(chains), len(chances))
-    return mix(parts, rounds), len(chances)
+    if not folded:
+        parts = [
+            (p, chain.forecast(cast(Any, FixedFight(rules, order)), rounds, bound=max(states, chain.MAX_STATES)))
+            for order, p in chances.items()
+        ]
+        return mix(parts, rounds), len(chances)
+    chains = fold(chances, rules.fighters)
+    if len(chains) > 1 and len(chains) * states > MAX_FOLLOWED:
+        _refuse_early(rules, next(iter(chains)), list(chains), len(chances))
+    fight = fixed_mixture.MixedFight(rules, chains)
+    return chain.forecast(cast(Any, fight), rounds, bound=max(fight.state_bound(), chain.MAX_STATES)), len(chances)
 
 
-def _refuse_early(first: int, chains: int, orders: int) -> None:
-    """After the first order's chain: when every other chain would follow about as many states, far
-    past MAX_FOLLOWED, refuse now rather than after MAX_FOLLOWED states (seconds of work to say no:
-    2 against 2 in Active Defense took 1.6 s in CPython, 4 s in Pyodide). Only a refusal comes of
-    this guess, never an answer; a fight within twice the bound is followed until the count says."""
-    if first * chains > 2 * MAX_FOLLOWED:
-        fights = f" ({chains:,} different fights)" if chains != orders else ""
+def _refuse_early(rules: Rules, first: Order, chains: list[Order], orders: int) -> None:
+    """Before the chain: one order's chain alone, then the states the whole mixture would follow
+    estimated from it (`fixed_mixture.estimate`); when far past MAX_FOLLOWED, refuse now rather
+    than after MAX_FOLLOWED states (seconds of work to say no: 2 against 2 in Active Defense took
+    1.6 s in CPython, 4 s in Pyodide). Only a refusal comes of this guess, never an answer; a
+    fight within twice the bound is followed until the count says (from 0 again)."""
+    fight = FixedFight(rules, first)
+    reached = chain.explore(cast(Any, fight), max(rules.state_bound(), chain.MAX_STATES))
+    about = fixed_mixture.estimate(lambda: [hs for _, hs in reached], chains, rules.fighters)
+    if about > 2 * MAX_FOLLOWED:
+        fights = f" ({len(chains):,} different fights)" if len(chains) != orders else ""
         raise InputError(
             "foes",
-            f"this fight's first order of who acts when alone reaches {first:,} states, and it has {orders:,} "
-            f"orders{fights}: about {first * chains:,} states, more than the {MAX_FOLLOWED:,} followed exactly: "
-            f"try {REDUCE}",
+            f"this fight's first order of who acts when alone reaches {len(reached):,} states, and it has "
+            f"{orders:,} orders{fights}: about {about:,} states, more than the {MAX_FOLLOWED:,} followed "
+            f"exactly: try {REDUCE}",
         )
+    rules.followed = 0
 
 
 def mix(parts: list[tuple[Fraction, chain.Forecast]], rounds: int) -> chain.Forecast:

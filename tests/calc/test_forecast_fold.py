@@ -1,8 +1,10 @@
-"""Initiative rolled once (Action Points, Active Defense): orders that differ only by swapping
-alike fighters of one side acting one after the other are one chain (`fixed_order.fold`). The
-folded forecast must equal the one that follows every order, exactly; fighters that differ in what
-their blows do (or whose blows read their own health) are never folded; alike fighters with
-another's turn between them are never swapped (the two orders are different fights)."""
+"""Initiative rolled once (Action Points, Active Defense): every order followed as one chain, the
+orders alike once a fighter is out merged (`fixed_mixture`), and orders that differ only by
+swapping alike fighters of one side acting one after the other one chain from the start
+(`fixed_order.fold`). The forecast must equal the mixture of every order's own chain, exactly;
+fighters that differ in what their blows do (or whose blows read their own health) are never
+folded; alike fighters with another's turn between them are never swapped (the two orders are
+different fights)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import pytest
 import calc.systems.action_points  # noqa: F401  (the package shadows its forecast module's name)
 import calc.systems.active_defense  # noqa: F401
 from calc import data, inputs
-from calc.forecast import chain, fixed_order
+from calc.forecast import chain, fixed_mixture, fixed_order
 
 AP = sys.modules["calc.systems.action_points.forecast"]
 AD = sys.modules["calc.systems.active_defense.forecast"]
@@ -86,6 +88,25 @@ def test_alike_fighters_folded_give_the_same_answers_exactly(module, system, str
 def test_fighters_whose_blows_differ_are_not_folded(module, system, extra):
     orders, folded = chains(module, system, extra)
     assert folded == orders
+
+
+def test_orders_alike_once_a_fighter_is_out_are_followed_once():
+    """No alike fighters (nothing folded), yet the mixture follows fewer states than the orders'
+    own chains together: once a fighter is out, the orders that differed only in its place merge."""
+    extra = {**AD_ALIKE, "party": [AD_HERO, {**AD_HERO, "name": "Other", "attack_skill": 4}]}
+    orders, folded = chains(AD, "active-defense", extra)
+    assert folded == orders
+    mixed, apart = both(AD, "active-defense", False, extra)
+    same_answers(mixed, apart)
+    assert mixed.states < apart.states
+    rules, totals, split = built(AD, "active-defense", extra)
+    fight = fixed_mixture.MixedFight(rules, fixed_order.orders(totals, True, split))
+    states = chain.explore(cast(Any, fight))
+    some_out = [(o, hs) for o, hs in states if o and any(f.out(h) for f, h in zip(rules.fighters, hs, strict=True))]
+    assert some_out  # the fight goes on with a fighter out…
+    assert all(not rules.fighters[i].out(hs[i]) for o, hs in some_out for g in o for i in g)  # …kept without it
+    with_all = {o for o, hs in some_out if len({i for g in o for i in g}) == 2}
+    assert len(with_all) < folded  # fewer orders of the two left than of the three
 
 
 def test_alike_fighters_with_another_turn_between_them_are_different_fights():
