@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from itertools import compress, repeat
-from operator import floordiv, itemgetter, mul
+from operator import add, floordiv, itemgetter, mul
 from typing import Any
 
 from calc import bounds, chain_solve
@@ -324,34 +324,26 @@ class StateChain:
         # A state that is never left (f = 0) and is not past a threshold: that threshold never comes.
         never = [any(not leave[j] and not flags[s][i] for j, s in enumerate(order)) for i in range(n)]
         sources, factors = _incoming(targets, weights)
-        # c(s), sparse (a path meets few factors), from the start down: every state's sources come
-        # before it; sources with the very same counts (most of them) are merged once
-        factors_of: dict[int, dict[int, int]] = {}
-        empty: dict[int, int] = {}
-        counts: list[dict[int, int]] = [empty] * len(order)
-        most: dict[int, int] = {}
+        # c(s), one row of exponents over every factor met, from the start down (every state's
+        # sources come before it): the elementwise max of its sources' distinct rows, in C
+        split = {f: _factors(f) for f in set(leave) if f > 1}
+        primes = sorted({k for parts in split.values() for k in parts})
+        at = {k: place for place, k in enumerate(primes)}
+        own: dict[int, list[int]] = {}
+        for f, parts in split.items():
+            row = [0] * len(primes)
+            for k, times in parts.items():
+                row[at[k]] = times
+            own[f] = row
+        zero = [0] * len(primes)
+        counts: list[list[int]] = [zero] * len(order)  # c(s) as one row over `primes`
         for j in range(len(order) - 1, -1, -1):
-            distinct = list({id(c): c for c in map(counts.__getitem__, sources[j])}.values())
+            rows = list({id(c): c for c in map(counts.__getitem__, sources[j])}.values())
+            mine = rows[0] if len(rows) == 1 else list(map(max, *rows)) if rows else zero
             f = leave[j]
-            if f <= 1 and len(distinct) == 1:
-                counts[j] = distinct[0]  # shared, never changed in place
-                continue
-            mine: dict[int, int] = dict(distinct[0]) if distinct else {}
-            for other in distinct[1:]:
-                for k, times in other.items():
-                    if times > mine.get(k, 0):
-                        mine[k] = times
-            if f > 1:
-                own = factors_of.get(f)
-                if own is None:
-                    own = factors_of[f] = _factors(f)
-                for k, times in own.items():
-                    mine[k] = mine.get(k, 0) + times
-            counts[j] = mine
-            for k, times in mine.items():
-                if times > most.get(k, 0):
-                    most[k] = times
-        denominator = math.prod(k**times for k, times in most.items())
+            counts[j] = list(map(add, mine, own[f])) if f > 1 else mine  # rows are shared, never changed
+        most = list(map(max, zero, *counts)) if primes else []
+        denominator = math.prod(k**times for k, times in zip(primes, most, strict=True))
         per: list[int] = [0] * len(order)  # N(s)/f_s: what each move out of s carries, per unit of w
         spent: dict[tuple[bool, ...], int] = {}  # D·Σ V(s), grouped by the thresholds s has reached
         for j in range(len(order) - 1, -1, -1):
