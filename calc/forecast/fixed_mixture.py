@@ -8,6 +8,8 @@ without it, and those that have become the same are followed once. The chain's f
 (the order not yet rolled) moves, in its one round, by every order's first round weighted by that
 order's chance; every answer is then exactly the mixture of the orders' own chains (the same
 chances within each round, the same means), for fewer states than the orders' chains together.
+`fold` merges, before the chain, the orders that make the same chain; `mix` mixes the orders'
+own chains (what the tests compare the one chain with).
 """
 
 from __future__ import annotations
@@ -15,12 +17,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
 
+from calc.forecast import chain
 from calc.forecast.fighters import Health
+from calc.reached import Reached
 
 if TYPE_CHECKING:
-    from calc.forecast.fixed_order import Order, Rules
+    from calc.forecast.fixed_order import Actor, Order, Rules
 
 Healths = tuple[Health, ...]
 OVER: tuple[()] = ()
@@ -116,3 +121,66 @@ def estimate(first: Callable[[], list[Healths]], chances: Sequence[Order], fight
     for up, n in kinds.items():
         total += n * len({kept(order, up) for order in chances})
     return total
+
+
+def fold(chances: dict[Order, Fraction], actors: Sequence[Actor]) -> dict[Order, Fraction]:
+    """The orders that make different chains, each with the chance of every order making the same
+    one (`canonical`)."""
+    out: dict[Order, Fraction] = {}
+    for order, p in chances.items():
+        key = canonical(order, actors)
+        out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+
+def canonical(order: Order, actors: Sequence[Actor]) -> Order:
+    """`order` with every run of alike actors (`Actor.alike`, one side) acting one after the other,
+    each alone, put in index order. Between two such turns nobody else acts, so neither's health
+    changes: whichever acts first, the same blows land in the same sequence (one out of the fight
+    skips its blows either way), and every round of the two orders is the same transition, the same
+    chain, each fighter's marks included. Alike actors with another fighter's turn between them are
+    never swapped: the one attacked first (focus fire) acts before or after that turn."""
+    out = list(order)
+    k = 0
+    while k < len(out):
+        end = k + 1
+        if len(out[k]) == 1 and actors[out[k][0]].alike is not None:
+            mine = (actors[out[k][0]].side, actors[out[k][0]].alike)
+            while (
+                end < len(out) and len(out[end]) == 1 and (actors[out[end][0]].side, actors[out[end][0]].alike) == mine
+            ):
+                end += 1
+            out[k:end] = sorted(out[k:end])
+        k = end
+    return tuple(out)
+
+
+def mix(parts: list[tuple[Fraction, chain.Forecast]], rounds: int) -> chain.Forecast:
+    """The forecasts' mixture: every chance and every mean weighted by its order's chance."""
+
+    def reached(get: Callable[[chain.Forecast], Reached]) -> Reached:
+        first = get(parts[0][1])
+        within = tuple(sum((p * get(f).within[k] for p, f in parts), Fraction(0)) for k in range(rounds))
+        means = [get(f).mean for _, f in parts]
+        mean = (
+            None
+            if any(m is None for m in means)
+            else sum((p * cast(Fraction, m) for (p, _), m in zip(parts, means, strict=True)), Fraction(0))
+        )
+        return Reached(first.label, within, mean)
+
+    fighters = tuple(
+        tuple(reached(partial(_mark, i, j)) for j in range(len(marks))) for i, marks in enumerate(parts[0][1].fighters)
+    )
+    return chain.Forecast(
+        rounds,
+        reached(lambda f: f.party),
+        reached(lambda f: f.foes),
+        reached(lambda f: f.over),
+        fighters,
+        sum(f.states for _, f in parts),
+    )
+
+
+def _mark(i: int, j: int, f: chain.Forecast) -> Reached:
+    return f.fighters[i][j]

@@ -1,11 +1,12 @@
 """Initiative rolled once for the whole fight: the order is fixed from the first round to the last,
-so the fight is a mixture over its possible orders, each followed as its own exact chain.
+so the fight is a mixture over its possible orders, followed exactly.
 
 `orders` gives every order the rolls can set, with its exact chance (ties settled by the system's
 rule: rolled again, or acting together); `FixedFight` is one fight under one order, with what
 `calc.forecast.chain.forecast` reads of a fight (start, state bound, one round's integer weights,
-who has won); `forecast` runs the chain for every order after bounding the whole work, and mixes
-the answers by the orders' chances. Each fighter's turn is a list of blows (different attacks in
+who has won); `forecast` bounds the whole work, then follows every order with its chance as one
+chain (`calc.forecast.fixed_mixture`: orders alike once fighters are out merged, orders that make
+the same chain folded). Each fighter's turn is a list of blows (different attacks in
 one turn, each at its side's current target as the fight stands then), a target's round state
 (the blocks and dodges it still holds this round) and an end-of-round step (a dying check).
 """
@@ -16,7 +17,7 @@ import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, partial
+from functools import cache
 from itertools import combinations, permutations
 from typing import Any, cast
 
@@ -25,7 +26,6 @@ from calc.errors import InputError
 from calc.forecast import chain, fixed_mixture
 from calc.forecast.fighters import Health, Sides, focus_bound
 from calc.forecast.order import fubini
-from calc.rounds import Reached
 
 Group = tuple[int, ...]
 Order = tuple[Group, ...]
@@ -80,7 +80,7 @@ class Actor:
     alike: Hashable | None = None
     """Equal (not None) for two actors of one side whose turns are the same blows whatever their own
     health: orders that differ only by swapping such actors acting one after the other are one
-    chain (`fold`). None when its blows read its own health, or nothing says so."""
+    chain (`fixed_mixture.fold`). None when its blows read its own health, or nothing says so."""
 
     @property
     def turn(self) -> int:
@@ -187,38 +187,6 @@ def orders(totals: Sequence[Dist], high_first: bool, split: Split) -> dict[Order
         for settled, q in settle(order, split).items():
             out[settled] = out.get(settled, 0) + p * q
     return out
-
-
-def fold(chances: dict[Order, Fraction], actors: Sequence[Actor]) -> dict[Order, Fraction]:
-    """The orders that make different chains, each with the chance of every order making the same
-    one (`canonical`)."""
-    out: dict[Order, Fraction] = {}
-    for order, p in chances.items():
-        key = canonical(order, actors)
-        out[key] = out.get(key, Fraction(0)) + p
-    return out
-
-
-def canonical(order: Order, actors: Sequence[Actor]) -> Order:
-    """`order` with every run of alike actors (`Actor.alike`, one side) acting one after the other,
-    each alone, put in index order. Between two such turns nobody else acts, so neither's health
-    changes: whichever acts first, the same blows land in the same sequence (one out of the fight
-    skips its blows either way), and every round of the two orders is the same transition, the same
-    chain, each fighter's marks included. Alike actors with another fighter's turn between them are
-    never swapped: the one attacked first (focus fire) acts before or after that turn."""
-    out = list(order)
-    k = 0
-    while k < len(out):
-        end = k + 1
-        if len(out[k]) == 1 and actors[out[k][0]].alike is not None:
-            mine = (actors[out[k][0]].side, actors[out[k][0]].alike)
-            while (
-                end < len(out) and len(out[end]) == 1 and (actors[out[end][0]].side, actors[out[end][0]].alike) == mine
-            ):
-                end += 1
-            out[k:end] = sorted(out[k:end])
-        k = end
-    return tuple(out)
 
 
 def most_orders(n: int, strict: bool) -> int:
@@ -390,7 +358,7 @@ def forecast(
 ) -> tuple[chain.Forecast, int]:
     """The exact forecast (and the number of orders): the work bounded before the orders are even
     listed, then every order followed as one chain (`fixed_mixture`: orders the same once some
-    fighters are out followed once), orders that make the same chain (`fold`) merged from the
+    fighters are out followed once), orders that make the same chain (`fixed_mixture.fold`) merged from the
     start. Not `folded`: each order's own chain, mixed by the orders' chances (what the tests
     compare the chain with)."""
     n = len(rules.fighters)
@@ -410,8 +378,8 @@ def forecast(
             (p, chain.forecast(cast(Any, FixedFight(rules, order)), rounds, bound=max(states, chain.MAX_STATES)))
             for order, p in chances.items()
         ]
-        return mix(parts, rounds), len(chances)
-    chains = fold(chances, rules.fighters)
+        return fixed_mixture.mix(parts, rounds), len(chances)
+    chains = fixed_mixture.fold(chances, rules.fighters)
     if len(chains) > 1 and len(chains) * states > MAX_FOLLOWED:
         _refuse_early(rules, next(iter(chains)), list(chains), len(chances))
     fight = fixed_mixture.MixedFight(rules, chains)
@@ -436,34 +404,3 @@ def _refuse_early(rules: Rules, first: Order, chains: list[Order], orders: int) 
             f"exactly: try {REDUCE}",
         )
     rules.followed = 0
-
-
-def mix(parts: list[tuple[Fraction, chain.Forecast]], rounds: int) -> chain.Forecast:
-    """The forecasts' mixture: every chance and every mean weighted by its order's chance."""
-
-    def reached(get: Callable[[chain.Forecast], Reached]) -> Reached:
-        first = get(parts[0][1])
-        within = tuple(sum((p * get(f).within[k] for p, f in parts), Fraction(0)) for k in range(rounds))
-        means = [get(f).mean for _, f in parts]
-        mean = (
-            None
-            if any(m is None for m in means)
-            else sum((p * cast(Fraction, m) for (p, _), m in zip(parts, means, strict=True)), Fraction(0))
-        )
-        return Reached(first.label, within, mean)
-
-    fighters = tuple(
-        tuple(reached(partial(_mark, i, j)) for j in range(len(marks))) for i, marks in enumerate(parts[0][1].fighters)
-    )
-    return chain.Forecast(
-        rounds,
-        reached(lambda f: f.party),
-        reached(lambda f: f.foes),
-        reached(lambda f: f.over),
-        fighters,
-        sum(f.states for _, f in parts),
-    )
-
-
-def _mark(i: int, j: int, f: chain.Forecast) -> Reached:
-    return f.fighters[i][j]

@@ -53,7 +53,7 @@ def chains(module: Any, system: str, extra: dict[str, Any]) -> tuple[int, int]:
     """(orders, chains followed once folded)."""
     rules, totals, split = built(module, system, extra)
     every = fixed_order.orders(totals, True, split)
-    return len(every), len(fixed_order.fold(every, rules.fighters))
+    return len(every), len(fixed_mixture.fold(every, rules.fighters))
 
 
 AP_ALIKE = {"party": [AP_HERO, {**AP_HERO, "name": "Twin", "initiative": 0}], "foes": [AP_ORC]}
@@ -119,7 +119,7 @@ def test_alike_fighters_with_another_turn_between_them_are_different_fights():
 
     apart, swapped = run(((0,), (2,), (1,))), run(((1,), (2,), (0,)))
     assert apart.party != swapped.party
-    assert fixed_order.canonical(((1,), (2,), (0,)), rules.fighters) == ((1,), (2,), (0,))
+    assert fixed_mixture.canonical(((1,), (2,), (0,)), rules.fighters) == ((1,), (2,), (0,))
     side_by_side = run(((1,), (0,), (2,)))
     same_answers(run(((0,), (1,), (2,))), side_by_side)
-    assert fixed_order.canonical(((1,), (0,), (2,)), rules.fighters) == ((0,), (1,), (2,))
+    assert fixed_mixture.canonical(((1,), (0,), (2,)), rules.fighters) == ((0,), (1,), (2,))
