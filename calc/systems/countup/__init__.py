@@ -12,10 +12,9 @@ Modules: `readers` (dice facts, the ability score table, number formatting), `hi
 
 from __future__ import annotations
 
+from calc.packages import lazy, lazy_attribute
 from calc.systems.countup import turns as TURNS
 from calc.systems.countup.damage import damage
-from calc.systems.countup.fight import FIGHT
-from calc.systems.countup.forecast import forecast
 from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds, natural_healing
 from calc.systems.countup.healing import healing
 from calc.systems.countup.hit import hit
@@ -29,7 +28,7 @@ CALCULATORS = {
     "damage": damage,
     "initiative": initiative,
     "round": round_,
-    "forecast": forecast,
+    "forecast": lazy(f"{__name__}.forecast", "forecast"),  # in calc-fight (calc.packages)
     "save": save,
     "healing": healing,
 }
@@ -37,7 +36,6 @@ CALCULATORS = {
 __all__ = [
     "CALCULATORS",
     "TABLES",
-    "FIGHT",
     "TURNS",
     "ability_bonus_of",
     "damage",
@@ -50,3 +48,6 @@ __all__ = [
     "round_",
     "save",
 ]
+
+# The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})

@@ -8,10 +8,9 @@ round and rounds to drop a foe), `forecast` (a whole fight), `saves` (the Monste
 
 from __future__ import annotations
 
+from calc.packages import lazy, lazy_attribute
 from calc.systems.segments import turns as TURNS
 from calc.systems.segments.damage import damage
-from calc.systems.segments.fight import FIGHT
-from calc.systems.segments.forecast import forecast
 from calc.systems.segments.generated import TABLES
 from calc.systems.segments.hit import hit
 from calc.systems.segments.initiative import initiative
@@ -24,7 +23,10 @@ CALCULATORS = {
     "initiative": initiative,
     "round": round_,
     "save": save,
-    "forecast": forecast,
+    "forecast": lazy(f"{__name__}.forecast", "forecast"),  # in calc-fight (calc.packages)
 }
 
-__all__ = ["CALCULATORS", "TABLES", "FIGHT", "TURNS", "damage", "forecast", "hit", "initiative", "round_", "save"]
+__all__ = ["CALCULATORS", "TABLES", "TURNS", "damage", "hit", "initiative", "round_", "save"]
+
+# The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})
