@@ -29,9 +29,14 @@ FIGHT_MODULES = (
     "calc.forecast.*",
     "calc.systems.*.fight",
     "calc.systems.*.forecast",
+    "calc.__main__",
+    "calc.benchmark",
+    "calc.fight_bench",
 )
 """The modules of `calc-fight` (fnmatch patterns of dotted names): the tracker's fight engine, the
-fight forecast, and each system's rules of the two; nothing else imports them but themselves."""
+fight forecast, and each system's rules of the two; nothing else imports them but themselves. With
+them what no calculator page runs: the command line and the benchmarks (`calc.fight_bench` times
+the tracker's requests, `calc.benchmark` the forecast too)."""
 
 FIGHT_CALCULATORS = ("forecast",)
 """The calculators whose engine is in `calc-fight` (every system's `forecast`)."""
