@@ -21,8 +21,9 @@ from calc.systems.action_points.planner import ap_plan
 from calc.systems.action_points.round import round_
 from calc.systems.action_points.spells import spell_check
 from calc.systems.action_points.tables import TABLES
+from calc.systems.contract import Calculator, Fight
 
-CALCULATORS = {
+CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
     "damage": damage,
     "initiative": initiative,
@@ -36,6 +37,7 @@ CALCULATORS = {
 
 __all__ = [
     "CALCULATORS",
+    "FIGHT",
     "TABLES",
     "TURNS",
     "ap_plan",
@@ -49,4 +51,5 @@ __all__ = [
 ]
 
 # The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
+FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
 __getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})

@@ -27,8 +27,9 @@ from calc.systems.active_defense.two_weapon import (
     two_weapon_combinations,
     two_weapon_penalty,
 )
+from calc.systems.contract import Calculator, Fight
 
-CALCULATORS = {
+CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
     "damage": damage,
     "initiative": initiative,
@@ -42,6 +43,7 @@ TABLES = {"two_weapon_combinations": two_weapon_combinations}
 
 __all__ = [
     "CALCULATORS",
+    "FIGHT",
     "TABLES",
     "TURNS",
     "applicable_rows",
@@ -59,4 +61,5 @@ __all__ = [
 ]
 
 # The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
+FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
 __getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})

@@ -13,6 +13,7 @@ Modules: `readers` (dice facts, the ability score table, number formatting), `hi
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
+from calc.systems.contract import Calculator, Fight
 from calc.systems.countup import turns as TURNS
 from calc.systems.countup.damage import damage
 from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds, natural_healing
@@ -23,7 +24,7 @@ from calc.systems.countup.readers import ability_bonus_of
 from calc.systems.countup.round import round_
 from calc.systems.countup.saves import save
 
-CALCULATORS = {
+CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
     "damage": damage,
     "initiative": initiative,
@@ -35,6 +36,7 @@ CALCULATORS = {
 
 __all__ = [
     "CALCULATORS",
+    "FIGHT",
     "TABLES",
     "TURNS",
     "ability_bonus_of",
@@ -50,4 +52,5 @@ __all__ = [
 ]
 
 # The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
+FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
 __getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})

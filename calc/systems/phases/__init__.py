@@ -10,6 +10,7 @@ Modules: `attack_roll` (attack target, target number, the d20 used, what each fa
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
+from calc.systems.contract import Calculator, Fight
 from calc.systems.phases import turns as TURNS
 from calc.systems.phases.damage import damage
 from calc.systems.phases.dodge import dodge
@@ -22,7 +23,7 @@ from calc.systems.phases.order import initiative
 from calc.systems.phases.rally import rally
 from calc.systems.phases.round import round_
 
-CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
+CALCULATORS: dict[str, Calculator] = {"hit": hit, "damage": damage, "initiative": initiative}
 # Issue 13: the actions a GM resolves mid-fight.
 CALCULATORS |= {"maneuver": maneuver, "feint": feint, "dodge": dodge, "monster_wounds": monster_wounds, "rally": rally}
 CALCULATORS["round"] = round_  # issue 13 item 1: a whole round and rounds to drop the target
@@ -30,6 +31,7 @@ CALCULATORS["forecast"] = lazy(f"{__name__}.forecast", "forecast")  # issue 22: 
 
 __all__ = [
     "CALCULATORS",
+    "FIGHT",
     "TABLES",
     "TURNS",
     "damage",
@@ -43,4 +45,5 @@ __all__ = [
 ]
 
 # The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
+FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
 __getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})

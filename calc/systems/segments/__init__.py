@@ -9,6 +9,7 @@ round and rounds to drop a foe), `forecast` (a whole fight), `saves` (the Monste
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
+from calc.systems.contract import Calculator, Fight
 from calc.systems.segments import turns as TURNS
 from calc.systems.segments.damage import damage
 from calc.systems.segments.generated import TABLES
@@ -17,7 +18,7 @@ from calc.systems.segments.initiative import initiative
 from calc.systems.segments.round import round_
 from calc.systems.segments.saves import save
 
-CALCULATORS = {
+CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
     "damage": damage,
     "initiative": initiative,
@@ -26,7 +27,8 @@ CALCULATORS = {
     "forecast": lazy(f"{__name__}.forecast", "forecast"),  # in calc-fight (calc.packages)
 }
 
-__all__ = ["CALCULATORS", "TABLES", "TURNS", "damage", "hit", "initiative", "round_", "save"]
+__all__ = ["CALCULATORS", "FIGHT", "TABLES", "TURNS", "damage", "hit", "initiative", "round_", "save"]
 
 # The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
+FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
 __getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})
