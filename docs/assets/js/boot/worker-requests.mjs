@@ -25,11 +25,12 @@ export function requestQueue(ready, busyMs) {
       // Let messages that arrived during the last calculation reach the queue first.
       await new Promise((resolve) => setTimeout(resolve, 0));
       const msg = queue.shift();
+      const failed = await packageFailure(python, msg.request); // edits made meanwhile queue up behind it
       if (msg.key != null && queue.some((m) => m.key === msg.key)) {
         self.postMessage({ id: msg.id, error: { input: null, message: "Superseded by a newer edit.", kind: "Superseded" } });
         continue;
       }
-      answer(python, msg, busyMs, await packageFailure(python, msg.request));
+      answer(python, msg, busyMs, failed);
     }
     draining = false;
   }
@@ -42,7 +43,7 @@ export function requestQueue(ready, busyMs) {
 
 /** Load the package `request` needs beyond `calc`; the LoadFailure if that failed, else null. */
 async function packageFailure(python, request) {
-  if (python.error || !python.packages) return null;
+  if (python.error || !python.packages || request === undefined) return null;
   try {
     await python.packages.ensure(python.packages.needed(JSON.stringify(request)));
     return null;
