@@ -28,10 +28,10 @@ the system's forecast calculator asked about the fight as it stands (`calc.fight
 `{"kind": "statblock", "system", "text", "hp", "rolls"}` reads pasted stat blocks into fighters
 (`calc.statblock.parse`).
 
-The fight, forecast and before requests, and the `forecast` calculator, need the second browser
-package, `calc-fight` (`calc.packages`): `package_needed` says so of a request's text, and the
-worker loads that package before it sends the request here. `calc.fight` is imported at their
-first request, never by a calculator page.
+The fight, turns, forecast and before requests, and the `forecast` calculator, need the second
+browser package, `calc-fight` (`calc.packages`): `package_needed` says so of a request's text, and
+the worker loads that package before it sends the request here. `calc.fight` and `calc.turns` are
+imported at their first request, never by a calculator page.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from importlib import import_module
 from typing import Any
 
-from calc import applies, bounds, data, evaluate, packages, statblock, turns
+from calc import applies, bounds, data, evaluate, packages, statblock
 from calc.errors import CalcError, InputError
 from calc.result import CHART_BARS, row_limit
 
@@ -100,6 +100,11 @@ def fight() -> Any:
     return import_module("calc.fight")
 
 
+def turns() -> Any:
+    """`calc.turns`, imported at the tracker's first turns request (it is in `calc-fight`)."""
+    return import_module("calc.turns")
+
+
 def form_request(request: dict) -> tuple[dict, dict[str, Any]]:
     """A form's calculator request without the inputs (and list entries' fields) that do not
     apply, and `{"applies": names, "cells": {list: [names per entry]}}`; a request naming no known
@@ -147,9 +152,9 @@ def turns_request(request: dict) -> dict | list:
     op = request.get("op")
     args = (system_id, request.get("combatants"))
     if op == "dice":
-        return turns.dice_needed(*args, request.get("round", 1), request.get("options"), request.get("rolls"))
+        return turns().dice_needed(*args, request.get("round", 1), request.get("options"), request.get("rolls"))
     if op == "order":
-        return turns.turn_order(*args, request.get("rolls"), request.get("round", 1), request.get("options"))
+        return turns().turn_order(*args, request.get("rolls"), request.get("round", 1), request.get("options"))
     raise InputError("op", "must be dice or order")
 
 

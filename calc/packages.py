@@ -8,7 +8,8 @@ this one source tree (tools/wheel_backend.py reads `package_of`): `calc`, everyt
 unchanged. The browser worker loads `calc-fight` before the first request `calc.browser.
 package_needed` names it for; a page that will need it says so in its head (tools/module_preload.py,
 `page_packages`) so the worker fetches it at once. A system's engine reaches its `forecast` and
-`FIGHT` through `lazy` and `lazy_attribute`, so `import calc.systems.<id>` needs only `calc`.
+`FIGHT` and `TURNS` through `lazy` and `lazy_attribute`, so `import calc.systems.<id>` needs only
+`calc`.
 """
 
 from __future__ import annotations
@@ -29,21 +30,25 @@ FIGHT_MODULES = (
     "calc.forecast.*",
     "calc.systems.*.fight",
     "calc.systems.*.forecast",
+    "calc.turns",
+    "calc.turn_helpers",
+    "calc.systems.*.turns",
     "calc.__main__",
     "calc.benchmark",
     "calc.fight_bench",
 )
-"""The modules of `calc-fight` (fnmatch patterns of dotted names): the tracker's fight engine, the
-fight forecast, and each system's rules of the two; nothing else imports them but themselves. With
+"""The modules of `calc-fight` (fnmatch patterns of dotted names): the tracker's fight engine and its
+round (`calc.turns`), the fight forecast, and each system's rules of the three; nothing else
+imports them but themselves. With
 them what no calculator page runs: the command line and the benchmarks (`calc.fight_bench` times
 the tracker's requests, `calc.benchmark` the forecast too)."""
 
 FIGHT_CALCULATORS = ("forecast",)
 """The calculators whose engine is in `calc-fight` (every system's `forecast`)."""
 
-FIGHT_KINDS = ("fight", "forecast", "before")
-"""The tracker's request kinds (`calc.browser`) answered by `calc.fight`. `turns` and `statblock`
-requests need only `calc` (`calc.turns` and `calc.statblock` import no fight module)."""
+FIGHT_KINDS = ("fight", "forecast", "before", "turns")
+"""The tracker's request kinds (`calc.browser`) answered by `calc.fight` and `calc.turns`. A
+`statblock` request (the paste box of calculator pages too) needs only `calc`."""
 
 
 def package_of(module: str) -> str:
@@ -90,12 +95,15 @@ class lazy:  # noqa: N801 - stands for a function
 
 
 def lazy_attribute(package: str, attributes: dict[str, str]) -> Callable[[str], Any]:
-    """A module `__getattr__` (PEP 562) for `package`: each name of `attributes` is read from the
-    submodule its value names at the first access (`{"FIGHT": "fight"}`: `package.fight.FIGHT`)."""
+    """A module `__getattr__` (PEP 562) for `package`: each name of `attributes` is what its value
+    names, imported at the first access: `"fight.FIGHT"` is `package.fight.FIGHT`, `"turns"` the
+    submodule `package.turns` itself."""
 
     def __getattr__(name: str) -> Any:
         if name not in attributes:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(import_module(f"{package}.{attributes[name]}"), name)
+        module, _, attribute = attributes[name].partition(".")
+        found = import_module(f"{package}.{module}")
+        return getattr(found, attribute) if attribute else found
 
     return __getattr__

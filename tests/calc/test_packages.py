@@ -1,6 +1,6 @@
 """The two browser packages (`calc.packages`): every module in exactly one, and `calc` alone answers
-every calculator but the forecast, and the tracker's turns and stat blocks, with `calc-fight`'s
-modules unavailable (a meta-path blocker in a fresh CPython)."""
+every calculator but the forecast, and stat blocks, with `calc-fight`'s modules unavailable (a
+meta-path blocker in a fresh CPython)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ import wheel_backend  # noqa: E402
 
 BLOCKED = r"""
 import importlib.abc, json, sys
-sys.path.insert(0, sys.argv[1])
 from calc import packages
 
 class Blocker(importlib.abc.MetaPathFinder):
@@ -33,10 +32,9 @@ class Blocker(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, Blocker())
 import calc.browser
-from cpython_answers import requests
 
 answered, refused = [], []
-for request in requests():
+for request in json.load(sys.stdin):  # made beforehand, with every package (tests/node/cpython_answers.py)
     text = json.dumps(request)
     if calc.browser.package_needed(text) == packages.FIGHT:
         try:
@@ -60,6 +58,7 @@ def test_every_module_is_in_exactly_one_package() -> None:
     for pattern in packages.FIGHT_MODULES:  # no pattern that matches nothing (a renamed module)
         assert any(packages.package_of(m) == packages.FIGHT and _matches(m, pattern) for m in fight), pattern
     assert {"calc.fight", "calc.forecast.chain", "calc.systems.countup.forecast", "calc.systems.phases.fight"} <= fight
+    assert {"calc.turns", "calc.systems.phases.turns", "calc.__main__"} <= fight
     assert not fight & {"calc", "calc.browser", "calc.packages", "calc.systems.countup", "calc.rounds"}
 
 
@@ -89,7 +88,7 @@ def test_wheels_partition_the_package(tmp_path: Path) -> None:
         ({"kind": "forecast", "system": "countup", "state": {}}, "calc-fight"),
         ({"kind": "before", "system": "countup"}, "calc-fight"),
         ({"system": "phases", "calculator": "forecast", "inputs": {}, "form": True}, "calc-fight"),
-        ({"kind": "turns", "op": "dice", "system": "countup"}, "calc"),
+        ({"kind": "turns", "op": "dice", "system": "countup"}, "calc-fight"),
         ({"kind": "statblock", "system": "countup", "text": ""}, "calc"),
         ({"system": "phases", "calculator": "round", "inputs": {}}, "calc"),
         ([], "calc"),
@@ -104,8 +103,12 @@ def test_package_needed_of_bad_text_is_the_base() -> None:
 
 
 def test_base_package_answers_without_the_fight_package() -> None:
+    sys.path.insert(0, str(ROOT / "tests" / "node"))
+    from cpython_answers import requests
+
     run = subprocess.run(
-        [sys.executable, "-c", BLOCKED, str(ROOT / "tests" / "node")],
+        [sys.executable, "-c", BLOCKED],
+        input=json.dumps(requests()),
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -115,7 +118,8 @@ def test_base_package_answers_without_the_fight_package() -> None:
     out = json.loads(run.stdout)
     assert out["loaded"] == []
     names = {name for name, _, _ in out["answered"]}
-    assert {"hit", "damage", "round", "initiative", "turns", "statblock"} <= names
-    assert "forecast" not in names
+    assert {"hit", "damage", "round", "initiative", "statblock"} <= names
+    assert not names & {"forecast", "turns"}
     assert all(ok for _, ok, defaults in out["answered"] if defaults)  # every calculator at its defaults
     assert out["refused"].count("forecast") >= 5  # the blocker works: the forecast needs calc-fight
+    assert "turns" in out["refused"]  # and so does the tracker's round

@@ -12,7 +12,6 @@ defense against an attacker), `dying` (checks and stabilising), `spells` (spell 
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
-from calc.systems.action_points import turns as TURNS
 from calc.systems.action_points.attack import damage, hit
 from calc.systems.action_points.defense import defense
 from calc.systems.action_points.dying import dying
@@ -21,7 +20,7 @@ from calc.systems.action_points.planner import ap_plan
 from calc.systems.action_points.round import round_
 from calc.systems.action_points.spells import spell_check
 from calc.systems.action_points.tables import TABLES
-from calc.systems.contract import Calculator, Fight
+from calc.systems.contract import Calculator, Fight, Turns
 
 CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
@@ -50,6 +49,8 @@ __all__ = [
     "spell_check",
 ]
 
-# The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
-FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})

@@ -13,7 +13,6 @@ dodges), `contest` (counterspell and feint) and `reserve` (where to spend a rese
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
-from calc.systems.active_defense import turns as TURNS
 from calc.systems.active_defense.contest import counterspell, feint
 from calc.systems.active_defense.damage import damage
 from calc.systems.active_defense.hit import hit
@@ -27,7 +26,7 @@ from calc.systems.active_defense.two_weapon import (
     two_weapon_combinations,
     two_weapon_penalty,
 )
-from calc.systems.contract import Calculator, Fight
+from calc.systems.contract import Calculator, Fight, Turns
 
 CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
@@ -60,6 +59,8 @@ __all__ = [
     "two_weapon_penalty",
 ]
 
-# The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
-FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})

@@ -13,8 +13,7 @@ Modules: `readers` (dice facts, the ability score table, number formatting), `hi
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
-from calc.systems.contract import Calculator, Fight
-from calc.systems.countup import turns as TURNS
+from calc.systems.contract import Calculator, Fight, Turns
 from calc.systems.countup.damage import damage
 from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds, natural_healing
 from calc.systems.countup.healing import healing
@@ -51,6 +50,8 @@ __all__ = [
     "save",
 ]
 
-# The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
-FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})

@@ -10,8 +10,7 @@ Modules: `attack_roll` (attack target, target number, the d20 used, what each fa
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
-from calc.systems.contract import Calculator, Fight
-from calc.systems.phases import turns as TURNS
+from calc.systems.contract import Calculator, Fight, Turns
 from calc.systems.phases.damage import damage
 from calc.systems.phases.dodge import dodge
 from calc.systems.phases.feint import feint
@@ -44,6 +43,8 @@ __all__ = [
     "rally",
 ]
 
-# The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
-FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})

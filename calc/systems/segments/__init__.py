@@ -9,8 +9,7 @@ round and rounds to drop a foe), `forecast` (a whole fight), `saves` (the Monste
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
-from calc.systems.contract import Calculator, Fight
-from calc.systems.segments import turns as TURNS
+from calc.systems.contract import Calculator, Fight, Turns
 from calc.systems.segments.damage import damage
 from calc.systems.segments.generated import TABLES
 from calc.systems.segments.hit import hit
@@ -29,6 +28,8 @@ CALCULATORS: dict[str, Calculator] = {
 
 __all__ = ["CALCULATORS", "FIGHT", "TABLES", "TURNS", "damage", "hit", "initiative", "round_", "save"]
 
-# The fight rules are in calc-fight (calc.packages): read at their first use, by the tracker.
-FIGHT: Fight  # declared for the contract; its value comes from __getattr__, at the first use
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight"})
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})
