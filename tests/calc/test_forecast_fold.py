@@ -8,18 +8,16 @@ different fights)."""
 
 from __future__ import annotations
 
-import sys
+from importlib import import_module
 from typing import Any, cast
 
 import pytest
 
-import calc.systems.action_points  # noqa: F401  (the package shadows its forecast module's name)
-import calc.systems.active_defense  # noqa: F401
 from calc import data, inputs
 from calc.forecast import chain, fixed_mixture, fixed_order
 
-AP = sys.modules["calc.systems.action_points.forecast"]
-AD = sys.modules["calc.systems.active_defense.forecast"]
+AP = import_module("calc.systems.action_points.forecast")  # the module: the package binds `forecast` to its function
+AD = import_module("calc.systems.active_defense.forecast")
 
 AP_HERO = {"name": "Hero", "initiative": 1, "standard": 1, "quick": 0, "use_preset": False, "dice": "1d6",
            "ability": 2, "damage_bonus": 1, "defense": 12, "target_hp": 4}  # fmt: skip
