@@ -202,6 +202,7 @@ def test_a_block_spends_the_reserve_and_the_next_attack_meets_passive_defense_al
     f.do("attack", id=a, target=o, roll=10, defense_roll=12, faces=[6])  # 16 against a block of 16
     assert _taken(f, o) == 0 and _orc(f, o)["reserves_spent"] == 1
     assert any("0 of 1 left" in s["text"] for s in f.steps)
+    assert f.who("Orc")["reserves_note"] == "Reserve actions left this round: 0 of 1."  # on the card
     assert _now(f, o)["defense"] is None and _now(f, o)["rolls"] == []  # none left: no block
     assert _request(f, o)["inputs"]["reserves"] == 0  # the odds ask the reserve as it stands
     odds = evaluate(_request(f, o))

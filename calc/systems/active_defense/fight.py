@@ -45,7 +45,9 @@ class ReserveRules(HitPointRules):
         return {**super().fresh(c), SPENT: 0}
 
     def shown_extra(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> dict[str, Any]:
-        return {"reserves_left": self.left(c, data), "reserves_held": held(c, data)}
+        left, most = self.left(c, data), held(c, data)
+        note = f"Reserve actions left this round: {left} of {most}." if most else None
+        return {"reserves_left": left, "reserves_held": most, "reserves_note": note}
 
     def left(self, c: dict[str, Any], data: SystemData) -> int:
         return max(0, held(c, data) - c.get(SPENT, 0))
