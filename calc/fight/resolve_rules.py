@@ -146,7 +146,7 @@ class Phases(_Table):
         mode = self.a["roll_mode"]
         if mode == "normal":
             return []
-        return [{"key": self.SECOND, "kind": mode, "label": f"Second {self.die()} ({mode})", "die": self.die()}]
+        return [{"key": self.SECOND, "kind": mode, "label": f"Second roll, {mode}", "die": self.die()}]
 
     def used(self, face: int, rolls: dict[str, int]) -> tuple[int, str]:
         """The phase roll, or under advantage or disadvantage the face the ruling keeps of it and

@@ -132,7 +132,7 @@ def test_advantage_rolls_a_second_d20_and_keeps_the_higher() -> None:
     f, a, o = _ph("advantage")
     need = _need(attack_type="ranged", defense=3)
     assert _plan(f, o)["rolls"] == [
-        {"key": "second_roll", "kind": "advantage", "label": "Second d20 (advantage)", "die": "d20"}
+        {"key": "second_roll", "kind": "advantage", "label": "Second roll, advantage", "die": "d20"}
     ]
     with pytest.raises(InputError) as err:
         f.do("attack", id=a, target=o, roll=need + 3)

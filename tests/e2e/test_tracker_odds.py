@@ -62,6 +62,17 @@ def expected(answer: dict, before: dict) -> list[str | None]:
     ]
 
 
+def assert_axe_clean(page, within: str) -> None:
+    """axe-core on `within` (a JS expression: `document`, or a selector in quotes): nothing serious."""
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        f"async (tags) => (await axe.run({within}, {{runOnly: {{type: 'tag', values: tags}}}})).violations.map("
+        "(v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))",
+        AXE_TAGS,
+    )
+    assert not [v for v in violations if v["impact"] in ("serious", "critical")], violations
+
+
 def check_panel(page, system: str) -> dict:
     """The panel's request: the acting combatant's, against the target's current hit points; the
     figures shown are its answer's. Returns the request."""
@@ -106,13 +117,7 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         assert taps == 0
 
         # axe-core on the page with the odds showing (light or dark scheme)
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations.map("
-            "(v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))",
-            AXE_TAGS,
-        )
-        assert not [v for v in violations if v["impact"] in ("serious", "critical")], violations
+        assert_axe_clean(page, "document")
 
         # One tap changes the target.
         other = panel(page).locator(".cc-tk-target[aria-pressed='false']").first
@@ -186,7 +191,7 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
 # die beside the attack's, Resolve applies what Python reads from the same faces, Undo restores.
 EXTRA = {  # the attacker's values, the target's, the die's label on the card, the key it is sent under
     "action-points": ({}, {"defense": 12, "miss_chance": 20}, "Miss chance 20% (d100)", "miss_roll"),
-    "phases": ({"roll_mode": "advantage"}, {"defense": 3}, "Second d20 (advantage) (d20)", "second_roll"),
+    "phases": ({"roll_mode": "advantage"}, {"defense": 3}, "Second roll, advantage (d20)", "second_roll"),
     "active-defense": ({}, {"defense": "block", "reserves": 1}, "Block (d20)", "defense_roll"),
 }
 
@@ -221,13 +226,7 @@ def test_resolve_rolls_the_other_dice_in_two_taps(browser, site, system, tmp_pat
         box.get_by_label(label).wait_for()
         # axe on the panel (the whole page is checked above): after a reload the page scrolls to the
         # acting card, where phases' sticky turn bar lies over the card's Damage button (target-size)
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            "async (tags) => (await axe.run('.cc-tk-odds', {runOnly: {type: 'tag', values: tags}})).violations.map("
-            "(v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))",
-            AXE_TAGS,
-        )
-        assert not [v for v in violations if v["impact"] in ("serious", "critical")], violations
+        assert_axe_clean(page, "'.cc-tk-odds'")
         before = stored(page, system)["present"]
         box.get_by_label("Roll (d20)").fill("20")
         page.evaluate("() => { window.__taps = 0; document.addEventListener('click', () => window.__taps++, true); }")
