@@ -258,3 +258,20 @@ def test_a_fight_saved_before_the_count_loads_with_none_spent() -> None:
     with pytest.raises(InputError) as err:
         fight_mod.act("active-defense", bad, {"type": "view"})
     assert err.value.input == "combatants[1].reserves_spent"
+
+
+def test_before_it_acts_again_asks_the_reserve_left_within_this_round() -> None:
+    """Orc still to act this round: only Ann's attack comes before its turn, against the reserve as
+    it stands (none left after the block): the round calculator's first round with reserves 0."""
+    f, a, o = _ad()
+    f.do("edit", id=o, changes={"hp": 6})
+    order = [t["id"] for t in f.view["order"]]
+    assert order.index(a) < order.index(o), order  # Orc acts after Ann this round
+    f.do("attack", id=a, target=o, roll=10, defense_roll=12, faces=[6])  # blocked: the reserve spent
+    got = fight_mod.before("active-defense", f.state, a, o)
+    asked = _request(f, o)
+    assert asked["inputs"]["reserves"] == 0
+    first = evaluate(asked)["rounds"][0]["within"][0]["fraction"]
+    assert got["p"]["fraction"] == first and Fraction(first) > 0
+    fresh = evaluate({**asked, "inputs": {k: v for k, v in asked["inputs"].items() if k != "reserves"}})
+    assert Fraction(fresh["rounds"][0]["within"][0]["fraction"]) < Fraction(first)  # a block held lowers it
