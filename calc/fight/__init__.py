@@ -15,7 +15,7 @@ from typing import Any
 from calc import data as data_mod
 from calc import systems
 from calc.errors import InputError
-from calc.fight import legacy
+from calc.fight import legacy, resolve
 from calc.fight import state as st
 from calc.fight.actions import ACTIONS
 from calc.fight.view import view
@@ -104,4 +104,5 @@ def before(system_id: str, state: Any, attacker: Any, target: Any) -> dict[str, 
     health = {c["id"]: rules.health(c, data, options) for c in fight["combatants"]}
     if fight["turn"] >= len(fight["order"]) or fight["order"][fight["turn"]]["id"] != attacker:
         raise InputError("attacker", "is not the combatant whose turn it is")
-    return before_turn(fight, data, options, health, str(attacker), str(target))
+    now = resolve.standing(fight, data, rules)
+    return before_turn(fight, data, options, health, str(attacker), str(target), now)

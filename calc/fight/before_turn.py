@@ -145,9 +145,13 @@ def _weight(node: Any) -> int:
 
 
 def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any],
-                health: Mapping[str, Mapping[str, Any]], attacker: str, target_id: str) -> dict[str, Any]:  # fmt: skip
+                health: Mapping[str, Mapping[str, Any]], attacker: str, target_id: str,
+                now: Mapping[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
     """`{"p", "label", "lists": [{"names", "p"}], "steps"}`: the chance the target drops before its
-    next turn, every foe of it who acts before then attacking it, in the order they act."""
+    next turn, every foe of it who acts before then attacking it, in the order they act. `now`:
+    the fight with this round's values (`resolve.standing`: active-defense's reserves left), asked
+    when every attack listed falls in this round; one that runs into the next round asks the
+    values a round starts with (the round calculator's one reserve serves every attack listed)."""
     spec = fighter.declaration(data)
     if spec is None or fight["turn"] >= len(fight["order"]):
         raise InputError("attacker", "nobody is acting now")
@@ -159,6 +163,7 @@ def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str
     lists: dict[Seq, Fraction]
     if comes or not acts[target_id]:
         lists = {tuple(seq): Fraction(1)}
+        fight = now or fight
     elif tracker(data).get("rolled") == "once":
         lists = {tuple(seq + _fixed_next(fight, target, acts)): Fraction(1)}
     else:

@@ -36,6 +36,14 @@ class HitPointRules:
         """The combatant at full health, for a new fight that keeps the roster."""
         return {**c, "hp": c["max"], "tags": []}
 
+    def standing(self, c: dict[str, Any], data: SystemData) -> dict[str, Any]:
+        """The combatant with its values as they stand in this round (here: as carried)."""
+        return c
+
+    def spend_reserve(self, c: dict[str, Any], data: SystemData) -> tuple[dict[str, Any], list[dict]]:
+        """A reserve action spent on a defence: no system here holds any."""
+        raise InputError("action.target", f"{data.name} has no reserve actions to spend")
+
     # --- health -------------------------------------------------------------------------------
     def states(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> list[dict[str, Any]]:
         """The data's states that can apply to `c` under the chosen rulings."""

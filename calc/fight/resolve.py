@@ -8,11 +8,14 @@ each engine works it out with its naturals and thresholds); a hit's damage is ap
 
 The damage: the dice the system's rule rolls for a hit (`plan`, shown by the page, which rolls them
 with its fair die or takes the faces typed) turned into damage by that rule
-(calc/fight/resolve_rules.py, the engines' own code), or a total typed; active-defense's defender
-rolls its block or dodge when it holds a reserve. The action carries every face, so the state it
+(calc/fight/resolve_rules.py, the engines' own code), or a total typed. The other dice the rules
+roll (`plan`'s `rolls`): active-defense's defender rolls its block or dodge while it holds a
+reserve action this round (each one spent is counted on the target, `reserves_spent`, until the
+next round starts: calc/systems/active_defense/fight.py); action-points' d% of a miss chance;
+phases' second d20 of advantage or disadvantage. The action carries every face, so the state it
 gives is the same however often it is applied:
-`{"type": "attack", "id": attacker, "target": id, "roll": face, "defense_roll": face (active
-defense), "faces": [face, ...] (one per damage die) | "damage": amount (typed)}`.
+`{"type": "attack", "id": attacker, "target": id, "roll": face, "defense_roll" | "miss_roll" |
+"second_roll": face, "faces": [face, ...] (one per damage die) | "damage": amount (typed)}`.
 """
 
 from __future__ import annotations
@@ -71,7 +74,8 @@ def plan(fight: dict, who: str, aim: str, data: SystemData, options: dict, state
     """What the page rolls to resolve `who`'s attack on `aim` (the view's `odds.targets[].resolve`):
     `{"die": "d20", "dice": "2d6" | None (the damage dice of a hit; None: nothing
     to roll, the attack roll decides the damage), "roll": [{"count", "sides"}], "defense":
-    {"kind", "label", "die"} | None (the defender's roll)}`."""
+    {"kind", "label", "die"} | None (the defender's roll), "rolls": [{"key", "kind", "label",
+    "die"}] (every other die, the defender's roll among them, under its action key)}`."""
     rules = table(fight, who, aim, data, options, states)
     expr = rules.dice()
     return {
@@ -79,6 +83,7 @@ def plan(fight: dict, who: str, aim: str, data: SystemData, options: dict, state
         "dice": None if expr is None else str(dice.DiceExpr(expr.terms)),
         "roll": [] if expr is None else [{"count": t.count, "sides": t.sides} for t in expr.terms],
         "defense": rules.defense(),
+        "rolls": rules.rolls(),
     }
 
 
@@ -98,7 +103,7 @@ def _typed(action: dict) -> int | None:
     return None if action.get("damage") in (None, "") else _whole(action, "damage", 0, st.HEALTH_MAX)
 
 
-def _damage(action: dict, rules: resolve_rules._Table, face: int) -> tuple[int, str]:
+def _damage(action: dict, rules: resolve_rules._Table, face: int, critical: bool) -> tuple[int, str]:
     """The hit's damage: the typed total, else the rolled faces by the system's rule; and how."""
     typed = _typed(action)
     if typed is not None:
@@ -108,12 +113,12 @@ def _damage(action: dict, rules: resolve_rules._Table, face: int) -> tuple[int, 
     if expr is None:
         if faces is not None:
             raise InputError("action.faces", "this attack rolls no damage dice: its roll decides the damage")
-        amount = rules.amount(face, None)
+        amount = rules.amount(face, None, critical)
         return amount, f"{amount} damage"
     if faces is None:
         raise InputError("action.faces", f"roll the damage dice ({dice.DiceExpr(expr.terms)}) or type the damage")
     rolled = dice.rolled(expr, faces, "action.faces")
-    amount = rules.amount(face, rolled)
+    amount = rules.amount(face, rolled, critical)
     shown = " + ".join(str(f) for f in faces)
     return amount, f"{amount} damage ({dice.DiceExpr(expr.terms)}: {shown})"
 
@@ -128,25 +133,36 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
         raise InputError("action.target", "a combatant does not attack itself here")
     who, aim = str(who), str(aim)
     states = {c["id"]: rules.health(c, data, options)["state"] for c in fight["combatants"]}
-    asked = needed(fight, who, aim, data, options, states)
-    rule = asked["roll_needed"]
-    system = table(fight, who, aim, data, options, states, asked)
+    now = standing(fight, data, rules)
+    asked = needed(now, who, aim, data, options, states)
+    system = table(now, who, aim, data, options, states, asked)
     face = _whole(action, "roll", 1, int(system.die().lstrip("d")))
     _typed(action)
-    guard = system.defense()
-    parry = None
-    if guard is not None and action.get("defense_roll") not in (None, ""):
-        parry = _whole(action, "defense_roll", 1, int(guard["die"].lstrip("d")))
-    hits, critical, why = system.outcome(face, parry)
+    rolls = {
+        r["key"]: _whole(action, r["key"], 1, int(r["die"].lstrip("d")))
+        for r in system.rolls()
+        if action.get(r["key"]) not in (None, "")
+    }
+    used, rolled = system.used(face, rolls)
+    hits, critical, why = system.outcome(used, rolls)
     attacker, target = fight["combatants"][ids[who]], fight["combatants"][ids[aim]]
-    amount, how = _damage(action, system, face) if hits else (0, "")
+    amount, how = _damage(action, system, used, critical) if hits else (0, "")
     cited = [s for s in asked["steps"] if s.get("url")][:1]
-    said = f"{attacker['name']} rolls {face} on the {rule['die']} against {target['name']} ({why})"
+    said = f"{attacker['name']} rolls {rolled} against {target['name']} ({why})"
+    people = list(fight["combatants"])
+    spent: list[dict] = []
+    if system.spends(used, rolls):
+        people[ids[aim]], spent = rules.spend_reserve(target, data)
     if not hits or not amount:
         what = "a miss" if not hits else "a hit for no damage"
-        return fight, [{**(cited[0] if cited else {}), "text": f"{said}: {what}."}]
-    after, steps = rules.damage(target, amount, data, options, critical, fight["round"])
-    people = list(fight["combatants"])
+        return {**fight, "combatants": people}, [{**(cited[0] if cited else {}), "text": f"{said}: {what}."}, *spent]
+    after, steps = rules.damage(people[ids[aim]], amount, data, options, critical, fight["round"])
     people[ids[aim]] = after
     head = {**(cited[0] if cited else {}), "text": f"{said}: a hit, {how}."}
-    return {**fight, "combatants": people}, [head, *steps]
+    return {**fight, "combatants": people}, [head, *spent, *steps]
+
+
+def standing(fight: dict, data: SystemData, rules: Any) -> dict:
+    """The fight as the round stands: each combatant's values as the rules read them now
+    (active-defense: the reserve actions left this round), for this round's odds and Resolve."""
+    return {**fight, "combatants": [rules.standing(c, data) for c in fight["combatants"]]}

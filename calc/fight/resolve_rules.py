@@ -4,9 +4,12 @@ system's own `one_attack`), what the rolled faces decide and what they deal, by 
 code run on the faces (`calc.dice.Rolled`): no rule is written again here.
 
 A system's `Table(attacker inputs, data)` says the dice a hit rolls for damage (`dice()`: None when
-nothing is rolled, as a phases margin), whether the defender rolls (`defense()`: active-defense's
-block or dodge), and for given faces `outcome(face, defense_face)` → (lands, critical, what decided
-it) and `amount(face, rolled dice)` → the damage of that hit.
+nothing is rolled, as a phases margin), the other dice the attack rolls (`rolls()`: active-defense's
+block or dodge, action-points' d% of a miss chance, phases' second d20 of advantage), each under
+the `attack` action's key; for given faces `used(face, rolls)` → the attack face the rule keeps
+(phases' advantage) and how it was read, `outcome(face, rolls)` → (lands, critical, what decided
+it), `amount(face, rolled dice, critical)` → the damage of that hit, and `spends(face, rolls)` →
+whether the defender spent a reserve action on it (active-defense).
 """
 
 from __future__ import annotations
@@ -66,16 +69,35 @@ class _Table:
     def defense(self) -> dict[str, Any] | None:
         return None
 
+    def rolls(self) -> list[dict[str, Any]]:
+        """The dice besides the attack die and the damage: `[{"key", "kind", "label", "die"}]`."""
+        return []
+
+    def used(self, face: int, rolls: dict[str, int]) -> tuple[int, str]:
+        """The attack face the rule keeps, and the words for the roll."""
+        return face, f"{face} on the {self.die()}"
+
     def dice(self) -> DiceExpr | None:
         raise NotImplementedError
 
-    def outcome(self, face: int, defense_face: int | None) -> Outcome:
+    def outcome(self, face: int, rolls: dict[str, int]) -> Outcome:
         rule = self.needed()
         lands = rule["value"] is not None and face >= rule["value"]
         return lands, face == int(rule["die"].lstrip("d")), f"needs {rule['text']}"
 
-    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None, critical: bool) -> int:
         raise NotImplementedError
+
+    def spends(self, face: int, rolls: dict[str, int]) -> bool:
+        """Whether the defender spends a reserve action on this attack (none here)."""
+        return False
+
+
+def _asked(rolls: dict[str, int], roll: dict[str, Any], why: str) -> int:
+    """A face of one of the table's other dice, or the error asking for it."""
+    if roll["key"] not in rolls:
+        raise InputError(f"action.{roll['key']}", f"{why}: roll the {roll['label']} ({roll['die']})")
+    return rolls[roll["key"]]
 
 
 class Countup(_Table):
@@ -84,7 +106,7 @@ class Countup(_Table):
     def dice(self) -> DiceExpr | None:
         return cu_round.one_attack(self.a)["dice"]
 
-    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None, critical: bool) -> int:
         dealt, _, _ = cu_hit_damage(cu_round.damage_inputs(self.a) | {"dice": rolled}, self.data)
         return _value(dealt)
 
@@ -99,7 +121,7 @@ class Segments(_Table):
     def dice(self) -> DiceExpr | None:
         return rounds.attack_dice(self._attack()["dice"], "routine[1].dice")
 
-    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None, critical: bool) -> int:
         base = {"dice": rolled, "modifier": self._attack()["modifier"], "multipliers": self.a["multipliers"]}
         if "damage_floor" in self.a:
             base["damage_floor"] = self.a["damage_floor"]
@@ -118,17 +140,37 @@ class Phases(_Table):
     def _number(self) -> ph_roll.TargetNumber:
         return ph_roll.target_number(ph_round.one_attack(self.a) | ph_round.hit_extra(self.a), self.data, [])
 
+    SECOND = "second_roll"
+
+    def rolls(self) -> list[dict[str, Any]]:
+        mode = self.a["roll_mode"]
+        if mode == "normal":
+            return []
+        return [{"key": self.SECOND, "kind": mode, "label": f"Second roll, {mode}", "die": self.die()}]
+
+    def used(self, face: int, rolls: dict[str, int]) -> tuple[int, str]:
+        """The phase roll, or under advantage or disadvantage the face the ruling keeps of it and
+        the second d20 (attack_roll.py `kept_face`): both faces shown."""
+        (second,) = self.rolls() or [None]
+        if second is None:
+            return face, f"{face} on the {self.die()}"
+        other = _asked(rolls, second, f"the attack has {second['kind']}")
+        reading = self.a["advantage_reading"]
+        kept = ph_roll.kept_face(face, other, self.a["roll_mode"], reading)
+        how = "the second roll (the text word for word)" if reading == "literal" else "keeps"
+        return kept, f"{face} and {other} on the {self.die()}s ({second['kind']}: {how} {kept})"
+
     def dice(self) -> DiceExpr | None:
         return ph_hit_dice(self.a, self.data)
 
-    def outcome(self, face: int, defense_face: int | None) -> Outcome:
+    def outcome(self, face: int, rolls: dict[str, int]) -> Outcome:
         number, natural = self._number(), self.a["natural_rolls"]
         shown = ph_roll.face_outcome(face, number, natural, self.data)
         crit = natural and face == self.data.fact("critical-hits", "critical_roll")
         why = ", stopped by cover" if shown == ph_roll.COVER else ""
         return shown == ph_roll.HIT, crit, f"target number {number.value}{why}"
 
-    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None, critical: bool) -> int:
         monster = self.a["mode"] == "monster"
         base = 0 if monster else ph_margin_damage(face, self._number(), self.a, self.data)
         return _value(ph_hit_damage(base, self.a, self.data, rolled))
@@ -145,8 +187,15 @@ class ActionPoints(_Table):
         decls = data.calculator("damage")["inputs"]
         asked = {k: one[k] for k in {d["name"] for d in decls} & set(one)}
         self.typed = inputs.validate(decls, asked | {"attack": ap_round.hit_extra(one)["attack"], "outcome": "attack"})
-        if self.typed["miss_chance"]:
-            raise InputError("miss_chance", "Resolve does not roll the miss chance's d%: type the damage by hand")
+
+    MISS = "miss_roll"
+
+    def rolls(self) -> list[dict[str, Any]]:
+        if not self.typed["miss_chance"]:
+            return []
+        die = f"d{self.data.die_sides('miss-chance', 'roll')}"
+        label = f"Miss chance {self.typed['miss_chance']}%"
+        return [{"key": self.MISS, "kind": "miss_chance", "label": label, "die": die}]
 
     def die(self) -> str:
         return f"d{self.data.die_sides('standard-attack', 'attack_die')}"
@@ -161,16 +210,30 @@ class ActionPoints(_Table):
         ap_attack.damage_parts(self.typed, self.data, record)  # the dice as the rule rolls them
         return seen[0]
 
-    def outcome(self, face: int, defense_face: int | None) -> Outcome:
+    def outcome(self, face: int, rolls: dict[str, int]) -> Outcome:
+        """The roll against AC or SR, then on a hit the d% of the miss chance (attack.py
+        `miss_roll_misses`, by the reading chosen): a critical hit it would miss is a regular hit."""
         attack = ap_attack.resolve_attack(self.typed, self.data)
         always = self.typed["threat_range"] == "always_hits"
         shown = ap_attack.face_outcome(face, attack.bonus, self.typed["defense"], attack.weapon.threshold, always)
-        why = ", a critical hit" if shown == "critical" else ""
-        return shown != "miss", shown == "critical", f"{face} {attack.bonus:+d} against {self.typed['defense']}{why}"
+        why = f"{face} {attack.bonus:+d} against {self.typed['defense']}"
+        if shown != "miss" and self.rolls():
+            d = _asked(rolls, self.rolls()[0], "the attack hits")
+            percent, reading = self.typed["miss_chance"], self.typed["miss_chance_reading"]
+            if ap_attack.miss_roll_misses(d, percent, reading):
+                demoted = shown == "critical"
+                shown = "regular" if demoted else "miss"
+                why += f"; d% {d} against a miss chance of {percent}%: " + (
+                    "a critical hit that misses, so a regular hit" if demoted else "it misses"
+                )
+            else:
+                why += f"; d% {d} against a miss chance of {percent}%: no miss"
+        why += ", a critical hit" if shown == "critical" else ""
+        return shown != "miss", shown == "critical", why
 
-    def amount(self, face: int, rolled: DiceExpr | None) -> int:
-        _, regular, critical, _, _ = ap_attack.damage_parts(self.typed, self.data, lambda expr: rolled or expr)
-        return _value(critical if self.outcome(face, None)[1] else regular)
+    def amount(self, face: int, rolled: DiceExpr | None, critical: bool) -> int:
+        _, regular, crit, _, _ = ap_attack.damage_parts(self.typed, self.data, lambda expr: rolled or expr)
+        return _value(crit if critical else regular)
 
 
 class ActiveDefense(_Table):
@@ -194,16 +257,29 @@ class ActiveDefense(_Table):
             return None
         return {"kind": kind, "label": kind.capitalize(), "die": f"d{self.data.die_sides(kind, 'die')}"}
 
+    def rolls(self) -> list[dict[str, Any]]:
+        said = self.defense()
+        return [] if said is None else [{"key": "defense_roll", **said}]
+
     def dice(self) -> DiceExpr | None:
         return self.typed["damage_dice"]
 
-    def outcome(self, face: int, defense_face: int | None) -> Outcome:
-        beats = ad_exchange(self.typed, self.data, [], (face, 1)).p_beats_passive() == 1
+    def _beats(self, face: int) -> bool:
+        return ad_exchange(self.typed, self.data, [], (face, 1)).p_beats_passive() == 1
+
+    def spends(self, face: int, rolls: dict[str, int]) -> bool:
+        """A reserve held is spent on an attack that beats Passive Defense (the ruling), or on
+        each attack in turn until none is left (the other reading of `spend_reserve`)."""
+        if self.defense() is None:
+            return False
+        return self.a["spend_reserve"] == "each-attack" or self._beats(face)
+
+    def outcome(self, face: int, rolls: dict[str, int]) -> Outcome:
+        beats = self._beats(face)
         said = self.defense()
         if not beats or said is None:
             return beats, False, "beats Passive Defense" if beats else "short of Passive Defense"
-        if defense_face is None:
-            raise InputError("action.defense_roll", f"the attack beats Passive Defense: roll the {said['kind']}")
+        defense_face = _asked(rolls, self.rolls()[0], "the attack beats Passive Defense")
         lands = ad_exchange(self.typed, self.data, [], (face, defense_face)).p_lands() == 1
         return (
             lands,
@@ -211,7 +287,7 @@ class ActiveDefense(_Table):
             f"beats Passive Defense; the {said['kind']} ({defense_face}) " + ("fails" if lands else "negates it"),
         )
 
-    def amount(self, face: int, rolled: DiceExpr | None) -> int:
+    def amount(self, face: int, rolled: DiceExpr | None, critical: bool) -> int:
         answer = rounds.uncut(ad_damage, self.typed | {"damage_dice": rolled}, self.data)
         return _value(rounds.dist_of(answer))
 

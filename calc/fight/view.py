@@ -70,7 +70,8 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         dice = rounds.pending_dice(fight, data, rules, options)
         ready = all(d["optional"] or d["value"] is not None for d in dice)
         pending = {"round": fight["pending"]["round"], "dice": dice, "ready": ready}
-    odds = _odds(fight, data, options, health)
+    now = resolve.standing(fight, data, rules)  # this round's values (active-defense: reserves left)
+    odds = _odds(now, data, options, health)
     return {
         "round": fight["round"],
         "turn": turn,
@@ -82,7 +83,7 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         "phases": _phases(fight, data),
         "combatants": _with_links(
             [_combatant(c, health[c["id"]], rules, data, options) for c in fight["combatants"]],
-            links.card_links(fight, data, options, {i: h["state"] for i, h in health.items()}, links.known(odds, data)),
+            links.card_links(now, data, options, {i: h["state"] for i, h in health.items()}, links.known(odds, data)),
         ),
         "notes": fight["notes"],
         "rulings": _rulings(data, options),

@@ -62,6 +62,17 @@ def expected(answer: dict, before: dict) -> list[str | None]:
     ]
 
 
+def assert_axe_clean(page, within: str) -> None:
+    """axe-core on `within` (a JS expression: `document`, or a selector in quotes): nothing serious."""
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        f"async (tags) => (await axe.run({within}, {{runOnly: {{type: 'tag', values: tags}}}})).violations.map("
+        "(v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))",
+        AXE_TAGS,
+    )
+    assert not [v for v in violations if v["impact"] in ("serious", "critical")], violations
+
+
 def check_panel(page, system: str) -> dict:
     """The panel's request: the acting combatant's, against the target's current hit points; the
     figures shown are its answer's. Returns the request."""
@@ -106,13 +117,7 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         assert taps == 0
 
         # axe-core on the page with the odds showing (light or dark scheme)
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations.map("
-            "(v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))",
-            AXE_TAGS,
-        )
-        assert not [v for v in violations if v["impact"] in ("serious", "critical")], violations
+        assert_axe_clean(page, "document")
 
         # One tap changes the target.
         other = panel(page).locator(".cc-tk-target[aria-pressed='false']").first
@@ -179,3 +184,79 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
     finally:
         context.close()
     print(f"\ntaps to the odds ({system}): {taps}; Resolve, rolled to applied: {RESOLVE_TAPS.get(system)}")
+
+
+# Resolve's other dice (calc/fight/resolve.py `plan`'s `rolls`): a fight built in CPython at Ann's
+# turn, with the value that calls for the die, stored as the tracker keeps it; "Roll all" fills the
+# die beside the attack's, Resolve applies what Python reads from the same faces, Undo restores.
+EXTRA = {  # the attacker's values, the target's, the die's label on the card, the key it is sent under
+    "action-points": ({}, {"defense": 12, "miss_chance": 20}, "Miss chance 20% (d100)", "miss_roll"),
+    "phases": ({"roll_mode": "advantage"}, {"defense": 3}, "Second roll, advantage (d20)", "second_roll"),
+    "active-defense": ({}, {"defense": "block", "reserves": 1}, "Block (d20)", "defense_roll"),
+}
+
+
+@pytest.mark.parametrize("system", list(EXTRA))
+def test_resolve_rolls_the_other_dice_in_two_taps(browser, site, system, tmp_path):
+    from calc import fight
+    from tests.calc.fight_helpers import Fight
+
+    mine, theirs, label, key = EXTRA[system]
+    built = Fight(system)
+    ann, orc = built.add("Ann", "pc", 30, **mine), built.add("Orc", "foe", 40, **theirs)
+    built.round()
+    while built.view["current"] != ann:
+        built.do("next_turn")
+    theme = "dark" if system == "phases" else "light"
+    context = browser.new_context(viewport=PHONE, color_scheme=theme, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_tracker(page, site, system)
+        saved = json.dumps({"past": [], "present": built.state, "future": [], "view": built.view})
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"cc-tracker-{system}", saved])
+        page.reload()
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        settle(page)
+        box = panel(page)
+        box.locator(".cc-tk-figures").wait_for()  # Python's answer is in (a known one as the panel is built)
+        box.locator("xpath=self::*[@data-cc-before-state]").wait_for(state="attached")
+        box.get_by_label(label).wait_for()
+        # axe on the panel (the whole page is checked above): after a reload the page scrolls to the
+        # acting card, where phases' sticky turn bar lies over the card's Damage button (target-size)
+        assert_axe_clean(page, "'.cc-tk-odds'")
+        before = stored(page, system)["present"]
+        box.get_by_label("Roll (d20)").fill("20")
+        page.evaluate("() => { window.__taps = 0; document.addEventListener('click', () => window.__taps++, true); }")
+        box.get_by_role("button", name="Roll all").click()
+        extra = box.get_by_label(label).input_value()
+        assert 1 <= int(extra) <= int(label.split("(d")[-1].rstrip(")")), extra
+        fit = box.locator(".cc-tk-resolve").evaluate(
+            "(r) => [r.scrollWidth, r.clientWidth, document.documentElement.scrollWidth]"
+        )
+        assert fit[0] <= fit[1] and fit[2] <= PHONE["width"], fit
+        box.screenshot(path=str(tmp_path / f"resolve-{system}-{theme}.png"))  # to look at
+        sent = {"type": "attack", "id": ann, "target": orc, "roll": 20, key: extra}
+        faces = box.locator("[data-tk-focus^='faces-']")
+        if faces.count():
+            sent["faces"] = faces.input_value()
+        box.get_by_role("button", name="Resolve").click()
+        settle(page)
+        assert page.evaluate("() => window.__taps") == 2
+        expected = fight.act(system, before, sent)  # what CPython reads from the same faces
+        assert stored(page, system)["present"] == expected["state"]
+        status = tracker(page).locator(".cc-tk-status").inner_text()
+        assert expected["steps"][0]["text"] in status, (status, expected["steps"])
+        print(f"\nResolve ({system}, {label} {extra}): {status}")
+        if system == "active-defense":  # the reserve spent: no block asked
+            assert expected["state"]["combatants"][1]["reserves_spent"] == 1
+            panel(page).locator(".cc-tk-resolve").wait_for()
+            assert panel(page).get_by_label(label).count() == 0
+        tracker(page).get_by_role("button", name="Undo").click()
+        settle(page)
+        assert stored(page, system)["present"] == before
+        assert not errors, errors
+    finally:
+        context.close()

@@ -104,14 +104,21 @@ def roll_outcomes(
     return faces.count("critical"), faces.count("regular"), faces.count("miss")
 
 
+def miss_roll_misses(face: int, percent: int, reading: str) -> bool:
+    """Whether a d% face turns a hit into a miss: at or under the miss chance by the glossary
+    reading (the ruling), above it by the sentence read literally ("… you hit")."""
+    at_or_under = face <= percent
+    return at_or_under if reading == "glossary" else not at_or_under
+
+
 def miss_chance_misses(inputs: dict[str, Any], data: SystemData) -> Fraction:
-    """The chance the d% turns a hit into a miss, under the chosen reading."""
+    """The chance the d% turns a hit into a miss, under the chosen reading: its faces counted."""
     percent = inputs["miss_chance"]
     if not percent:
         return Fraction(0)
     sides = data.die_sides("miss-chance", "roll")
-    at_or_under = Fraction(percent, sides)
-    return at_or_under if inputs["miss_chance_reading"] == "glossary" else 1 - at_or_under
+    reading = inputs["miss_chance_reading"]
+    return Fraction(sum(miss_roll_misses(f, percent, reading) for f in range(1, sides + 1)), sides)
 
 
 def resolve_attack(inputs: dict[str, Any], data: SystemData) -> Attack:

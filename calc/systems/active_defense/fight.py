@@ -1,8 +1,75 @@
 """Active Defense's fight: health by hit points alone, as the data's `tracker.states` say: Down
-at 0 (the site's ruling: the chapter has no rules for dying)."""
+at 0 (the site's ruling: the chapter has no rules for dying).
+
+Reserve actions: a defender holds its reserve actions (the round calculator's `reserves`, its
+value on the card) to block or dodge, spends one each time it defends against an attack, and
+they "do not carry over into the following round" (reserve-actions). Each combatant counts those
+spent this round (`reserves_spent`, back to 0 as a round starts); this round's odds and Resolve
+read the reserves left (`standing`). A fight saved before the count was kept reads as none spent.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from calc import inputs
+from calc.data import SystemData
+from calc.errors import InputError
 from calc.fight.hit_points import HitPointRules
 
-FIGHT = HitPointRules()
+RESERVES = "reserves"
+"""The round calculator's input: the reserve actions a defender holds this round."""
+SPENT = "reserves_spent"
+"""A combatant's key: the reserve actions it has spent this round."""
+
+
+def _declared(data: SystemData) -> dict[str, Any]:
+    return next(d for d in data.calculator("round")["inputs"] if d["name"] == RESERVES)
+
+
+def held(c: dict[str, Any], data: SystemData) -> int:
+    """The reserve actions `c` holds each round (its value, else the declared default)."""
+    decl = _declared(data)
+    return int(inputs.value(decl, c["values"].get(RESERVES), RESERVES))
+
+
+class ReserveRules(HitPointRules):
+    def check_extra(self, raw: Any, where: str, data: SystemData) -> dict[str, Any]:
+        spent = raw.get(SPENT, 0)
+        most = int(_declared(data)["max"])
+        if isinstance(spent, bool) or not isinstance(spent, int) or not 0 <= spent <= most:
+            raise InputError(f"{where}.{SPENT}", f"must be a whole number from 0 to {most}")
+        return {SPENT: spent}
+
+    def fresh(self, c: dict[str, Any]) -> dict[str, Any]:
+        return {**super().fresh(c), SPENT: 0}
+
+    def shown_extra(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> dict[str, Any]:
+        left, most = self.left(c, data), held(c, data)
+        note = f"Reserve actions left this round: {left} of {most}." if most else None
+        return {"reserves_left": left, "reserves_held": most, "reserves_note": note}
+
+    def left(self, c: dict[str, Any], data: SystemData) -> int:
+        return max(0, held(c, data) - c.get(SPENT, 0))
+
+    def standing(self, c: dict[str, Any], data: SystemData) -> dict[str, Any]:
+        """The reserve actions left this round as its `reserves`."""
+        if not c.get(SPENT):
+            return c
+        return {**c, "values": {**c["values"], RESERVES: self.left(c, data)}}
+
+    def spend_reserve(self, c: dict[str, Any], data: SystemData) -> tuple[dict[str, Any], list[dict]]:
+        left = self.left(c, data)
+        if not left:
+            raise InputError("action.target", f"{c['name']} has no reserve action left this round")
+        text = f"{c['name']} spends a reserve action to defend ({left - 1} of {held(c, data)} left this round)."
+        return {**c, SPENT: c.get(SPENT, 0) + 1}, [data.step("reserve-actions", text)]
+
+    def start_round(
+        self, c: dict[str, Any], rolls: dict[str, int], round_no: int, data: SystemData, options: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict]]:
+        """Reserve actions do not carry over: none spent as the round starts."""
+        return ({**c, SPENT: 0} if c.get(SPENT) else c), []
+
+
+FIGHT = ReserveRules()

@@ -155,14 +155,23 @@ def used_roll(inputs: dict[str, Any], data: SystemData, steps: list[Step]) -> Di
         )
         steps.append(ruling)
         return die
-    # A roll succeeds when it is high (at least the target number), so the better die is the higher.
-    pick = max if mode == "advantage" else min
     ruling["text"] = (
-        f"{mode.capitalize()}: a second d20 is rolled and the {'higher' if pick is max else 'lower'} "
+        f"{mode.capitalize()}: a second d20 is rolled and the {'higher' if mode == 'advantage' else 'lower'} "
         "of the two is used (a high roll succeeds)."
     )
     steps.append(ruling)
-    return first.binary(die, pick)
+    return first.binary(die, lambda a, b: kept_face(a, b, mode, "better-worse"))
+
+
+def kept_face(first: int, second: int, mode: str, reading: str) -> int:
+    """The d20 face an action uses from its phase roll and, under advantage or disadvantage, the
+    second d20: the higher with advantage and the lower with disadvantage (the ruling: a roll
+    succeeds when it is high), the second roll either way (the text word for word, `literal`)."""
+    if mode == "normal":
+        return first
+    if reading == "literal":
+        return second
+    return max(first, second) if mode == "advantage" else min(first, second)
 
 
 def face_outcome(face: int, number: TargetNumber, natural: bool, data: SystemData) -> str:

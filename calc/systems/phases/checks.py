@@ -11,7 +11,7 @@ from typing import Any
 
 from calc.data import SystemData
 from calc.dist import Dist
-from calc.systems.phases.attack_roll import phase_die, used_roll
+from calc.systems.phases.attack_roll import kept_face, phase_die, used_roll
 
 Step = dict[str, str]
 
@@ -33,9 +33,8 @@ def phase_and_action(inputs: dict[str, Any], data: SystemData) -> dict[tuple[int
         if mode == "normal":
             seconds = [(a, die.total)]  # same weight scale as the two-die cases
         else:
-            pick = max if mode == "advantage" else min
-            literal = inputs["advantage_reading"] == "literal"
-            seconds = [(b if literal else pick(a, b), wb) for b, wb in die.weights()]
+            reading = inputs["advantage_reading"]
+            seconds = [(kept_face(a, b, mode, reading), wb) for b, wb in die.weights()]
         for face, wb in seconds:
             out[(a, face)] = out.get((a, face), 0) + wa * wb
     return out

@@ -195,6 +195,7 @@ export class Cards {
     const facts = [
       c.dying_dc ? `Dying check: d20 + Constitution against ${c.dying_dc} at the start of each round.` : null,
       c.stable ? "Stable: no dying checks." : null,
+      c.reserves_note || null, // active-defense: the block or dodge reserve as it stands (Python's words)
       c.wound_limit ? `Dies with more than ${c.wound_limit} Wounds.` : null,
       c.slots ? `Wounds fill ${c.slots.used} of ${c.slots.of} free inventory slots.` : null,
     ].filter(Boolean);

@@ -62,14 +62,15 @@ export class Odds {
       // Python's own request (calc/fight/before_turn.py), asked beside the card's.
       const before = JSON.stringify({ kind: "before", system: this.tk.system, state: this.tk.state, attacker: c.id, target: target.id });
       box.dataset.ccBefore = before;
-      const show = (reply) => {
-        if (!box.isConnected) return;
+      // `now`: an answer already known, shown as the panel is built (not yet in the page)
+      const show = (reply, now = false) => {
+        if (!now && !box.isConnected) return;
         this.fill(body, reply, c, target, odds);
         const shown = this.answers.get(before);
         if (shown) this.fillBefore(box, shown);
         else this.ask(before).then((got) => box.isConnected && this.fillBefore(box, got));
       };
-      if (known) show(known);
+      if (known) show(known, true);
       else {
         replace(body, el("p", {}, "Working out the odds…"));
         this.ask(text).then(show);
@@ -79,30 +80,30 @@ export class Odds {
     return box;
   }
 
-  /** Resolve: the attack roll, the defender's roll (active-defense's block or dodge) and the
-   * damage dice the engine names for this target (`target.resolve`: calc/fight/resolve.py `plan`),
-   * each rolled here with the tracker's fair die or typed, or a damage total typed; sent as the
-   * fight action `attack` with every face, so Python decides hit or miss and what the faces deal
-   * by the system's rule (calc/fight/resolve_rules.py) and applies it; Undo takes it back. */
+  /** Resolve: the attack roll, the other dice the rules roll with it (`target.resolve.rolls`:
+   * active-defense's block or dodge while a reserve action is left, action-points' d% of a miss
+   * chance, phases' second d20 of advantage) and the damage dice the engine names for this target
+   * (calc/fight/resolve.py `plan`), each rolled here with the tracker's fair die or typed, or a
+   * damage total typed; sent as the fight action `attack` with every face under the key the plan
+   * names, so Python decides hit or miss and what the faces deal by the system's rule
+   * (calc/fight/resolve_rules.py) and applies it; Undo takes it back. */
   resolver(c, target) {
     const plan = target.resolve;
     if (!plan) return null;
     if (plan.error) return el("p", { class: "cc-tk-help cc-tk-resolve" }, `Resolve by hand: ${plan.error.message}`);
     const tk = this.tk;
     const field = (key, size) => el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size, class: "cc-tk-amount", id: uid(`tk-${key}`), "data-tk-focus": `${key}-${c.id}` });
+    const sides = (die) => Number(String(die).replace(/^d/, ""));
     const roll = field("roll", 3);
-    const guard = plan.defense ? field("guard", 3) : null;
+    const others = (plan.rolls || []).map((r) => ({ ...r, input: field(r.key, 3), fill: () => String(rollDie(sides(r.die))) }));
     const faces = plan.dice ? field("faces", 6) : null;
     const total = field("dmg", 3);
-    const sides = (die) => Number(String(die).replace(/^d/, ""));
-    const rollers = [
-      [roll, () => String(rollDie(sides(plan.die)))],
-      guard && [guard, () => String(rollDie(sides(plan.defense.die)))],
-      faces && [faces, () => rollAll(plan.roll).join(" ")],
-    ].filter(Boolean);
+    const rollAttack = () => String(rollDie(sides(plan.die)));
+    const rollDamage = () => rollAll(plan.roll).join(" ");
+    const rollers = [[roll, rollAttack], ...others.map((r) => [r.input, r.fill]), faces && [faces, rollDamage]].filter(Boolean);
     const go = () => {
       const action = { type: "attack", id: c.id, target: target.id, roll: roll.value.trim() };
-      if (guard && guard.value.trim()) action.defense_roll = guard.value.trim();
+      for (const r of others) if (r.input.value.trim()) action[r.key] = r.input.value.trim();
       if (faces && faces.value.trim()) action.faces = faces.value.trim();
       if (total.value.trim()) action.damage = total.value.trim();
       tk.act(action, null);
@@ -110,15 +111,16 @@ export class Odds {
     const rollAllEmpty = () => {
       for (const [input, fill] of rollers) if (!input.value.trim()) input.value = fill();
     };
+    const whose = (r) => (r.key === "defense_roll" ? `${target.name}'s ${r.kind}` : `the ${r.label} of ${c.name}'s attack`);
     const part = (text, input, rollText, fill, aria) => el("span", { class: "cc-tk-resolve-part" }, el("label", { for: input.id }, text), input, fill ? button(rollText, () => (input.value = fill()), { class: "md-button cc-tk-small", "aria-label": aria }) : null);
     return el(
       "div",
       { class: "cc-tk-resolve" },
-      el("div", { class: "cc-tk-row" }, part(`Roll (${plan.die})`, roll, `Roll ${plan.die}`, rollers[0][1], `Roll the ${plan.die} for ${c.name}'s attack`), guard ? part(`${plan.defense.label} (${plan.defense.die})`, guard, `Roll ${plan.defense.die}`, rollers[1][1], `Roll ${target.name}'s ${plan.defense.kind}`) : null),
+      el("div", { class: "cc-tk-row" }, part(`Roll (${plan.die})`, roll, `Roll ${plan.die}`, rollAttack, `Roll the ${plan.die} for ${c.name}'s attack`), others.map((r) => part(`${r.label} (${r.die})`, r.input, `Roll ${r.die}`, r.fill, `Roll ${whose(r)}`))),
       el(
         "div",
         { class: "cc-tk-row" },
-        faces ? part(`Dice (${plan.dice})`, faces, `Roll ${plan.dice}`, rollers[rollers.length - 1][1], `Roll the damage dice, ${plan.dice}`) : el("span", { class: "cc-tk-help" }, "Damage from the roll"),
+        faces ? part(`Dice (${plan.dice})`, faces, `Roll ${plan.dice}`, rollDamage, `Roll the damage dice, ${plan.dice}`) : el("span", { class: "cc-tk-help" }, "Damage from the roll"),
         part("Damage", total, null, null, null),
       ),
       el(
