@@ -53,14 +53,19 @@ def round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list
     return list(memo[key][0])
 
 
-def _round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict[str, Any]]:
+def _initiative_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict[str, Any]]:
+    """The initiative dice of the pending round for the combatants as `fight` holds them."""
     number = fight["pending"]["round"]
     people = _people(fight, data, rules, options, number)
+    if not people:
+        return []
     kept = fight["rolls"] if tracker(data)["rolled"] == "once" else None
-    needed = []
-    if people:
-        init = st.initiative_options(data, options)
-        needed = turns.dice_needed(data.id, people, number, init, kept)
+    return turns.dice_needed(data.id, people, number, st.initiative_options(data, options), kept)
+
+
+def _round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict[str, Any]]:
+    number = fight["pending"]["round"]
+    needed = _initiative_dice(fight, data, rules, options)
     for c in fight["combatants"]:
         needed += rules.round_dice(c, data, options)
     due = rules.due_dice(fight["combatants"], number, data, options)
@@ -162,6 +167,11 @@ def start(fight: dict, rolls: Any, data: SystemData, rules: Any, options: dict) 
         c2, steps = rules.start_round(c, given, number, data, options)
         people.append(c2)
         notes += steps
+    # One whom the round's start lets act again (a Wound that ends) rolls too: the round stays
+    # pending and asks for that die, as for a tie's re-roll.
+    late = [e for e in _initiative_dice({**fight, "combatants": people}, data, rules, options) if e["key"] not in given]
+    if late:
+        return {**fight, "pending": {**fight["pending"], "needs": [*fight["pending"]["needs"], *late]}}
     answer = _order({**fight, "combatants": people}, data, rules, options)
     if answer and any(e["key"] not in given for e in answer["needs"]):
         # ties to re-roll first: the round stays pending, and its view lists those dice too

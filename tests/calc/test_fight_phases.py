@@ -273,3 +273,32 @@ def test_a_pc_is_a_character_by_default_and_fields_that_do_not_apply_keep_their_
     hero, ogre = f.who("Hero"), f.who("Ogre")
     assert (hero["kind"], hero["values"]["hd"], hero["slots"]) == ("character", 2, {"used": 0, "of": 4})
     assert (ogre["kind"], ogre["wound_limit"], ogre["slots"]) == ("monster", 2, None)
+
+
+def test_one_whose_critical_wound_ends_as_the_round_starts_rolls_for_it() -> None:
+    """Found by tests/calc/test_fight_sequences.py: a natural 20's Wound ends as the round starts
+    (critical-hits), so the monster it kept out acts again; the round's dice were asked before
+    that, without its d20. The round stays pending and asks for that die (as for a tie's re-roll)
+    instead of refusing its own start; once rolled, the monster takes its place in the order."""
+    from calc import fight
+
+    answer = fight.act("phases", None, {"type": "view"})
+    for name, side, hp in [("A", "pc", 6), ("C", "foe", 5)]:
+        values = {"hd": 1} if side == "foe" else {}
+        combatant = {"name": name, "side": side, "max": hp, "values": values}
+        answer = fight.act("phases", answer["state"], {"type": "add", "combatant": combatant})
+
+    def start(answer: dict, rolls: dict) -> dict:
+        answer = fight.act("phases", answer["state"], {"type": "next_round"})
+        return fight.act("phases", answer["state"], {"type": "start_round", "rolls": rolls})
+
+    answer = start(answer, {"melee:c1": 5, "melee:c2": 9})
+    answer = fight.act("phases", answer["state"], {"type": "damage", "id": "c2", "amount": 6, "critical": True})
+    assert not next(c for c in answer["view"]["combatants"] if c["id"] == "c2")["acts"]
+    answer = start(answer, {"melee:c1": 5})  # round 2: C is out, only A rolls
+    answer = start(answer, {"melee:c1": 5})  # round 3: the Wound has ended as the round starts
+    pending = answer["view"]["pending"]
+    assert pending is not None and [d["key"] for d in pending["dice"] if d["value"] is None] == ["melee:c2"]
+    answer = fight.act("phases", answer["state"], {"type": "start_round", "rolls": {"melee:c2": 12}})
+    view = answer["view"]
+    assert view["pending"] is None and [t["id"] for t in view["order"]] == ["c2", "c1"] and view["current"] == "c2"
