@@ -169,7 +169,12 @@ def start(fight: dict, rolls: Any, data: SystemData, rules: Any, options: dict) 
         notes += steps
     # One whom the round's start lets act again (a Wound that ends) rolls too: the round stays
     # pending and asks for that die, as for a tie's re-roll.
-    late = [e for e in _initiative_dice({**fight, "combatants": people}, data, rules, options) if e["key"] not in given]
+    asked = {e["key"] for e in fight["pending"]["needs"]}
+    late = [
+        e
+        for e in _initiative_dice({**fight, "combatants": people}, data, rules, options)
+        if not e["optional"] and e["key"] not in given and e["key"] not in asked
+    ]
     if late:
         return {**fight, "pending": {**fight["pending"], "needs": [*fight["pending"]["needs"], *late]}}
     answer = _order({**fight, "combatants": people}, data, rules, options)
