@@ -66,6 +66,11 @@ export class RuntimeDownloads {
     );
     this.link = new LinkProbe({ bytesPerMs: (fastLinkMbps || PROBE.mbps) * 125, probeBytes: PROBE.probeBytes, timeoutMs: PROBE.timeoutMs });
     this.early = new Map(); // URL → Promise<Response>
+    /** Resolves once the early downloads' bodies (the wasm and the standard library, `install`)
+     * have ended, whole or not: until then a later file that Python needs only once it has booted
+     * (the calc wheel, `afterBoot`) waits, so the long pole has the whole link (issue 21's first
+     * visit at 20 Mbit/s: the wheel shared it and the wasm arrived ~0.35 s later). */
+    this.earlyArrived = Promise.resolve();
   }
 
   /** Watch every fetch of the worker from now on, and request the files every start needs: the
@@ -73,11 +78,15 @@ export class RuntimeDownloads {
    * and asks for them (it then gets these responses); they also measure the link. */
   install() {
     self.fetch = (input, init) => this.fetch(input, init);
+    const arrivals = [];
     for (const url of [this.here(this.runtime.stdlib), this.here(this.runtime.pyodideDir + "pyodide.asm.wasm")]) {
-      const response = self.fetch(url);
+      let arrived;
+      arrivals.push(new Promise((resolve) => (arrived = resolve)));
+      const response = this.fetch(url, {}, arrived);
       response.catch(() => {}); // a failure is reported when Pyodide asks (failure)
       this.early.set(url, response);
     }
+    this.earlyArrived = Promise.all(arrivals);
   }
 
   /** The downloads' bytes go to the page's bar from now on, under `text`. */
@@ -86,21 +95,40 @@ export class RuntimeDownloads {
     this.text = text;
   }
 
-  async fetch(input, init = {}) {
+  /** `fetch` for the worker: early responses, compressed files, the wheel's wait (see
+   * `earlyArrived`); `arrived(whole)` is called once the body has ended (or failed). */
+  async fetch(input, init = {}, arrived = () => {}) {
     const url = String(input instanceof Request ? input.url : input);
     const requested = this.early.get(url);
     if (requested) {
       this.early.delete(url); // each early request answers once: Pyodide's own
       return requested;
     }
+    if (afterBoot(url) && !this.started) {
+      // Counted as under way while it waits (the status does not move on between the wasm's
+      // end and the wheel's start); the wait is not a stall: its watch starts with the request.
+      this.downloading += 1;
+      await this.earlyArrived;
+      const response = this.sent(url, input, init, arrived);
+      this.downloading -= 1; // the request itself is counted by now (`watched` counts it at once)
+      return response;
+    }
+    return this.sent(url, input, init, arrived);
+  }
+
+  /** The request itself: a file the build compressed comes compressed, decoded as it arrives. */
+  async sent(url, input, init, arrived) {
     const packed = this.compressed.get(url);
-    if (!packed) return this.watched(input, init);
-    const response = await this.watched(packed.url, init);
+    if (!packed) return this.watched(input, init, arrived);
+    const response = await this.watched(packed.url, init, arrived);
     return response.ok ? gunzipped(response, { "Content-Type": packed.type }) : response;
   }
 
-  async watched(input, init) {
-    if (this.started) return this.nativeFetch(input, init); // started: nothing more to watch
+  async watched(input, init, arrived = () => {}) {
+    if (this.started) {
+      arrived(false);
+      return this.nativeFetch(input, init); // started: nothing more to watch
+    }
     const url = String(input instanceof Request ? input.url : input);
     const name = url.split("/").pop().split("?")[0];
     const control = new AbortController();
@@ -112,30 +140,31 @@ export class RuntimeDownloads {
       response = await this.nativeFetch(input, { ...init, signal: control.signal });
     } catch (err) {
       stall.stop();
-      this.ended(false);
+      this.ended(false, arrived);
       if (!this.started) this.fail(stall.failure || new LoadFailure(describe(name), `download failed (${err.message})`));
       throw err;
     }
     if (!response.ok) {
       stall.stop();
-      this.ended(false);
+      this.ended(false, arrived);
       if (!this.started) this.fail(new LoadFailure(describe(name), `download failed (HTTP ${response.status})`));
       return response;
     }
     if (!response.body) {
       stall.stop();
-      this.ended(true);
+      this.ended(true, arrived);
       return response;
     }
     // Pyodide gets the response itself; a clone's body, read here as the bytes arrive, measures
     // progress, stalls and the link. (The wasm reaches Pyodide gunzipped, in a Response without a
     // URL, so Chromium keeps no compiled code for it: measured, a later visit's start took as long
     // as with the plain file, 410–480 ms.)
-    this.watchBody(name, response.clone().body, stall).then((whole) => this.ended(whole));
+    this.watchBody(name, response.clone().body, stall).then((whole) => this.ended(whole, arrived));
     return response;
   }
 
-  ended(whole) {
+  ended(whole, arrived) {
+    arrived(whole);
     this.downloading -= 1;
     if (!whole) this.broken = true;
     if (this.downloading === 0 && !this.broken && this.reporting && !this.started) this.progress("start", "Starting Python…");
@@ -213,6 +242,11 @@ export async function inCache(url) {
   } catch {
     return false;
   }
+}
+
+/** Whether `url` is a file Python needs only once it has booted: a package wheel. */
+function afterBoot(url) {
+  return url.split("?")[0].endsWith(".whl");
 }
 
 /** What a runtime file is, for a failure message a reader can act on. */
