@@ -149,7 +149,7 @@ def breakdown(page: Page, requests: list[Any], answered: float) -> dict[str, Any
     files: dict[str, dict[str, float]] = {}
     for request in requests:
         name = request.url.split("?")[0].rsplit("/", 1)[-1]
-        if "/assets/pyodide/" not in request.url and not name.endswith((".whl", ".bin")):
+        if "/assets/pyodide/" not in request.url and not name.endswith((".whl", ".whl.xz", ".bin")):
             continue
         try:
             timing, sizes = request.timing, request.sizes()

@@ -8,6 +8,7 @@
 // (link-probe.mjs), and the files every start needs are requested at once (`early`).
 import { keepForServiceWorker } from "./handoff.mjs";
 import { gunzipped } from "./gunzip.mjs";
+import { unxzed } from "./unxz.mjs";
 import { LinkProbe } from "./link-probe.mjs";
 import { LoadFailure } from "./load-failure.mjs";
 import { StallWatch } from "./stall-watch.mjs";
@@ -32,8 +33,9 @@ export class RuntimeDownloads {
    * @param {number} o.stallMs  a download that receives nothing for this long has stalled
    * @param {number} [o.fastLinkMbps]  the link speed that counts as fast (a knob, for tests)
    * @param {(stage: string, text: string) => void} o.progress  the worker's stage report
+   * @param {() => Promise<object>} [o.loadXz]  imports the xz decoder's module (a knob, for tests)
    */
-  constructor({ here, runtime, controlled, stallMs, fastLinkMbps, progress }) {
+  constructor({ here, runtime, controlled, stallMs, fastLinkMbps, progress, loadXz }) {
     this.here = here;
     this.runtime = runtime;
     this.stallMs = stallMs;
@@ -64,6 +66,14 @@ export class RuntimeDownloads {
         ? [[here(runtime.pyodideDir + "pyodide.asm.wasm"), { url: here(runtime.wasm), type: "application/wasm" }]]
         : [],
     );
+    /** Likewise the standard library and the wheels, xz-compressed by the build (build_site.py
+     * write_stored_xz), decoded by xz-decompress (WebAssembly), whose module is imported at
+     * `install`; if it cannot be, the plain files are fetched instead. */
+    for (const [plain, packed] of Object.entries(runtime.xz || {})) {
+      if (typeof WebAssembly === "object") this.compressed.set(here(plain), { url: here(packed), xz: true });
+    }
+    this.loadXz = loadXz || (() => import(here(runtime.xzDecoder)));
+    this.xzDecoder = null; // Promise<XzReadableStream class | null>, from `install`
     this.link = new LinkProbe({ bytesPerMs: (fastLinkMbps || PROBE.mbps) * 125, probeBytes: PROBE.probeBytes, timeoutMs: PROBE.timeoutMs });
     this.early = new Map(); // URL → Promise<Response>
     /** Resolves once the early downloads' bodies (the wasm and the standard library, `install`)
@@ -78,6 +88,10 @@ export class RuntimeDownloads {
    * and asks for them (it then gets these responses); they also measure the link. */
   install() {
     self.fetch = (input, init) => this.fetch(input, init);
+    this.xzDecoder = this.loadXz().then(
+      (module) => module.XzReadableStream,
+      (err) => console.warn(`xz decoder not loaded (${err.message}): the plain files instead`) || null,
+    );
     const arrivals = [];
     for (const url of [this.here(this.runtime.stdlib), this.here(this.runtime.pyodideDir + "pyodide.asm.wasm")]) {
       let arrived;
@@ -116,12 +130,46 @@ export class RuntimeDownloads {
     return this.sent(url, input, init, arrived);
   }
 
-  /** The request itself: a file the build compressed comes compressed, decoded as it arrives. */
+  /** The request itself: a file the build compressed comes compressed, decoded as it arrives;
+   * a body that cannot be decoded fails the start, naming the file. */
   async sent(url, input, init, arrived) {
     const packed = this.compressed.get(url);
-    if (!packed) return this.watched(input, init, arrived);
-    const response = await this.watched(packed.url, init, arrived);
-    return response.ok ? gunzipped(response, { "Content-Type": packed.type }) : response;
+    const Xz = packed?.xz ? await this.xzDecoder : null;
+    if (!packed || (packed.xz && !Xz)) return this.watched(input, init, arrived);
+    // Pyodide asks for a wheel with the lock's sha256 as `integrity`: a check of the decoded
+    // bytes, made here (the browser would check the compressed ones against it and fail).
+    const { integrity, ...plainInit } = init;
+    const response = await this.watched(packed.url, plainInit, arrived);
+    if (!response.ok) return response;
+    const name = fileName(packed.url);
+    const decoded = await (Xz ? unxzed(response, Xz) : gunzipped(response, { "Content-Type": packed.type }));
+    const body = this.named(decoded.body, name);
+    if (!integrity) return new Response(body, { status: 200, headers: decoded.headers });
+    const bytes = await new Response(body).arrayBuffer();
+    if (!(await matches(bytes, integrity))) {
+      const failure = new LoadFailure(describe(name), "its sha256 does not match the lock file (a damaged or stale file)");
+      if (!this.started) this.fail(failure);
+      throw failure;
+    }
+    return new Response(bytes, { status: 200, headers: decoded.headers });
+  }
+
+  /** `stream`, failing the start with a message naming `name` if it errors (a damaged file). */
+  named(stream, name) {
+    const reader = stream.getReader();
+    return new ReadableStream({
+      pull: async (controller) => {
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (err) {
+          if (!this.started) this.fail(new LoadFailure(describe(name), `the download is damaged (${err.message})`));
+          controller.error(err);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    }, { highWaterMark: 0 }); // reads only when read (unxz.mjs: a decode starts at the first read)
   }
 
   async watched(input, init, arrived = () => {}) {
@@ -129,8 +177,7 @@ export class RuntimeDownloads {
       arrived(false);
       return this.nativeFetch(input, init); // started: nothing more to watch
     }
-    const url = String(input instanceof Request ? input.url : input);
-    const name = url.split("/").pop().split("?")[0];
+    const name = fileName(String(input instanceof Request ? input.url : input));
     const control = new AbortController();
     init.signal?.addEventListener("abort", () => control.abort(init.signal.reason));
     const stall = this.stallWatch(name, control);
@@ -249,9 +296,22 @@ function afterBoot(url) {
   return url.split("?")[0].endsWith(".whl");
 }
 
+/** Whether `bytes` have the digest of `integrity` (Subresource Integrity: "sha256-<base64>"). */
+async function matches(bytes, integrity) {
+  const [algorithm, expected] = integrity.trim().split(/-(.*)/s);
+  if (algorithm !== "sha256") return false;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return btoa(String.fromCharCode(...digest)) === expected;
+}
+
+/** The file a URL names, for messages. */
+function fileName(url) {
+  return url.split("/").pop().split("?")[0];
+}
+
 /** What a runtime file is, for a failure message a reader can act on. */
 function describe(file) {
-  if (file.endsWith(".whl")) return `the calculators package (${file})`;
+  if (/\.whl(\.xz)?$/.test(file)) return `the calculators package (${file})`;
   if (file.endsWith("-lock.json")) return `the package list (${file})`;
   if (file.startsWith("python_stdlib")) return `the Python standard library (${file})`;
   return `the Python runtime (${file})`;
