@@ -125,3 +125,21 @@ test("a wheel whose decoded bytes do not match the lock fails the start, naming 
   await assert.rejects(self.fetch(here("wheels/calc-1.whl"), { integrity: await sri(PACKED) }));
   await assert.rejects(d.failure, (err) => err.what === "the calculators package (calc-1.whl.xz)" && /sha256/.test(err.message));
 });
+
+test("the wasm comes as .xz with its Content-Type, and as .gz when the decoder cannot be loaded", async () => {
+  const runtime = { ...RUNTIME, wasm: "pyodide/pyodide.asm.wasm.xz", wasmGz: "pyodide/pyodide.asm.wasm.gz", xz: { ...RUNTIME.xz, "pyodide/pyodide.asm.wasm": "pyodide/pyodide.asm.wasm.xz" } };
+  const { gzipSync } = await import("node:zlib");
+  for (const [loadXz, fetched] of [
+    [async () => ({ XzReadableStream }), "pyodide.asm.wasm.xz"],
+    [async () => Promise.reject(new Error("offline")), "pyodide.asm.wasm.gz"],
+  ]) {
+    const log = serve({ "pyodide.asm.wasm.xz": PACKED, "pyodide.asm.wasm.gz": gzipSync(PLAIN), "python_stdlib_pyc.zip.xz": PACKED, "python_stdlib_pyc.zip": PLAIN });
+    const d = new RuntimeDownloads({ here, runtime, controlled: true, stallMs: 60000, progress: () => {}, loadXz });
+    d.install();
+    const wasm = await self.fetch(here("pyodide/pyodide.asm.wasm"));
+    assert.equal(wasm.headers.get("Content-Type"), "application/wasm");
+    assert.deepEqual(new Uint8Array(await wasm.arrayBuffer()), PLAIN);
+    assert.ok(log.includes(fetched), log);
+    d.started = true;
+  }
+});

@@ -63,14 +63,15 @@ export class RuntimeDownloads {
      * precached: such a browser's calculators work online only). */
     this.compressed = new Map(
       typeof DecompressionStream === "function"
-        ? [[here(runtime.pyodideDir + "pyodide.asm.wasm"), { url: here(runtime.wasm), type: "application/wasm" }]]
+        ? [[here(runtime.pyodideDir + "pyodide.asm.wasm"), { url: here(runtime.wasmGz || runtime.wasm), type: "application/wasm" }]]
         : [],
     );
     /** Likewise the standard library and the wheels, xz-compressed by the build (build_site.py
      * write_stored_xz), decoded by xz-decompress (WebAssembly), whose module is imported at
      * `install`; if it cannot be, the plain files are fetched instead. */
     for (const [plain, packed] of Object.entries(runtime.xz || {})) {
-      if (typeof WebAssembly === "object") this.compressed.set(here(plain), { url: here(packed), xz: true });
+      const gz = this.compressed.get(here(plain)); // the wasm's fallback: its gzip
+      if (typeof WebAssembly === "object") this.compressed.set(here(plain), { url: here(packed), xz: true, type: gz?.type, fallback: gz });
     }
     this.loadXz = loadXz || (() => import(here(runtime.xzDecoder)));
     this.xzDecoder = null; // Promise<XzReadableStream class | null>, from `install`
@@ -133,16 +134,18 @@ export class RuntimeDownloads {
   /** The request itself: a file the build compressed comes compressed, decoded as it arrives;
    * a body that cannot be decoded fails the start, naming the file. */
   async sent(url, input, init, arrived) {
-    const packed = this.compressed.get(url);
+    let packed = this.compressed.get(url);
     const Xz = packed?.xz ? await this.xzDecoder : null;
-    if (!packed || (packed.xz && !Xz)) return this.watched(input, init, arrived);
+    if (packed?.xz && !Xz) packed = packed.fallback; // no decoder: the gzip file, else the plain one
+    if (!packed) return this.watched(input, init, arrived);
     // Pyodide asks for a wheel with the lock's sha256 as `integrity`: a check of the decoded
     // bytes, made here (the browser would check the compressed ones against it and fail).
     const { integrity, ...plainInit } = init;
     const response = await this.watched(packed.url, plainInit, arrived);
     if (!response.ok) return response;
     const name = fileName(packed.url);
-    const decoded = await (Xz ? unxzed(response, Xz) : gunzipped(response, { "Content-Type": packed.type }));
+    const headers = packed.type ? { "Content-Type": packed.type } : {};
+    const decoded = await (packed.xz ? unxzed(response, Xz, headers) : gunzipped(response, headers));
     const body = this.named(decoded.body, name);
     if (!integrity) return new Response(body, { status: 200, headers: decoded.headers });
     const bytes = await new Response(body).arrayBuffer();
