@@ -15,7 +15,8 @@ Order matters:
    made before the wheel's bytecode, which reuses it), cut to the modules the calculators import
    (measured by running them all in Pyodide: `--trim`); the reader downloads only that cut;
 6. copy the wheel and write a lock file holding its sha256 (`loadPyodide({lockFileURL,
-   packages: ["calc"]})` then downloads it while Python boots);
+   packages: ["calc"]})` then downloads it while Python boots); the stdlib and every wheel go as
+   stored zips with an xz beside them, the wasm as xz and gzip (what the worker downloads);
 7. generate `assets/js/boot/runtime.mjs` (the runtime URLs the worker needs), stamp every page with a
    Content-Security-Policy and the build id (tools/stamp_site.py), and write `sw.js` (the service
    worker: precache lists with each file's sha256, cache names from content hashes).
