@@ -10,6 +10,7 @@ import { test } from "node:test";
 
 import { RuntimeDownloads } from "../../docs/assets/js/boot/runtime-downloads.mjs";
 import { unxzed } from "../../docs/assets/js/boot/unxz.mjs";
+import { chunked } from "./chunked.mjs";
 
 const { XzReadableStream } = createRequire(import.meta.url)("xz-decompress");
 const PLAIN = new TextEncoder().encode("PK\u0003\u0004 stored zip entry, compiled bytecode ".repeat(20000));
@@ -22,16 +23,6 @@ function xz(bytes) {
 }
 const PACKED = xz(PLAIN);
 
-function chunked(bytes, size) {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.slice(at, at + size));
-      at += size;
-    },
-  });
-}
 
 for (const size of [1, 7, 65536]) {
   test(`xz in chunks of ${size} bytes is decoded`, async () => {
