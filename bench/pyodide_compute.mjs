@@ -39,6 +39,7 @@ const stdLibURL = artifacts.full_pyc_stdlib || artifacts.pyc_stdlib;
 const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
 const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", stdLibURL, stdout: () => {} });
 pyodide.unpackArchive(new Uint8Array(readFileSync(artifacts.wheel)), "wheel");
+pyodide.unpackArchive(new Uint8Array(readFileSync(artifacts.fight_wheel)), "wheel"); // calc-fight: forecast, fight
 const version = pyodide.runPython("import sys; sys.version.split()[0]");
 
 if (args.forecast) {

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from calc import applies, bounds, data, evaluate, fight, inputs, statblock, turns
+from calc import applies, bounds, data, evaluate, inputs, statblock, turns
 from calc.errors import CalcError, InputError
 
 
@@ -136,6 +136,8 @@ def _fight(args: argparse.Namespace) -> dict[str, Any]:
             state = json.loads(text)
         except (OSError, ValueError) as err:
             raise InputError("state", f"cannot be read as JSON ({err})") from None
+    from calc import fight  # calc-fight (calc.packages): only this command needs it
+
     return fight.act(args.system, state, action)
 
 

@@ -27,15 +27,21 @@ the system's forecast calculator asked about the fight as it stands (`calc.fight
 "drops before it acts again", every foe of the target acting before its turn on it (`calc.fight.before`).
 `{"kind": "statblock", "system", "text", "hp", "rolls"}` reads pasted stat blocks into fighters
 (`calc.statblock.parse`).
+
+The fight, turns, forecast and before requests, and the `forecast` calculator, need the second
+browser package, `calc-fight` (`calc.packages`): `package_needed` says so of a request's text, and
+the worker loads that package before it sends the request here. `calc.fight` and `calc.turns` are
+imported at their first request, never by a calculator page.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from importlib import import_module
 from typing import Any
 
-from calc import applies, bounds, data, evaluate, fight, statblock, turns
+from calc import applies, bounds, data, evaluate, packages, statblock
 from calc.errors import CalcError, InputError
 from calc.result import CHART_BARS, row_limit
 
@@ -46,6 +52,7 @@ __all__ = [
     "fight_request",
     "forecast_request",
     "form_request",
+    "package_needed",
     "statblock_request",
     "turns_request",
 ]
@@ -77,6 +84,25 @@ def evaluate_json(request_text: str) -> str:
         return json.dumps({"result": result, **shown})
     except CalcError as err:
         return json.dumps({**err.to_json(), **shown})
+
+
+def package_needed(request_text: str) -> str:
+    """The package (`calc.packages.PACKAGES`) a request's JSON text needs beyond `calc`, or `calc`:
+    the worker loads it first. A text that does not parse needs `calc` only (it is refused there)."""
+    try:
+        return packages.request_package(bounds.loads(request_text, None, bounds.MAX_REQUEST_TEXT))
+    except CalcError:
+        return packages.BASE
+
+
+def fight() -> Any:
+    """`calc.fight`, imported at the first tracker request (it is in `calc-fight`)."""
+    return import_module("calc.fight")
+
+
+def turns() -> Any:
+    """`calc.turns`, imported at the tracker's first turns request (it is in `calc-fight`)."""
+    return import_module("calc.turns")
 
 
 def form_request(request: dict) -> tuple[dict, dict[str, Any]]:
@@ -126,9 +152,9 @@ def turns_request(request: dict) -> dict | list:
     op = request.get("op")
     args = (system_id, request.get("combatants"))
     if op == "dice":
-        return turns.dice_needed(*args, request.get("round", 1), request.get("options"), request.get("rolls"))
+        return turns().dice_needed(*args, request.get("round", 1), request.get("options"), request.get("rolls"))
     if op == "order":
-        return turns.turn_order(*args, request.get("rolls"), request.get("round", 1), request.get("options"))
+        return turns().turn_order(*args, request.get("rolls"), request.get("round", 1), request.get("options"))
     raise InputError("op", "must be dice or order")
 
 
@@ -139,7 +165,7 @@ def fight_request(request: dict) -> dict:
     """The encounter tracker's request `{"kind": "fight", "system", "state" (null: a new fight),
     "action"}` → `calc.fight.act`'s answer `{"state", "view", "steps"}`."""
     system_id = _system_of(request, FIGHT_KEYS, "fight")
-    return fight.act(system_id, request.get("state"), request.get("action"))
+    return fight().act(system_id, request.get("state"), request.get("action"))
 
 
 FORECAST_KEYS = {"kind", "system", "state"}
@@ -149,7 +175,7 @@ def forecast_request(request: dict) -> dict:
     """The tracker's Forecast panel `{"kind": "forecast", "system", "state"}` →
     `calc.fight.forecast`'s answer `{"request", "left_out", "result"}`."""
     system_id = _system_of(request, FORECAST_KEYS, "forecast")
-    return fight.forecast(system_id, request.get("state"))
+    return fight().forecast(system_id, request.get("state"))
 
 
 BEFORE_KEYS = {"kind", "system", "state", "attacker", "target"}
@@ -159,4 +185,4 @@ def before_request(request: dict) -> dict:
     """The odds card's `{"kind": "before", "system", "state", "attacker", "target"}` →
     `calc.fight.before`'s answer `{"p", "label", "lists", "steps"}`."""
     system_id = _system_of(request, BEFORE_KEYS, "before")
-    return fight.before(system_id, request.get("state"), request.get("attacker"), request.get("target"))
+    return fight().before(system_id, request.get("state"), request.get("attacker"), request.get("target"))

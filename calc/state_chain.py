@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from itertools import compress, repeat
-from operator import floordiv, itemgetter, mul
+from operator import add, floordiv, itemgetter, mul
 from typing import Any
 
 from calc import bounds, chain_solve
@@ -301,9 +301,12 @@ class StateChain:
         states where it is not yet reached: E = Σ_(s not done) V(s), V(s) = entries(s)·scale/f_s
         with f_s = scale − (weight of staying at s), entries(s) = [s is the start] +
         Σ_(t → s) entries(t)·w/f_t. Each f_t and its moves' w are first divided by their gcd g_t
-        (a smaller f to build D from). With c(s) = the most times each value f occurs as f_u along
-        a path from the start to s (s included), D = Π f^max c makes N(s) = D·entries(s) an integer
-        divisible by f_s: N(s) = [start]·D + Σ N(t)/f_t · w, exact integer divisions. One value per
+        (a smaller f to build D from). Each f is split into factors (`_factors`: its small primes,
+        then what is left); with c(s) = the most times each factor divides the product of the f_u
+        along one path from the start to s (s included), D = Π factor^max c makes N(s) =
+        D·entries(s) an integer divisible by f_s: N(s) = [start]·D + Σ N(t)/f_t · w, exact integer
+        divisions. Counting prime factors rather than whole values of f keeps D small (Segments 4
+        against 4: 6,452 bits, not 26,301: every move's product is that much cheaper). One value per
         state, whatever the number of thresholds (a backward pass needs one per threshold)."""
         scale = self._scale or 1
         targets, moved, stay = graph
@@ -321,23 +324,26 @@ class StateChain:
         # A state that is never left (f = 0) and is not past a threshold: that threshold never comes.
         never = [any(not leave[j] and not flags[s][i] for j, s in enumerate(order)) for i in range(n)]
         sources, factors = _incoming(targets, weights)
-        # c(s), sparse (a path meets few of the distinct f values), from the start down: every
-        # state's sources come before it
-        counts: list[dict[int, int]] = [{}] * len(order)
-        most: dict[int, int] = {}
+        # c(s), one row of exponents over every factor met, from the start down (every state's
+        # sources come before it): the elementwise max of its sources' distinct rows, in C
+        split = {f: _factors(f) for f in set(leave) if f > 1}
+        primes = sorted({k for parts in split.values() for k in parts})
+        at = {k: place for place, k in enumerate(primes)}
+        own: dict[int, list[int]] = {}
+        for f, parts in split.items():
+            row = [0] * len(primes)
+            for k, times in parts.items():
+                row[at[k]] = times
+            own[f] = row
+        zero = [0] * len(primes)
+        counts: list[list[int]] = [zero] * len(order)  # c(s) as one row over `primes`
         for j in range(len(order) - 1, -1, -1):
-            mine: dict[int, int] = {}
-            for i in sources[j]:
-                for f, times in counts[i].items():
-                    if times > mine.get(f, 0):
-                        mine[f] = times
-            if leave[j] > 1:
-                mine[leave[j]] = mine.get(leave[j], 0) + 1
-            counts[j] = mine
-            for f, times in mine.items():
-                if times > most.get(f, 0):
-                    most[f] = times
-        denominator = math.prod(f**k for f, k in most.items())
+            rows = list({id(c): c for c in map(counts.__getitem__, sources[j])}.values())
+            mine = rows[0] if len(rows) == 1 else list(map(max, *rows)) if rows else zero
+            f = leave[j]
+            counts[j] = list(map(add, mine, own[f])) if f > 1 else mine  # rows are shared, never changed
+        most = list(map(max, zero, *counts)) if primes else []
+        denominator = math.prod(k**times for k, times in zip(primes, most, strict=True))
         per: list[int] = [0] * len(order)  # N(s)/f_s: what each move out of s carries, per unit of w
         spent: dict[tuple[bool, ...], int] = {}  # D·Σ V(s), grouped by the thresholds s has reached
         for j in range(len(order) - 1, -1, -1):
@@ -366,3 +372,21 @@ def _incoming(targets: list[list[int]], weights: list[list[int]]) -> tuple[list[
             sources[j].append(i)
             factors[j].append(w)
     return sources, factors
+
+
+_SMALL_PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, math.isqrt(p) + 1))]
+
+
+def _factors(n: int) -> dict[int, int]:
+    """`n` (> 1) as {factor: times}: its primes below 1,000, then what is left as one factor (a
+    prime, or a product of larger primes: still a valid factor, only perhaps not the smallest)."""
+    out: dict[int, int] = {}
+    for p in _SMALL_PRIMES:
+        if p * p > n:
+            break
+        while n % p == 0:
+            n //= p
+            out[p] = out.get(p, 0) + 1
+    if n > 1:
+        out[n] = out.get(n, 0) + 1
+    return out

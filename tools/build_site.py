@@ -46,6 +46,8 @@ import prerender  # noqa: E402  (tools/ is not a package)
 import stamp_site  # noqa: E402
 import wheel_backend  # noqa: E402
 
+from calc import packages  # noqa: E402  (wheel_backend put the source tree on the path)
+
 PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 """What the site needs of the npm package (python_stdlib.zip and the stock lock stay for the
@@ -83,7 +85,15 @@ page's static import graph: qrcode-generator draws the tracker's QR code of an e
 # and the memory snapshot: the search index, the search's word splitters, and the QR code (its
 # library and the module that draws it, both imported dynamically by the tracker pages, themselves
 # later: a calculator page's first visit downloads not one byte of them).
-LATER_PRECACHE = ("search/", "assets/javascripts/lunr/", "assets/js/vendor/", "assets/js/fight-qr.mjs")
+LATER_PRECACHE = (
+    "search/",
+    "assets/javascripts/lunr/",
+    "assets/js/vendor/",
+    "assets/js/fight-qr.mjs",
+    "assets/wheels/calc_fight-",
+)
+"""…and the second wheel, `calc-fight` (calc.packages): the tracker's and the forecast's engines, which
+no other calculator page downloads (a forecast page's worker fetches it at once on a first visit)."""
 
 
 class BuildError(RuntimeError):
@@ -154,12 +164,19 @@ def write_xz_decoder(dest: Path) -> None:
     )
 
 
-def build_wheel(out_dir: Path, stdlib: Path | None = None) -> Path:
-    """The `calc` wheel with bytecode for the pinned runtime (tools/pyc_compile.py)."""
+def build_wheels(out_dir: Path, stdlib: Path | None = None) -> list[Path]:
+    """Both browser packages' wheels (`calc.packages.PACKAGES`, the base first)."""
+    return [build_wheel(out_dir, stdlib, package) for package in packages.PACKAGES]
+
+
+def build_wheel(out_dir: Path, stdlib: Path | None = None, package: str = packages.BASE) -> Path:
+    """One package's wheel (`calc` or `calc-fight`) with bytecode for the pinned runtime
+    (tools/pyc_compile.py)."""
     plain_dir = out_dir / "plain"
-    for old in [*out_dir.glob("calc-*.whl"), *plain_dir.glob("calc-*.whl")]:
+    pattern = f"{package.replace('-', '_')}-*.whl"
+    for old in [*out_dir.glob(pattern), *plain_dir.glob(pattern)]:
         old.unlink()
-    name = wheel_backend.build_wheel(str(plain_dir))
+    name = wheel_backend.build_wheel(str(plain_dir), {"package": package})
     wheel = out_dir / name
     cmd = ["node", "tools/make_pyc_stdlib.mjs", str(PYODIDE_NPM), "--wheel", str(plain_dir / name), str(wheel)]
     run("wheel bytecode", cmd + ([str(stdlib)] if stdlib else []))
@@ -189,14 +206,17 @@ def source_wheel(wheel: Path) -> Path:
     return wheel.parent / "plain" / wheel.name
 
 
-def trimmed_stdlib(full: Path, wheel: Path) -> Path:
+def trimmed_stdlib(full: Path, wheels: list[Path]) -> Path:
     """The .pyc stdlib cut to the modules the calculators import, measured by running every
     calculator inside the pinned Pyodide (tools/make_pyc_stdlib.mjs --trim): what readers
     download. Rebuilt when the full zip, the wheel or the compiler script changes. The
-    measurement installs the wheel with its sources: it reads their import statements."""
-    wheel = source_wheel(wheel)
+    measurement installs the wheels (both packages) with their sources: it reads their import
+    statements."""
+    wheel, *more = [source_wheel(w) for w in wheels]
     key = hashlib.sha256(
-        full.read_bytes() + wheel.read_bytes() + (ROOT / "tools" / "pyc_compile.py").read_bytes()
+        full.read_bytes()
+        + b"".join(w.read_bytes() for w in [wheel, *more])
+        + (ROOT / "tools" / "pyc_compile.py").read_bytes()
     ).hexdigest()[:16]
     cached = ROOT / "build" / "pyc-stdlib" / f"calc-{key}.zip"
     if not cached.exists():
@@ -205,7 +225,16 @@ def trimmed_stdlib(full: Path, wheel: Path) -> Path:
         tmp = cached.with_suffix(".tmp")
         run(
             "trimmed stdlib",
-            ["node", "tools/make_pyc_stdlib.mjs", str(PYODIDE_NPM), "--trim", str(full), str(wheel), str(tmp)],
+            [
+                "node",
+                "tools/make_pyc_stdlib.mjs",
+                str(PYODIDE_NPM),
+                "--trim",
+                str(full),
+                str(wheel),
+                str(tmp),
+                *map(str, more),
+            ],
         )
         tmp.with_name(tmp.name + ".json").replace(cached.with_name(cached.name + ".json"))
         tmp.replace(cached)
@@ -244,30 +273,30 @@ def write_xz(source: Path, dest: Path) -> None:
     dest.write_bytes(packed)
 
 
-def write_lock(wheel: Path, dest: Path) -> None:
-    """A Pyodide lock file holding one package, `calc`, with the wheel's sha256."""
+def write_lock(wheels: list[Path], dest: Path) -> None:
+    """A Pyodide lock file holding the two packages, `calc` and `calc-fight` (`calc.packages`), each
+    with its wheel's sha256. `calc-fight` depends on nothing: after a memory snapshot's restore
+    `calc` is in memory but not among the loaded packages."""
     stock = json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())
-    version = wheel.name.split("-")[1]
-    lock = {
-        "info": stock["info"],
-        "packages": {
-            "calc": {
-                "name": "calc",
-                "version": version,
-                "file_name": wheel.name,
-                "install_dir": "site",
-                "sha256": sha256_file(wheel),
-                "package_type": "package",
-                "imports": ["calc"],
-                "depends": [],
-                "unvendored_tests": False,
-            }
-        },
-    }
+    lock = {"info": stock["info"], "packages": {}}
+    for package, wheel in zip(packages.PACKAGES, wheels, strict=True):
+        lock["packages"][package] = {
+            "name": package,
+            "version": wheel.name.split("-")[1],
+            "file_name": wheel.name,
+            "install_dir": "site",
+            "sha256": sha256_file(wheel),
+            "package_type": "package",
+            "imports": ["calc"] if package == packages.BASE else [],
+            "depends": [],
+            "unvendored_tests": False,
+        }
     dest.write_text(json.dumps(lock, indent=1) + "\n")
 
 
-def write_runtime_module(site: Path, version: str, wheel_name: str, snapshot: dict | None = None) -> None:
+def write_runtime_module(
+    site: Path, version: str, wheel_name: str, snapshot: dict | None = None, more: dict[str, str] | None = None
+) -> None:
     """assets/js/boot/runtime.mjs: the URLs the worker loads, relative to assets/js/boot/."""
     pyodide_dir = f"../../pyodide/{version}/"
     runtime_dir = site / "assets" / "pyodide" / version
@@ -295,6 +324,8 @@ def write_runtime_module(site: Path, version: str, wheel_name: str, snapshot: di
             **{f"../../wheels/{w.stem}": f"../../wheels/{w.name}" for w in sorted(wheels.glob("*.whl" + XZ))},
         },
         "xzDecoder": "./" + XZ_DECODER[2],
+        # The other packages (calc.packages): name → wheel URL, loaded by the worker when needed.
+        "packages": {name: f"../../wheels/{file}" for name, file in (more or {}).items()},
         "downloadText": f"{download / 1e6:.1f} MB, once",
         "downloadBytes": download,
         "moduleBytes": modules,
@@ -388,7 +419,7 @@ def build(site: Path) -> None:
     started = time.perf_counter()
     version = pinned_pyodide_version()
     run("export data", [sys.executable, "-m", "macros.export"])
-    wheel = build_wheel(ROOT / "build" / "wheels", pyc_stdlib(version))
+    wheels = build_wheels(ROOT / "build" / "wheels", pyc_stdlib(version))
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     run("mkdocs", [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], env=env)
     blocks = prerender.prerender_site(site)
@@ -396,13 +427,14 @@ def build(site: Path) -> None:
     preloaded = module_preload.add_module_preloads(site)
     print(f"[build] module preloads written into {preloaded} pages", flush=True)
     install_vendor(site)
-    install_runtime(site, wheel, version, trimmed_stdlib(pyc_stdlib(version), wheel))
+    install_runtime(site, wheels, version, trimmed_stdlib(pyc_stdlib(version), wheels))
     print(f"[build] site ready in {site} ({time.perf_counter() - started:.1f} s)", flush=True)
 
 
-def install_runtime(site: Path, wheel: Path, version: str, stdlib: Path) -> None:
-    """Everything the calculators need in a built site: runtime, the trimmed .pyc stdlib, wheel,
-    lock, sw.js."""
+def install_runtime(site: Path, wheels: list[Path], version: str, stdlib: Path) -> None:
+    """Everything the calculators need in a built site: runtime, the trimmed .pyc stdlib, wheels
+    (`calc` first, then `calc-fight`), lock, sw.js."""
+    wheel = wheels[0]
     runtime_dir = site / "assets" / "pyodide" / version
     runtime_dir.mkdir(parents=True, exist_ok=True)
     for name in RUNTIME_FILES:
@@ -411,14 +443,16 @@ def install_runtime(site: Path, wheel: Path, version: str, stdlib: Path) -> None
     write_xz(runtime_dir / "pyodide.asm.wasm", runtime_dir / WASM_XZ)
     write_stored_xz(stdlib, runtime_dir / PYC_STDLIB)
 
-    wheels = site / "assets" / "wheels"
+    wheel_files, wheels = wheels, site / "assets" / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
-    for old in [*wheels.glob("calc-*.whl"), *wheels.glob("calc-*.whl" + XZ)]:  # a rebuild keeps no other wheel
+    for old in [*wheels.glob("calc-*.whl*"), *wheels.glob("calc_*.whl*")]:  # a rebuild keeps no other wheel
         old.unlink()
-    write_stored_xz(wheel, wheels / wheel.name)  # the lock's sha256 is the stored zip's
-    write_lock(wheels / wheel.name, wheels / LOCK_NAME)
+    for each in wheel_files:  # stored zips with their xz (the locks' sha256 are the stored zips')
+        write_stored_xz(each, wheels / each.name)
+    write_lock([wheels / each.name for each in wheel_files], wheels / LOCK_NAME)
     snapshot = memory_snapshot(site, runtime_dir / PYC_STDLIB, wheels / wheel.name)
-    write_runtime_module(site, version, wheel.name, snapshot)
+    more = {name: w.name for name, w in zip(packages.PACKAGES[1:], wheel_files[1:], strict=True)}
+    write_runtime_module(site, version, wheel.name, snapshot, more)
     build = stamp_site.stamp(site)
     write_service_worker(site, version, build, snapshot)
 
@@ -460,13 +494,15 @@ def build_runtime_artifacts() -> Path:
     (`pyc_stdlib` is the trimmed zip the site ships, `full_pyc_stdlib` the whole one)."""
     version = pinned_pyodide_version()
     full = pyc_stdlib(version)
-    wheel = build_wheel(ROOT / "build" / "wheels", full)
+    wheel, fight_wheel = build_wheels(ROOT / "build" / "wheels", full)
     manifest = ROOT / "build" / "artifacts.json"
     artifacts = {
         "pyodide": version,
         "wheel": str(wheel),
         "source_wheel": str(source_wheel(wheel)),
-        "pyc_stdlib": str(trimmed_stdlib(full, wheel)),
+        "fight_wheel": str(fight_wheel),  # calc-fight (calc.packages): the tracker's and forecast's engines
+        "fight_source_wheel": str(source_wheel(fight_wheel)),
+        "pyc_stdlib": str(trimmed_stdlib(full, [wheel, fight_wheel])),
         "full_pyc_stdlib": str(full),
     }
     manifest.write_text(json.dumps(artifacts, indent=1) + "\n")

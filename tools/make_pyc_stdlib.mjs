@@ -3,10 +3,12 @@
 //   node tools/make_pyc_stdlib.mjs <pyodide dir> <out stdlib zip>        .pyc-only stdlib (stdLibURL)
 //   node tools/make_pyc_stdlib.mjs <pyodide dir> --wheel <in.whl> <out.whl> [<pyc stdlib zip>]
 //                                                                    wheel + __pycache__
-//   node tools/make_pyc_stdlib.mjs <pyodide dir> --trim <pyc stdlib zip> <calc.whl> <out zip>
+//   node tools/make_pyc_stdlib.mjs <pyodide dir> --trim <pyc stdlib zip> <calc.whl> <out zip> [<more.whl>…]
 //                     the .pyc stdlib cut to what the calculators import (measured here, by
 //                     booting the way the browser worker does and running every calculator);
-//                     writes <out zip>.json: the modules kept
+//                     writes <out zip>.json: the modules kept. The other wheels (calc-fight:
+//                     calc/packages.py) are unpacked beside calc once it has loaded, so their
+//                     imports count too.
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +30,7 @@ function compiler(pyodide) {
 }
 
 if (mode === "--trim") {
-  const [stdlib, wheel, output] = args.slice(2);
+  const [stdlib, wheel, output, ...more] = args.slice(2);
   if (!stdlib || !wheel || !output) usage();
   // Boot exactly as docs/assets/js/boot/pyodide-worker.mjs does: the wheel named in a lock file and
   // fetched by loadPyodide (so Pyodide's package-loading modules count too).
@@ -43,6 +45,9 @@ if (mode === "--trim") {
     const pyodide = await loadPyodide({ indexURL, stdLibURL: resolve(stdlib), lockFileURL: join(dir, "lock.json"),
       packages: ["calc"], stdout: () => {} });
     if (!pyodide.loadedPackages.calc) throw new Error("the calc wheel did not load");
+    const sitePackages = pyodide.runPython("import calc, os; os.path.dirname(os.path.dirname(calc.__file__))");
+    for (const extra of more) pyodide.unpackArchive(new Uint8Array(readFileSync(extra)), "wheel", { extractDir: sitePackages });
+    pyodide.runPython("import importlib; importlib.invalidate_caches()");
     const tools = compiler(pyodide);
     const used = tools.stdlib_in_use().toJs({ dict_converter: Object.fromEntries });
     pyodide.FS.writeFile("/tmp/input.zip", readFileSync(stdlib));
@@ -69,7 +74,7 @@ if (mode === "--trim") {
 function usage() {
   console.error(
     "usage: node tools/make_pyc_stdlib.mjs <pyodide dir> (<out zip> | --wheel <in.whl> <out.whl> [<pyc zip>]" +
-      " | --trim <pyc zip> <calc.whl> <out zip>)",
+      " | --trim <pyc zip> <calc.whl> <out zip> [<more.whl>…])",
   );
   process.exit(2);
 }

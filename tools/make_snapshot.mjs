@@ -84,7 +84,10 @@ const pyodide = await loadPyodide({
   stdout: () => {},
   stderr: (line) => console.error(`[python] ${line}`),
 });
-pyodide.unpackArchive(new Uint8Array(wheelBytes), "wheel");
+// Into site-packages, where the worker's loadPackage installs the second package (calc-fight,
+// calc/packages.py) after a restore: its files must land in the directories of `calc.__path__`.
+const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+pyodide.unpackArchive(new Uint8Array(wheelBytes), "wheel", { extractDir: sitePackages });
 // An exception here (not a CalcError reply) is a bug in an engine: fail the build step loudly.
 const warm = JSON.parse(pyodide.runPython(WARM_UP));
 // Record which stdlib zip the in-memory import state belongs to (checked by the loader).

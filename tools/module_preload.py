@@ -14,13 +14,21 @@ async module in the head (`assets/js/boot/worker-early.mjs`) creates the worker 
 loading; the worker downloads the runtime at once and holds Python's start until the page asks
 for it (the reader's edit, or an idle page), as before. Idempotent, like tools/stamp_site.py: old
 links and scripts are replaced.
+
+A page that will certainly need a Python package beyond `calc` (the tracker, a forecast
+calculator: `calc.packages.page_packages`) names it in a `<meta name="cc-python-packages">` before
+that script, so the worker loads it right after its start (docs/assets/js/boot/worker-spec.mjs).
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from calc import packages  # noqa: E402
 
 MODULE_SCRIPT = re.compile(r'<script src="([^"]*?)(assets/js/[^"]+\.mjs)" type="module">')
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*["'](\.{1,2}/[^"']+)["']""", re.M)
@@ -29,6 +37,8 @@ PRELOAD = re.compile(r'<link rel="modulepreload" href="[^"]*">\n?')
 EARLY_WORKER = "assets/js/boot/worker-early.mjs"
 EARLY_SCRIPT = re.compile(r'<script async src="[^"]*worker-early\.mjs" type="module"></script>\n?')
 RUNS_PYTHON = re.compile(r'\bdata-cc-(?:calculator|tracker)="')
+CALCULATOR = re.compile(r'\bdata-cc-calculator="([^"]*)"')
+PACKAGES_META = re.compile(r'<meta name="cc-python-packages" content="[^"]*">\n?')
 
 
 def static_imports(site: Path, module: str) -> list[str]:
@@ -55,13 +65,16 @@ def add_module_preloads(site: Path) -> int:
     graphs: dict[str, list[str]] = {}
     stamped = 0
     for page in sorted(site.rglob("*.html")):
-        text = EARLY_SCRIPT.sub("", PRELOAD.sub("", page.read_text(encoding="utf-8")))
+        text = PACKAGES_META.sub("", EARLY_SCRIPT.sub("", PRELOAD.sub("", page.read_text(encoding="utf-8"))))
         links = []
         for prefix, module in MODULE_SCRIPT.findall(text):
             if module not in graphs:
                 graphs[module] = static_imports(site, module)
             links += [f'<link rel="modulepreload" href="{prefix}{m}">' for m in graphs[module]]
             if RUNS_PYTHON.search(text) and (site / EARLY_WORKER).is_file():
+                needs = packages.page_packages("data-cc-tracker=" in text, CALCULATOR.findall(text))
+                if needs:
+                    links.append(f'<meta name="cc-python-packages" content="{" ".join(needs)}">')
                 links.append(f'<script async src="{prefix}{EARLY_WORKER}" type="module"></script>')
         if links:
             if "</head>" not in text:

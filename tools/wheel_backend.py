@@ -11,11 +11,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import sys
 import tomllib
 import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # calc.packages: the one list of which module goes in which wheel
+from calc import packages  # noqa: E402
+
 PACKAGE = "calc"
 BASE_VERSION = "0.1.0"
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
@@ -31,12 +35,15 @@ def package_version() -> str:
     return BASE_VERSION
 
 
-def package_files() -> list[Path]:
-    """The files shipped: every module of the package and the exported rules data."""
+def package_files(package: str | None = None) -> list[Path]:
+    """The files shipped: every module of the source tree and the exported rules data, or those of
+    one browser package (`calc.packages.PACKAGES`)."""
     pkg = ROOT / PACKAGE
     files = [p for p in pkg.rglob("*.py") if "__pycache__" not in p.parts]
     if (pkg / "rules.json").exists():
         files.append(pkg / "rules.json")
+    if package is not None:
+        files = [p for p in files if packages.package_of(packages.module_of(p.relative_to(ROOT).as_posix())) == package]
     return sorted(files)
 
 
@@ -48,12 +55,18 @@ def _record_line(name: str, data: bytes) -> str:
 def build_wheel(
     wheel_directory: str, config_settings: dict | None = None, metadata_directory: str | None = None
 ) -> str:
-    """PEP 517 hook: write the wheel into `wheel_directory`; return its file name."""
+    """PEP 517 hook: write the wheel into `wheel_directory`; return its file name. The setting
+    `package` picks one of `calc.packages.PACKAGES` (default `calc`)."""
+    package = (config_settings or {}).get("package", packages.BASE)
+    if package not in packages.PACKAGES:
+        raise ValueError(f"unknown package {package!r} (one of {', '.join(packages.PACKAGES)})")
     version = package_version()
-    dist_info = f"{PACKAGE}-{version}.dist-info"
-    name = f"{PACKAGE}-{version}-py3-none-any.whl"
-    entries: list[tuple[str, bytes]] = [(p.relative_to(ROOT).as_posix(), p.read_bytes()) for p in package_files()]
-    entries.append((f"{dist_info}/METADATA", _metadata(version).encode()))
+    dist = package.replace("-", "_")
+    dist_info = f"{dist}-{version}.dist-info"
+    name = f"{dist}-{version}-py3-none-any.whl"
+    files = package_files(package)
+    entries: list[tuple[str, bytes]] = [(p.relative_to(ROOT).as_posix(), p.read_bytes()) for p in files]
+    entries.append((f"{dist_info}/METADATA", _metadata(version, package).encode()))
     entries.append(
         (
             f"{dist_info}/WHEEL",
@@ -71,12 +84,14 @@ def build_wheel(
     return name
 
 
-def _metadata(version: str) -> str:
-    """Core metadata from pyproject.toml's [project] table (written once, there)."""
+def _metadata(version: str, package: str = packages.BASE) -> str:
+    """Core metadata from pyproject.toml's [project] table (written once, there); the second
+    package is named after it (`<name>-fight`)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    name = project["name"] if package == packages.BASE else f"{project['name']}-{package.removeprefix('calc-')}"
     return (
         "Metadata-Version: 2.1\n"
-        f"Name: {project['name']}\n"
+        f"Name: {name}\n"
         f"Version: {version}\n"
         f"Summary: {project.get('description', '')}\n"
         f"Requires-Python: {project.get('requires-python', '>=3')}\n"

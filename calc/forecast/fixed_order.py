@@ -1,11 +1,12 @@
 """Initiative rolled once for the whole fight: the order is fixed from the first round to the last,
-so the fight is a mixture over its possible orders, each followed as its own exact chain.
+so the fight is a mixture over its possible orders, followed exactly.
 
 `orders` gives every order the rolls can set, with its exact chance (ties settled by the system's
 rule: rolled again, or acting together); `FixedFight` is one fight under one order, with what
 `calc.forecast.chain.forecast` reads of a fight (start, state bound, one round's integer weights,
-who has won); `forecast` runs the chain for every order after bounding the whole work, and mixes
-the answers by the orders' chances. Each fighter's turn is a list of blows (different attacks in
+who has won); `forecast` bounds the whole work, then follows every order with its chance as one
+chain (`calc.forecast.fixed_mixture`: orders alike once fighters are out merged, orders that make
+the same chain folded). Each fighter's turn is a list of blows (different attacks in
 one turn, each at its side's current target as the fight stands then), a target's round state
 (the blocks and dodges it still holds this round) and an end-of-round step (a dying check).
 """
@@ -13,19 +14,18 @@ one turn, each at its side's current target as the fight stands then), a target'
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, partial
+from functools import cache
 from itertools import combinations, permutations
 from typing import Any, cast
 
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import chain
+from calc.forecast import chain, fixed_mixture
 from calc.forecast.fighters import Health, Sides, focus_bound
 from calc.forecast.order import fubini
-from calc.rounds import Reached
 
 Group = tuple[int, ...]
 Order = tuple[Group, ...]
@@ -35,8 +35,9 @@ MAX_WORK = 400_000
 """The most (orders × states each order's chain may have), checked before anything is computed."""
 
 MAX_FOLLOWED = 4_000
-"""The most states followed over all the orders' chains (0.5 to 1.5 ms each in CPython), counted as
-they are found: the bound above counts every dying fighter's hit points, rarely all reached."""
+"""The most states followed by the orders' one chain (`fixed_mixture`; 0.5 to 1.5 ms each in
+CPython: Active Defense's 2 against 2, 8,682 states, takes 9.6 s), counted as they are found: the
+bound above counts every dying fighter's hit points, rarely all reached."""
 
 MAX_FIGHTERS = 7
 """The most fighters whose orders are listed (7! = 5,040 orders at most)."""
@@ -76,6 +77,10 @@ class Actor:
     end: tuple[int, Callable[[Health], Sequence[tuple[int, Health]]]] | None = None
     final: Callable[[Health], Health] | None = None
     """Its health as kept once the fight is over (a dying fighter's hit points no longer matter)."""
+    alike: Hashable | None = None
+    """Equal (not None) for two actors of one side whose turns are the same blows whatever their own
+    health: orders that differ only by swapping such actors acting one after the other are one
+    chain (`fixed_mixture.fold`). None when its blows read its own health, or nothing says so."""
 
     @property
     def turn(self) -> int:
@@ -258,6 +263,26 @@ class Rules(Sides):
             got = self._blows[key] = self.fighters[i].blows[b].hit(own, self.fighters[t], health, r)
         return got
 
+    def round(self, order: Order, healths: Healths) -> tuple[dict[Healths, int], int]:
+        """One round from `healths` (the fight not over): every group in `order`, then the
+        end-of-round rolls, as integer weights over `total`; with the health states met on the way
+        (what the time grows with)."""
+        fresh = tuple(f.fresh(h) for f, h in zip(self.fighters, healths, strict=True))
+        dist: dict[Any, int] = {(healths, fresh): 1}
+        steps = 0
+        for group in order:
+            nxt: dict[Any, int] = {}
+            for state, p in dist.items():
+                for q, after in self.group(state, group):
+                    nxt[after] = nxt.get(after, 0) + p * q
+            dist = nxt
+            steps += len(dist)
+        out: dict[Healths, int] = {}
+        for (hs, _), p in dist.items():
+            for q, after in self.end(hs):
+                out[after] = out.get(after, 0) + p * q
+        return out, steps
+
     def end(self, healths: Healths) -> list[tuple[int, Healths]]:
         """Each fighter's end-of-round roll (a dying check) while the fight is on (cached)."""
         got = self._ends.get(healths)
@@ -322,28 +347,20 @@ class FixedFight:
         self.rules.count()
         if self.over(healths):
             return [(self.total, state)]
-        fresh = tuple(f.fresh(h) for f, h in zip(self.fighters, healths, strict=True))
-        dist: dict[Any, int] = {(healths, fresh): 1}
-        for group in self.order:
-            nxt: dict[Any, int] = {}
-            for state, p in dist.items():
-                for q, after in self.rules.group(state, group):
-                    nxt[after] = nxt.get(after, 0) + p * q
-            dist = nxt
-            self.steps += len(dist)
-        out: dict[Healths, int] = {}
-        for (hs, _), p in dist.items():
-            for q, after in self.rules.end(hs):
-                out[after] = out.get(after, 0) + p * q
+        out, steps = self.rules.round(self.order, healths)
+        self.steps += steps
         return [(w, (False, hs)) for hs, w in out.items()]
 
 
 # --- the mixture -----------------------------------------------------------------------------
 def forecast(
-    rules: Rules, totals: Sequence[Dist], split: Split, strict: bool, rounds: int
+    rules: Rules, totals: Sequence[Dist], split: Split, strict: bool, rounds: int, folded: bool = True
 ) -> tuple[chain.Forecast, int]:
     """The exact forecast (and the number of orders): the work bounded before the orders are even
-    listed, then each order's chain, mixed by the orders' chances."""
+    listed, then every order followed as one chain (`fixed_mixture`: orders the same once some
+    fighters are out followed once), orders that make the same chain (`fixed_mixture.fold`) merged from the
+    start. Not `folded`: each order's own chain, mixed by the orders' chances (what the tests
+    compare the chain with)."""
     n = len(rules.fighters)
     most = most_orders(n, strict)
     if n > MAX_FIGHTERS:
@@ -356,54 +373,34 @@ def forecast(
             f"{most * states:,} in all, more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
         )
     chances = orders(totals, True, split)
-    bound = max(states, chain.MAX_STATES)
-    parts = []
-    for order, p in chances.items():
-        parts.append((p, chain.forecast(cast(Any, FixedFight(rules, order)), rounds, bound=bound)))
-        if len(parts) == 1:
-            _refuse_early(rules.followed, len(chances))
-    return mix(parts, rounds), len(chances)
+    if not folded:
+        parts = [
+            (p, chain.forecast(cast(Any, FixedFight(rules, order)), rounds, bound=max(states, chain.MAX_STATES)))
+            for order, p in chances.items()
+        ]
+        return fixed_mixture.mix(parts, rounds), len(chances)
+    chains = fixed_mixture.fold(chances, rules.fighters)
+    if len(chains) > 1 and len(chains) * states > MAX_FOLLOWED:
+        _refuse_early(rules, next(iter(chains)), list(chains), len(chances))
+    fight = fixed_mixture.MixedFight(rules, chains)
+    return chain.forecast(cast(Any, fight), rounds, bound=max(fight.state_bound(), chain.MAX_STATES)), len(chances)
 
 
-def _refuse_early(first: int, orders: int) -> None:
-    """After the first order's chain: when every order would follow about as many states, far
-    past MAX_FOLLOWED, refuse now rather than after MAX_FOLLOWED states (seconds of work to say no:
-    2 against 2 in Active Defense took 1.6 s in CPython, 4 s in Pyodide). Only a refusal comes of
-    this guess, never an answer; a fight within twice the bound is followed until the count says."""
-    if first * orders > 2 * MAX_FOLLOWED:
+def _refuse_early(rules: Rules, first: Order, chains: list[Order], orders: int) -> None:
+    """Before the chain: one order's chain alone, then the states the whole mixture would follow
+    estimated from it (`fixed_mixture.estimate`); when far past MAX_FOLLOWED, refuse now rather
+    than after MAX_FOLLOWED states (seconds of work to say no: 2 against 2 in Active Defense took
+    1.6 s in CPython, 4 s in Pyodide). Only a refusal comes of this guess, never an answer; a
+    fight within twice the bound is followed until the count says (from 0 again)."""
+    fight = FixedFight(rules, first)
+    reached = chain.explore(cast(Any, fight), max(rules.state_bound(), chain.MAX_STATES))
+    about = fixed_mixture.estimate(lambda: [hs for _, hs in reached], chains, rules.fighters)
+    if about > 2 * MAX_FOLLOWED:
+        fights = f" ({len(chains):,} different fights)" if len(chains) != orders else ""
         raise InputError(
             "foes",
-            f"this fight's first order of who acts when alone reaches {first:,} states, and it has {orders:,} "
-            f"orders: about {first * orders:,} states, more than the {MAX_FOLLOWED:,} followed exactly: try {REDUCE}",
+            f"this fight's first order of who acts when alone reaches {len(reached):,} states, and it has "
+            f"{orders:,} orders{fights}: about {about:,} states, more than the {MAX_FOLLOWED:,} followed "
+            f"exactly: try {REDUCE}",
         )
-
-
-def mix(parts: list[tuple[Fraction, chain.Forecast]], rounds: int) -> chain.Forecast:
-    """The forecasts' mixture: every chance and every mean weighted by its order's chance."""
-
-    def reached(get: Callable[[chain.Forecast], Reached]) -> Reached:
-        first = get(parts[0][1])
-        within = tuple(sum((p * get(f).within[k] for p, f in parts), Fraction(0)) for k in range(rounds))
-        means = [get(f).mean for _, f in parts]
-        mean = (
-            None
-            if any(m is None for m in means)
-            else sum((p * cast(Fraction, m) for (p, _), m in zip(parts, means, strict=True)), Fraction(0))
-        )
-        return Reached(first.label, within, mean)
-
-    fighters = tuple(
-        tuple(reached(partial(_mark, i, j)) for j in range(len(marks))) for i, marks in enumerate(parts[0][1].fighters)
-    )
-    return chain.Forecast(
-        rounds,
-        reached(lambda f: f.party),
-        reached(lambda f: f.foes),
-        reached(lambda f: f.over),
-        fighters,
-        sum(f.states for _, f in parts),
-    )
-
-
-def _mark(i: int, j: int, f: chain.Forecast) -> Reached:
-    return f.fighters[i][j]
+    rules.followed = 0

@@ -4,7 +4,7 @@ the text's blow to −9 and failed check in a fight (both readings), the wounds 
 
 from __future__ import annotations
 
-import sys
+import importlib
 from fractions import Fraction
 from functools import partial
 
@@ -17,7 +17,7 @@ from calc.forecast import fixed_order
 from tests.calc import forecast_cases as cases
 from tests.calc.ap_fight_oracle import initiative_orders, oracle
 
-FORECAST = sys.modules["calc.systems.action_points.forecast"]
+FORECAST = importlib.import_module("calc.systems.action_points.forecast")
 SYSTEM = data.system("action-points")
 
 HERO = {"name": "Hero", "initiative": 1, "standard": 1, "quick": 0, "use_preset": False, "dice": "1d6", "ability": 2,

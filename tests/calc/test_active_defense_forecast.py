@@ -5,7 +5,7 @@ against the round calculator's duel, symmetry, monotonicity, the text's reserve 
 
 from __future__ import annotations
 
-import sys
+import importlib
 from functools import partial
 
 import pytest
@@ -17,7 +17,7 @@ from calc.forecast import fixed_order
 from tests.calc import forecast_cases as cases
 from tests.calc.ad_fight_oracle import initiative_orders, oracle
 
-FORECAST = sys.modules["calc.systems.active_defense.forecast"]
+FORECAST = importlib.import_module("calc.systems.active_defense.forecast")
 SYSTEM = data.system("active-defense")
 
 HERO = {"name": "Hero", "attack_skill": 3, "attack_ability": 2, "damage_dice": "1d6", "defender_dex": 1,

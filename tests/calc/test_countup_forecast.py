@@ -3,7 +3,7 @@ the round calculator's duel, monotonicity, the text's exchange of blows, the sta
 
 from __future__ import annotations
 
-import sys
+import importlib
 from fractions import Fraction
 from functools import partial
 
@@ -15,7 +15,7 @@ from calc.errors import InputError
 from tests.calc import forecast_cases as cases
 from tests.calc.fight_oracle import oracle
 
-FORECAST = sys.modules["calc.systems.countup.forecast"]
+FORECAST = importlib.import_module("calc.systems.countup.forecast")
 
 HERO = {"name": "Hero", "target": "character", "to_hit": 2, "ability_bonus": 1, "ac": 13, "target_hp": 5, "dice": "1d6"}
 ORC = {"name": "Orc", "target": "npc", "to_hit": 1, "ability_bonus": 0, "ac": 12, "target_hp": 4, "dice": "1d4"}

@@ -5,7 +5,7 @@ equals today's forecast, everyone acted equals a fresh round shifted by one, bad
 
 from __future__ import annotations
 
-import sys
+import importlib
 from fractions import Fraction
 from itertools import product
 
@@ -19,8 +19,8 @@ from calc.forecast import chain, fixed_order, rest_of_round
 
 CU = data.system("countup")
 AD = data.system("active-defense")
-CU_FORECAST = sys.modules["calc.systems.countup.forecast"]
-AD_FORECAST = sys.modules["calc.systems.active_defense.forecast"]
+CU_FORECAST = importlib.import_module("calc.systems.countup.forecast")
+AD_FORECAST = importlib.import_module("calc.systems.active_defense.forecast")
 
 A = {"name": "A", "target": "npc", "to_hit": 2, "ability_bonus": 0, "misc": 0, "ac": 12, "target_hp": 4,
      "dice": "1d6", "strength_bonus": 0, "modifier": 0}  # fmt: skip

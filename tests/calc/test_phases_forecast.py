@@ -5,7 +5,7 @@ orc's first-Wound morale roll), each ruling both ways, errors, the state bound a
 
 from __future__ import annotations
 
-import sys
+import importlib
 import time
 from collections import Counter
 from fractions import Fraction
@@ -22,7 +22,7 @@ from calc.errors import InputError
 from calc.forecast import chain
 from tests.calc import forecast_cases as cases
 
-FORECAST = sys.modules["calc.systems.phases.forecast"]
+FORECAST = importlib.import_module("calc.systems.phases.forecast")
 SYSTEM = data.system("phases")
 
 HERO = {"name": "Hero", "target_source": "direct", "attack_target": 8, "defense": 2, "target_kind": "character",

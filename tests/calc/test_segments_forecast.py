@@ -5,7 +5,7 @@ each ruling both ways, errors, the state bound and the command line."""
 
 from __future__ import annotations
 
-import sys
+import importlib
 from fractions import Fraction
 from functools import partial
 from itertools import groupby
@@ -16,7 +16,7 @@ import calc
 import calc.systems.segments  # noqa: F401  (the package shadows its forecast module's name)
 from tests.calc import forecast_cases as cases
 
-FORECAST = sys.modules["calc.systems.segments.forecast"]
+FORECAST = importlib.import_module("calc.systems.segments.forecast")
 
 HERO = {"name": "Hero", "level": 3, "weapon": "long sword", "ac": 5, "target_hp": 6,
         "routine": [{"name": "Sword", "dice": "1d8", "modifier": 0, "to_hit": 0}]}  # fmt: skip

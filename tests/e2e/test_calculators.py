@@ -318,6 +318,38 @@ def test_load_failure_says_what_failed(browser, site, blocked, named):
         ctx.close()
 
 
+def test_a_failed_fight_package_download_names_the_file(browser, site):
+    """The forecast's engines are in the second wheel (calc-fight, calc/packages.py), loaded by the
+    worker for the forecast page: a download that fails says which file, as the base wheel's does,
+    while a calculator page on the same site still answers (it never asks for that wheel)."""
+    forecast = next(
+        c
+        for c in site.cases
+        if c["request"].get("calculator") == "forecast" and c["request"]["inputs"] and c.get("url")
+    )
+    ctx = browser.new_context(service_workers="block")
+    try:
+        fight_wheels: list[str] = []
+
+        def missing(route):
+            fight_wheels.append(route.request.url)
+            route.fulfill(status=404, body="missing")
+
+        ctx.route("**/assets/wheels/calc_fight-*.whl", missing)
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        page.goto(calculator_url(site.base, site.cases[0], {}))
+        page.wait_for_selector("html[data-cc-python]", state="attached")
+        assert fight_wheels == [], "a calculator page downloaded the fight package"
+        page.goto(calculator_url(site.base, forecast))  # its inputs in the URL: answered on arrival
+        page.wait_for_selector(".cc-calc[data-cc-state=failed]")
+        status = page.locator(".cc-calc .cc-status").inner_text()
+        assert status.startswith("Could not load") and "calc-fight package (" in status, status
+        assert "calc_fight-" in status, status
+    finally:
+        ctx.close()
+
+
 def test_cancel_terminates_and_a_new_worker_answers(browser, site):
     """Cancel while Python is busy (here: held in start-up) stops the worker; the next edit is
     answered by a fresh one."""

@@ -101,7 +101,7 @@ def retag_wheel(wheel: Path, out_dir: Path) -> Path:
     entries = []
     with zipfile.ZipFile(wheel) as zin:
         for info in zin.infolist():
-            name = info.filename.replace(f"calc-{old}.dist-info", f"calc-{new}.dist-info")
+            name = info.filename.replace(f"-{old}.dist-info", f"-{new}.dist-info")
             data = zin.read(info)
             if name.endswith(("METADATA", "rules.json")):
                 assert old_data.encode() in data, name
@@ -126,6 +126,7 @@ def deploys(site, tmp_path_factory):
     shutil.copytree(site.dir, v1, symlinks=True)
     shutil.copytree(site.dir, v2, symlinks=True)
     wheel = next((v1 / "assets" / "wheels").glob("calc-*.whl"))
+    fight_wheel = next((v1 / "assets" / "wheels").glob("calc_fight-*.whl"))  # calc-fight (calc/packages.py)
     snapshot = any((v1 / "assets" / "snapshot").glob("*.bin"))
     saved = os.environ.get("CC_SNAPSHOT")
     os.environ["CC_SNAPSHOT"] = "1" if snapshot else "0"
@@ -133,7 +134,7 @@ def deploys(site, tmp_path_factory):
         version = build_site.pinned_pyodide_version()
         # v2 keeps v1's trimmed standard library: the retagged wheel imports the same modules.
         stdlib = v1 / "assets" / "pyodide" / version / build_site.PYC_STDLIB
-        build_site.install_runtime(v2, retag_wheel(wheel, root), version, stdlib)
+        build_site.install_runtime(v2, [retag_wheel(w, root) for w in (wheel, fight_wheel)], version, stdlib)
     finally:
         if saved is None:
             os.environ.pop("CC_SNAPSHOT")

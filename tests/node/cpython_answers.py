@@ -6,13 +6,17 @@ Prints JSON: [{"request", "reply", "url", "declaration"}, …] with one
 request per calculator of every system at its defaults, one at its `stress` inputs, and one bad
 input per system (an integer input pushed past its maximum); then the encounter tracker's requests
 (`{"kind": "turns", …}`, `turns_requests`) and pasted stat blocks (`{"kind": "statblock"}`).
-Usage: python tests/node/cpython_answers.py <source wheel>
+Usage: python tests/node/cpython_answers.py <source wheel>. The wheel of the second package,
+`calc-fight` (calc/packages.py: the forecast and the tracker's fight), beside it is unpacked with it.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import tempfile
+import zipfile
+from pathlib import Path
 
 
 def requests() -> list[dict]:
@@ -71,8 +75,20 @@ def turns_requests() -> list[dict]:
     return out
 
 
+def unpacked(wheel: str) -> str:
+    """A folder holding `wheel` and its `calc-fight` companion unpacked together: one `calc`
+    package split across two zips would not import as one."""
+    base = Path(wheel)
+    folder = tempfile.mkdtemp(prefix="cc-wheels-")
+    for each in [base, base.with_name(base.name.replace("calc-", "calc_fight-", 1))]:
+        if each.is_file():
+            with zipfile.ZipFile(each) as whl:
+                whl.extractall(folder)
+    return folder
+
+
 def main(wheel: str) -> None:
-    sys.path.insert(0, wheel)
+    sys.path.insert(0, unpacked(wheel))
     from calc import data
     from calc.browser import evaluate_json
 

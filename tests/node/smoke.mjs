@@ -26,10 +26,23 @@ const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
 const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", stdLibURL: artifacts.pyc_stdlib });
 const bootMs = performance.now() - t0;
 pyodide.unpackArchive(new Uint8Array(readFileSync(artifacts.wheel)), "wheel");
-const evaluateJson = pyodide.pyimport("calc.browser").evaluate_json;
+const browser = pyodide.pyimport("calc.browser");
+// The second package (calc-fight: the forecast, the tracker's fight) is unpacked at the first
+// request calc.browser.package_needed names it for, as the worker loads it (never before).
+const fightModules = () => pyodide.runPython("import sys; sorted(m for m in sys.modules if m.startswith(('calc.fight', 'calc.forecast')))").toJs();
+assert.deepStrictEqual(fightModules(), [], "import calc.browser imported the fight or forecast code");
+let fightLoaded = false;
+const evaluateJson = (text) => {
+  if (!fightLoaded && browser.package_needed(text) === "calc-fight") {
+    pyodide.unpackArchive(new Uint8Array(readFileSync(artifacts.fight_wheel)), "wheel");
+    pyodide.runPython("import importlib; importlib.invalidate_caches()");
+    fightLoaded = true;
+  }
+  return browser.evaluate_json(text);
+};
 // The wheel is sourceless (tools/pyc_compile.py): its own bytecode is what got imported, and
 // no source came with it.
-const origin = pyodide.pyimport("calc.browser").__spec__.origin;
+const origin = browser.__spec__.origin;
 assert.ok(origin.endsWith("/calc/browser.pyc"), `calc.browser came from ${origin}, not the wheel's bytecode`);
 assert.ok(!pyodide.FS.analyzePath(origin.slice(0, -1)).exists, "the wheel carries sources it need not");
 const version = pyodide.pyimport("sys").version;
@@ -55,4 +68,5 @@ for (const { request, reply } of cases) {
 }
 assert.ok(errors > 0 || cases.every((c) => !c.reply.error), "bad-input cases must come back as errors");
 console.log(`smoke: Python ${version.split(" ")[0]} booted in ${bootMs.toFixed(0)} ms with the trimmed .pyc stdlib; ${cases.length - failures}/${cases.length} answers match CPython`);
+assert.ok(fightLoaded, "no request needed calc-fight: the forecast calculators went untested");
 process.exit(failures ? 1 : 0);

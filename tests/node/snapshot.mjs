@@ -10,7 +10,9 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
+import { createHash } from "node:crypto";
 import { bootFromSnapshot } from "../../docs/assets/js/boot/snapshot-loader.mjs";
+import { packageLoader } from "../../docs/assets/js/boot/worker-packages.mjs";
 import { packPages, unpackPages } from "../../docs/assets/js/boot/sparse-pages.mjs";
 import { buildArtifacts, ROOT } from "../../tools/build_artifacts.mjs";
 
@@ -29,6 +31,8 @@ console.log(made.trim().split("\n").pop());
 const meta = JSON.parse(readFileSync(`${snapshotFile}.json`, "utf8"));
 assert.equal(meta.file, basename(snapshotFile));
 assert.ok(meta.imported.includes("calc.browser"), "calc.browser must be imported in the snapshot");
+const fightImported = meta.imported.filter((m) => /^calc\.(fight|forecast)(\.|$)|^calc\.systems\.\w+\.(fight|forecast)$/.test(m));
+assert.deepStrictEqual(fightImported, [], "the snapshot holds calc-fight's modules (it is loaded when needed)");
 // The probe the worker will send after a restore (recorded by the maker) is one CPython answers.
 const probe = meta.probe;
 const probeCase = cases.find((c) => JSON.stringify(c.request) === JSON.stringify(probe));
@@ -64,7 +68,13 @@ const url = (name) => `http://127.0.0.1:${server.address().port}/${name}`;
 
 const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
 const lockInfo = JSON.parse(readFileSync(join(pyodideDir, "pyodide-lock.json"), "utf8")).info;
-const options = { stdout: () => {}, lockFileContents: JSON.stringify({ info: lockInfo, packages: {} }) };
+// The second package (calc-fight) is not in the snapshot: after a restore the worker installs it
+// from its wheel through the lock (worker-packages.mjs; in Node, Pyodide reads an absolute path).
+const fightWheel = readFileSync(artifacts.fight_wheel);
+const fight = { name: "calc-fight", version: "0", file_name: artifacts.fight_wheel, install_dir: "site",
+  sha256: createHash("sha256").update(fightWheel).digest("hex"), package_type: "package", imports: [], depends: [],
+  unvendored_tests: false };
+const options = { stdout: () => {}, lockFileContents: JSON.stringify({ info: lockInfo, packages: { "calc-fight": fight } }) };
 const wheelBytes = new Uint8Array(readFileSync(artifacts.wheel));
 
 /** The normal load, as the worker does it without a snapshot (here: unpack the wheel). */
@@ -107,9 +117,16 @@ await check("snapshot boots and answers like CPython", async () => {
   const booted = await boot(meta.file);
   assert.equal(booted.source, "snapshot");
   assert.equal(booted.error, null);
+  const packages = packageLoader(booted.pyodide, {});
+  let loaded = 0;
   for (const { request, reply } of cases) {
-    assert.deepStrictEqual(JSON.parse(booted.evaluateJson(JSON.stringify(request))), reply, JSON.stringify(request));
+    const text = JSON.stringify(request);
+    const needed = packages.needed(text);
+    if (needed !== "calc" && !booted.pyodide.loadedPackages[needed]) loaded += 1;
+    await packages.ensure(needed);
+    assert.deepStrictEqual(JSON.parse(booted.evaluateJson(text)), reply, text);
   }
+  assert.equal(loaded, 1, "calc-fight was not loaded for the forecast's requests (or loaded twice)");
   // The 31 MB heap image is not pinned by Pyodide's config after the restore (private field).
   const pinned = await Promise.resolve(booted.pyodide._api.config._loadSnapshot).then((b) => b, () => null);
   assert.equal(pinned, null, "the decompressed snapshot is still referenced after the boot");

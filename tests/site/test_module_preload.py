@@ -95,3 +95,25 @@ def test_the_site_modules_graph_is_found() -> None:
     ):
         assert f"assets/js/{needed}" in graph
     assert "assets/js/boot/pyodide-worker.mjs" not in graph and "assets/js/tracker/page.mjs" not in graph
+
+
+def packages_meta(page: Path) -> list[str]:
+    head = page.read_text().split("</head>")[0]
+    return re.findall(r'<meta name="cc-python-packages" content="([^"]*)">', head)
+
+
+def test_pages_that_need_the_fight_package_name_it_before_the_early_start(fake_site: Path) -> None:
+    script = '<script src="../assets/js/main.mjs" type="module"></script>'
+    for name, body in {
+        "forecast": '<div data-cc-calculator="forecast"></div>',
+        "tracker": '<div data-cc-tracker="{}">',
+    }.items():
+        (fake_site / name).mkdir()
+        (fake_site / name / "index.html").write_text(PAGE.format(body=body + script))
+    for _ in range(2):  # idempotent
+        module_preload.add_module_preloads(fake_site)
+        assert packages_meta(fake_site / "forecast" / "index.html") == ["calc-fight"]
+        assert packages_meta(fake_site / "tracker" / "index.html") == ["calc-fight"]
+        assert packages_meta(fake_site / "calc" / "index.html") == []  # a hit calculator needs calc alone
+    head = (fake_site / "tracker" / "index.html").read_text().split("</head>")[0]
+    assert head.index("cc-python-packages") < head.index("worker-early.mjs")

@@ -11,19 +11,18 @@ defense against an attacker), `dying` (checks and stabilising), `spells` (spell 
 
 from __future__ import annotations
 
-from calc.systems.action_points import turns as TURNS
+from calc.packages import lazy, lazy_attribute
 from calc.systems.action_points.attack import damage, hit
 from calc.systems.action_points.defense import defense
 from calc.systems.action_points.dying import dying
-from calc.systems.action_points.fight import FIGHT
-from calc.systems.action_points.forecast import forecast
 from calc.systems.action_points.initiative import initiative
 from calc.systems.action_points.planner import ap_plan
 from calc.systems.action_points.round import round_
 from calc.systems.action_points.spells import spell_check
 from calc.systems.action_points.tables import TABLES
+from calc.systems.contract import Calculator, Fight, Turns
 
-CALCULATORS = {
+CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
     "damage": damage,
     "initiative": initiative,
@@ -32,21 +31,26 @@ CALCULATORS = {
     "dying": dying,
     "spell_check": spell_check,
     "ap_plan": ap_plan,
-    "forecast": forecast,
+    "forecast": lazy(f"{__name__}.forecast", "forecast"),  # in calc-fight (calc.packages)
 }
 
 __all__ = [
     "CALCULATORS",
-    "TABLES",
     "FIGHT",
+    "TABLES",
     "TURNS",
     "ap_plan",
     "damage",
     "defense",
     "dying",
-    "forecast",
     "hit",
     "initiative",
     "round_",
     "spell_check",
 ]
+
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})

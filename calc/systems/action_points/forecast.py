@@ -133,6 +133,17 @@ class Attacks:
             got = self._weights[key] = [(x, k) for x, k in out.items() if k]
         return got
 
+    def alike(self, styles: Sequence[str]) -> tuple[Any, ...] | None:
+        """Everything the turn's blows read, when they never read the attacker's own health (its
+        wounds, which change only under the wounds rule): equal for two fighters whose blows are
+        the same (`fixed_order.Actor.alike`)."""
+        if self.rules.wounds:
+            return None
+        hits = tuple(
+            (k, r.total, tuple(r.weights()), c.total, tuple(c.weights())) for k, (r, c) in sorted(self.hits.items())
+        )
+        return tuple(styles), self.scale, tuple(sorted(self.odds.items())), hits
+
     def hit(self, style: str, own: Any, target: Actor, health: Any, r: Any) -> list[tuple[int, Any, Any]]:
         j, need = target.defense
         hp, tw = health
@@ -186,6 +197,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, 
                 defense=(s["index"], s["need"]),
                 end=(rules.die, partial(rules.check, item["target_con"])) if rules.checks else None,
                 final=rules.final,
+                alike=attacks.alike(s["styles"]),
             )
         )
     split = fixed_order.rerolled(totals, True) if inputs["tie_reroll"] == "with_bonus" else fixed_order.evenly

@@ -12,11 +12,9 @@ dodges), `contest` (counterspell and feint) and `reserve` (where to spend a rese
 
 from __future__ import annotations
 
-from calc.systems.active_defense import turns as TURNS
+from calc.packages import lazy, lazy_attribute
 from calc.systems.active_defense.contest import counterspell, feint
 from calc.systems.active_defense.damage import damage
-from calc.systems.active_defense.fight import FIGHT
-from calc.systems.active_defense.forecast import forecast
 from calc.systems.active_defense.hit import hit
 from calc.systems.active_defense.initiative import initiative
 from calc.systems.active_defense.reserve import block_plan
@@ -28,8 +26,9 @@ from calc.systems.active_defense.two_weapon import (
     two_weapon_combinations,
     two_weapon_penalty,
 )
+from calc.systems.contract import Calculator, Fight, Turns
 
-CALCULATORS = {
+CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
     "damage": damage,
     "initiative": initiative,
@@ -37,14 +36,14 @@ CALCULATORS = {
     "counterspell": counterspell,
     "feint": feint,
     "block_plan": block_plan,
-    "forecast": forecast,
+    "forecast": lazy(f"{__name__}.forecast", "forecast"),  # in calc-fight (calc.packages)
 }
 TABLES = {"two_weapon_combinations": two_weapon_combinations}
 
 __all__ = [
     "CALCULATORS",
-    "TABLES",
     "FIGHT",
+    "TABLES",
     "TURNS",
     "applicable_rows",
     "block_plan",
@@ -52,7 +51,6 @@ __all__ = [
     "damage",
     "favourable_row",
     "feint",
-    "forecast",
     "hit",
     "initiative",
     "round_",
@@ -60,3 +58,9 @@ __all__ = [
     "two_weapon_combinations",
     "two_weapon_penalty",
 ]
+
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})

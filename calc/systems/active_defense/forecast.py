@@ -70,6 +70,11 @@ class Hands:
             dens = [p.denominator for (hh, _, _), outs in self.outcomes.items() if hh == h for p, _, _ in outs]
             self.scales.append(math.lcm(*dens))
 
+    def alike(self) -> tuple[Any, ...]:
+        """Everything `hit` reads (never the attacker's own health): equal for two fighters whose
+        blows are the same (`fixed_order.Actor.alike`)."""
+        return tuple(self.scales), tuple((k, tuple(v)) for k, v in sorted(self.outcomes.items()))
+
     def hit(self, h: int, own: Any, target: Actor, health: int, left: int) -> list[tuple[int, int, int]]:
         """One attack of hand `h` at `target`, which holds `left` reserves this round."""
         out: dict[tuple[int, int], int] = {}
@@ -117,6 +122,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, 
                 marks=(("drops", partial(_dropped, drops)),),
                 defense=s["index"],
                 fresh=partial(_held, held),
+                alike=hands.alike(),
             )
         )
     if inputs["initiative_ties"] == "dexterity":

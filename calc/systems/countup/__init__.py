@@ -12,10 +12,9 @@ Modules: `readers` (dice facts, the ability score table, number formatting), `hi
 
 from __future__ import annotations
 
-from calc.systems.countup import turns as TURNS
+from calc.packages import lazy, lazy_attribute
+from calc.systems.contract import Calculator, Fight, Turns
 from calc.systems.countup.damage import damage
-from calc.systems.countup.fight import FIGHT
-from calc.systems.countup.forecast import forecast
 from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds, natural_healing
 from calc.systems.countup.healing import healing
 from calc.systems.countup.hit import hit
@@ -24,20 +23,20 @@ from calc.systems.countup.readers import ability_bonus_of
 from calc.systems.countup.round import round_
 from calc.systems.countup.saves import save
 
-CALCULATORS = {
+CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
     "damage": damage,
     "initiative": initiative,
     "round": round_,
-    "forecast": forecast,
+    "forecast": lazy(f"{__name__}.forecast", "forecast"),  # in calc-fight (calc.packages)
     "save": save,
     "healing": healing,
 }
 
 __all__ = [
     "CALCULATORS",
-    "TABLES",
     "FIGHT",
+    "TABLES",
     "TURNS",
     "ability_bonus_of",
     "damage",
@@ -50,3 +49,9 @@ __all__ = [
     "round_",
     "save",
 ]
+
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})

@@ -9,12 +9,11 @@ Modules: `attack_roll` (attack target, target number, the d20 used, what each fa
 
 from __future__ import annotations
 
-from calc.systems.phases import turns as TURNS
+from calc.packages import lazy, lazy_attribute
+from calc.systems.contract import Calculator, Fight, Turns
 from calc.systems.phases.damage import damage
 from calc.systems.phases.dodge import dodge
 from calc.systems.phases.feint import feint
-from calc.systems.phases.fight import FIGHT
-from calc.systems.phases.forecast import forecast
 from calc.systems.phases.generated import TABLES
 from calc.systems.phases.hit import hit
 from calc.systems.phases.maneuver import maneuver
@@ -23,24 +22,29 @@ from calc.systems.phases.order import initiative
 from calc.systems.phases.rally import rally
 from calc.systems.phases.round import round_
 
-CALCULATORS = {"hit": hit, "damage": damage, "initiative": initiative}
+CALCULATORS: dict[str, Calculator] = {"hit": hit, "damage": damage, "initiative": initiative}
 # Issue 13: the actions a GM resolves mid-fight.
 CALCULATORS |= {"maneuver": maneuver, "feint": feint, "dodge": dodge, "monster_wounds": monster_wounds, "rally": rally}
 CALCULATORS["round"] = round_  # issue 13 item 1: a whole round and rounds to drop the target
-CALCULATORS["forecast"] = forecast  # issue 22: the whole fight
+CALCULATORS["forecast"] = lazy(f"{__name__}.forecast", "forecast")  # issue 22: the whole fight
 
 __all__ = [
     "CALCULATORS",
-    "TABLES",
     "FIGHT",
+    "TABLES",
     "TURNS",
     "damage",
     "dodge",
     "feint",
-    "forecast",
     "hit",
     "initiative",
     "maneuver",
     "monster_wounds",
     "rally",
 ]
+
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})

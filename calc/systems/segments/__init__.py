@@ -8,23 +8,28 @@ round and rounds to drop a foe), `forecast` (a whole fight), `saves` (the Monste
 
 from __future__ import annotations
 
-from calc.systems.segments import turns as TURNS
+from calc.packages import lazy, lazy_attribute
+from calc.systems.contract import Calculator, Fight, Turns
 from calc.systems.segments.damage import damage
-from calc.systems.segments.fight import FIGHT
-from calc.systems.segments.forecast import forecast
 from calc.systems.segments.generated import TABLES
 from calc.systems.segments.hit import hit
 from calc.systems.segments.initiative import initiative
 from calc.systems.segments.round import round_
 from calc.systems.segments.saves import save
 
-CALCULATORS = {
+CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
     "damage": damage,
     "initiative": initiative,
     "round": round_,
     "save": save,
-    "forecast": forecast,
+    "forecast": lazy(f"{__name__}.forecast", "forecast"),  # in calc-fight (calc.packages)
 }
 
-__all__ = ["CALCULATORS", "TABLES", "FIGHT", "TURNS", "damage", "forecast", "hit", "initiative", "round_", "save"]
+__all__ = ["CALCULATORS", "FIGHT", "TABLES", "TURNS", "damage", "hit", "initiative", "round_", "save"]
+
+# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
+# by the tracker. Declared for the contract; their values come from __getattr__.
+FIGHT: Fight
+TURNS: Turns
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})

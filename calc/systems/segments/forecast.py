@@ -24,7 +24,7 @@ from calc.forecast import answer, chain, rest_of_round
 from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each, entry
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
-from calc.systems.segments import initiative
+from calc.systems.segments.initiative import actors, round_order, turns_of
 from calc.systems.segments.round import one_attacker
 
 RULINGS = ("table_cap", "star_reading", "damage_floor")
@@ -41,7 +41,7 @@ def fighter(side: str, index: int, item: dict[str, Any], inputs: dict[str, Any],
     try:  # the initiative calculator reads the weapon's speed and the activities before it
         combatant = {**item, "group": side, "minor_after": 0, "delayed": False, "casting_time": 0}
         request = {"groups": [{"name": side}], "combatants": [combatant], "activity_timing": "before"}
-        (actor,) = initiative.actors(request, data)[1]
+        (actor,) = actors(request, data)[1]
     except InputError as e:
         raise InputError(e.input.split(".", 1)[-1], e.reason) from None
     return {"side": side, "index": index, "inputs": merged, "routines": item["routines"], "actor": actor}
@@ -89,8 +89,8 @@ def scripts(specs: list[dict[str, Any]], inputs: dict[str, Any], data: SystemDat
     counted: Counter[tuple[Slot, ...]] = Counter()
     for a in range(1, sides + 1):
         for b in range(1, sides + 1):
-            turns = initiative.turns_of([a, b], "highest-high")
-            order, _, _ = initiative.round_order(asked, data, ["party", "foes"], people, turns)
+            turns = turns_of([a, b], "highest-high")
+            order, _, _ = round_order(asked, data, ["party", "foes"], people, turns)
             slots = [tuple((int(n), 1) for n in rank["names"]) for rank in order]
             counted[tuple(s for s in (early, *slots, late) if s)] += 1
     common = math.gcd(*counted.values())

@@ -13,6 +13,7 @@ import { bootFromSnapshot } from "./snapshot-loader.mjs";
 import { LoadFailure, step } from "./load-failure.mjs";
 import { inCache, RuntimeDownloads } from "./runtime-downloads.mjs";
 import { STALL_MS as DEFAULT_STALL_MS } from "./stall-watch.mjs";
+import { packageLoader } from "./worker-packages.mjs";
 import { requestQueue } from "./worker-requests.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -37,7 +38,7 @@ function onStderr(line) {
 }
 
 // Settings the page passes in the worker's name (worker-spec.mjs): {stallMs, hold, controlled,
-// fastLinkMbps, busyMs}.
+// fastLinkMbps, busyMs, packages}.
 const CONFIG = (() => {
   try {
     return JSON.parse(self.name || "{}") || {};
@@ -158,7 +159,11 @@ async function boot() {
   const evaluateJson = proven || browser.evaluate_json;
   downloads.started = true;
   milestone("imported");
-  return { evaluateJson, runtime: pyodide, ms: Math.round(performance.now() - started) };
+  const packages = packageLoader(pyodide, RUNTIME.packages || {});
+  // A page that will certainly ask for another package (the tracker, a forecast: its head says
+  // so, worker-spec.mjs) has it loaded now, so its first answer does not wait for it.
+  for (const name of CONFIG.packages || []) packages.ensure(name).catch((err) => console.warn(`${name}: ${err.message}`));
+  return { evaluateJson, runtime: pyodide, packages, ms: Math.round(performance.now() - started) };
 }
 
 const ready = boot().then(

@@ -1,13 +1,15 @@
 // The worker's requests, answered one at a time once Python is up: each goes to calc.browser's
 // evaluate_json as JSON text and its reply goes back with its id. A request whose key (its
 // calculator) has a newer request queued behind it is skipped: after a run of quick edits over a
-// slow calculation only the latest is computed.
+// slow calculation only the latest is computed. A request that needs a package beyond `calc`
+// (calc.browser.package_needed: the tracker's and the forecast's `calc-fight`) waits for it to
+// load (worker-packages.mjs); a failed download answers it as a LoadFailure naming the file.
 import { lastLine } from "./load-failure.mjs";
 
 /**
  * Answer the page's requests (`{id, request, key}` messages) on this worker.
- * @param {Promise<{evaluateJson, runtime} | {error}>} ready  Python's start: calc.browser's door
- *   and the Pyodide instance, or the LoadFailure that stopped it
+ * @param {Promise<{evaluateJson, runtime, packages} | {error}>} ready  Python's start: calc.browser's
+ *   door, the Pyodide instance and its package loader, or the LoadFailure that stopped it
  * @param {number} [busyMs]  the `cc-busy-ms` knob: every calculation made this slow (tests)
  * @returns {(message: object) => void}  takes each request message
  */
@@ -23,11 +25,12 @@ export function requestQueue(ready, busyMs) {
       // Let messages that arrived during the last calculation reach the queue first.
       await new Promise((resolve) => setTimeout(resolve, 0));
       const msg = queue.shift();
+      const failed = await packageFailure(python, msg.request); // edits made meanwhile queue up behind it
       if (msg.key != null && queue.some((m) => m.key === msg.key)) {
         self.postMessage({ id: msg.id, error: { input: null, message: "Superseded by a newer edit.", kind: "Superseded" } });
         continue;
       }
-      answer(python, msg, busyMs);
+      answer(python, msg, busyMs, failed);
     }
     draining = false;
   }
@@ -38,9 +41,21 @@ export function requestQueue(ready, busyMs) {
   };
 }
 
-function answer(python, { id, request }, busyMs) {
-  if (python.error) {
-    const message = `Could not load ${python.error.what || "Python start-up"}: ${python.error.message}`;
+/** Load the package `request` needs beyond `calc`; the LoadFailure if that failed, else null. */
+async function packageFailure(python, request) {
+  if (python.error || !python.packages || request === undefined) return null;
+  try {
+    await python.packages.ensure(python.packages.needed(JSON.stringify(request)));
+    return null;
+  } catch (err) {
+    return err;
+  }
+}
+
+function answer(python, { id, request }, busyMs, failed = null) {
+  const error = python.error || failed;
+  if (error) {
+    const message = `Could not load ${error.what || "Python start-up"}: ${error.message}`;
     self.postMessage({ id, error: { input: null, message, kind: "LoadFailure" } });
     return;
   }

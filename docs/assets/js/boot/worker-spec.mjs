@@ -11,7 +11,9 @@ export const WORKER_URL = new URL("./pyodide-worker.mjs", import.meta.url);
  * `busyMs` the `cc-busy-ms` one (each calculation first keeps the worker busy that long);
  * `hold` when the worker must download the runtime but wait for the page's "go" before starting
  * Python; `controlled` when a service worker controls the page (then its fetches come from that
- * worker's caches and there is nothing to hand over to a precache: see handoff.mjs). */
+ * worker's caches and there is nothing to hand over to a precache: see handoff.mjs); `packages`,
+ * the packages beyond `calc` the page will certainly need (its head's `cc-python-packages` meta,
+ * written by tools/module_preload.py from calc.packages.page_packages), loaded right after boot. */
 export function workerName(hold = false) {
   const controlled = Boolean(globalThis.navigator?.serviceWorker?.controller);
   return JSON.stringify({
@@ -20,5 +22,12 @@ export function workerName(hold = false) {
     busyMs: knob("busy-ms", 0) || undefined,
     hold: hold || undefined,
     controlled: controlled || undefined,
+    packages: pagePackages(),
   });
+}
+
+function pagePackages() {
+  const meta = globalThis.document?.querySelector('meta[name="cc-python-packages"]');
+  const names = (meta?.getAttribute("content") || "").split(/\s+/).filter(Boolean);
+  return names.length ? names : undefined;
 }
