@@ -335,7 +335,7 @@ def test_a_failed_fight_package_download_names_the_file(browser, site):
             fight_wheels.append(route.request.url)
             route.fulfill(status=404, body="missing")
 
-        ctx.route("**/assets/wheels/calc_fight-*.whl", missing)
+        ctx.route("**/assets/wheels/calc_fight-*.whl.xz", missing)  # fetched as xz (build_site.write_stored_xz)
         page = ctx.new_page()
         page.set_default_timeout(FIRST_READY_MS)
         page.goto(calculator_url(site.base, site.cases[0], {}))
