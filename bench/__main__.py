@@ -151,7 +151,7 @@ def breakdown(page: Page, requests: list[Any], answered: float) -> dict[str, Any
     files: dict[str, dict[str, float]] = {}
     for request in requests:
         name = request.url.split("?")[0].rsplit("/", 1)[-1]
-        if "/assets/pyodide/" not in request.url and not name.endswith((".whl", ".bin")):
+        if "/assets/pyodide/" not in request.url and not name.endswith((".whl", ".whl.xz", ".bin")):
             continue
         try:
             timing, sizes = request.timing, request.sizes()
@@ -312,7 +312,7 @@ def measure_weight(browser: Browser, url: str, until_result: bool) -> dict[str, 
         total += size
         name = request.url.split("?")[0].removeprefix(url.split("/", 3)[0] + "//" + url.split("/", 3)[2]) or "/"
         files[name] = files.get(name, 0) + size
-        if "/assets/pyodide/" in request.url or request.url.endswith(".whl"):
+        if "/assets/pyodide/" in request.url or request.url.endswith((".whl", ".whl.xz")):
             runtime += size
     context.close()
     return {"bytes": total, "pyodide_bytes": runtime, "files": dict(sorted(files.items(), key=lambda kv: -kv[1]))}

@@ -12,8 +12,8 @@ from calc.result import dist_probs
 
 FIRST_READY_MS = 60_000
 """Generous: the first Python start on a busy 2-core machine."""
-WASM = "pyodide.asm.wasm.gz"
-"""The runtime's wasm as the worker downloads it (compressed by the build: build_site.WASM_GZ)."""
+WASM = "pyodide.asm.wasm.xz"
+"""The runtime's wasm as the worker downloads it (compressed by the build: build_site.WASM_XZ)."""
 SLOW_LINK = "localStorage.setItem('cc-fast-link-mbps', '1000000')"
 """An init script that makes the worker take any link for slow: no memory snapshot on a first
 visit (the knob sets the speed from which one downloads it)."""

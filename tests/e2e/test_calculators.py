@@ -296,9 +296,10 @@ def test_phone_width_and_keyboard_only(browser, site):
     ("blocked", "named"),
     [
         ([f"**/{WASM}"], f"the Python runtime ({WASM})"),
-        (["**/python_stdlib_pyc.zip"], "the Python standard library (python_stdlib_pyc.zip)"),
+        # The standard library and the wheel come as .xz (tools/build_site.py write_stored_xz).
+        (["**/python_stdlib_pyc.zip.xz"], "the Python standard library (python_stdlib_pyc.zip.xz)"),
         # The wheel is only fetched when the memory snapshot is not used.
-        (["**/assets/wheels/calc-*.whl", "**/assets/snapshot/*"], "the calculators package (calc-"),
+        (["**/assets/wheels/calc-*.whl.xz", "**/assets/snapshot/*"], "the calculators package (calc-"),
     ],
 )
 def test_load_failure_says_what_failed(browser, site, blocked, named):
@@ -334,7 +335,7 @@ def test_a_failed_fight_package_download_names_the_file(browser, site):
             fight_wheels.append(route.request.url)
             route.fulfill(status=404, body="missing")
 
-        ctx.route("**/assets/wheels/calc_fight-*.whl", missing)
+        ctx.route("**/assets/wheels/calc_fight-*.whl.xz", missing)  # fetched as xz (build_site.write_stored_xz)
         page = ctx.new_page()
         page.set_default_timeout(FIRST_READY_MS)
         page.goto(calculator_url(site.base, site.cases[0], {}))
@@ -506,7 +507,7 @@ def test_default_answer_is_in_the_page_before_python(browser, site):
         assert live.locator(".cc-chances dt").all_inner_texts() == [label for label, _ in want["chances"]]
         assert live.locator(".cc-chances dd .cc-frac").all_inner_texts() == [f"({f})" for _, f in want["chances"]]
         assert "Could not load" in page.locator(".cc-calc .cc-status").inner_text()
-        assert not any(u.endswith(".whl") for u in requested)
+        assert not any(u.endswith((".whl", ".whl.xz")) for u in requested)
 
         ctx.unroute("**/assets/pyodide/**")
         seen = answers(page)

@@ -299,7 +299,8 @@ def test_returning_reader_survives_a_redeploy(browser, deploys, site):
             if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
                 stale.append((cache, url))
         assert stale == [], f"{len(stale)} cached files are not v2's: {stale[:5]}"
-        v2_files = {p for p in deploys.builds["v2"].rglob("*") if p.suffix in {".whl", ".bin"}}
+        # What the worker fetches: the wheel as .xz (its stored zip is not precached).
+        v2_files = {p for p in deploys.builds["v2"].rglob("*") if p.name.endswith((".whl.xz", ".bin"))}
         assert {deploys.file_for(u) for _, u, _ in cached} >= v2_files
 
 
@@ -328,7 +329,7 @@ def test_an_interrupted_install_leaves_v1_and_a_later_visit_completes_v2(browser
     the one that completes v2 are each a visit's; the test waits for each install to end (state,
     not time) and allows a few visits for v2, since which visit's check first runs after the
     network recovered depends on timing. Each visit must answer, with v1 until v2 is whole."""
-    wheel_v2 = next((deploys.builds["v2"] / "assets" / "wheels").glob("calc-*.whl")).name
+    wheel_v2 = next((deploys.builds["v2"] / "assets" / "wheels").glob("calc-*.whl.xz")).name
     with returning_reader(browser, deploys, site) as (ctx, page, case):
         deploys.aborts = {wheel_v2}
         deploys.deploy("v2")
@@ -375,7 +376,7 @@ def test_first_visit_downloads_each_file_once(browser, deploys, site):
     for path, _, _ in log:
         counts[path] = counts.get(path, 0) + 1
     total = sum(size for _, _, size in log)
-    heavy = {p: n for p, n in counts.items() if p.endswith((".wasm", ".zip", ".whl", ".bin", ".mjs"))}
+    heavy = {p: n for p, n in counts.items() if p.endswith((".wasm", ".zip", ".whl", ".xz", ".bin", ".mjs"))}
     print(f"\nfirst visit: {len(log)} requests, {total / 1e6:.2f} MB; runtime files: {json.dumps(heavy)}")
     twice = {p: n for p, n in counts.items() if n > 1}
     assert twice == {}, twice

@@ -5,20 +5,10 @@ import { test } from "node:test";
 import { gzipSync } from "node:zlib";
 
 import { gunzipped, sniffGzip } from "../../docs/assets/js/boot/gunzip.mjs";
+import { chunked } from "./chunked.mjs";
 
 const PLAIN = new TextEncoder().encode("\0asm binary-ish payload ".repeat(5000));
 
-/** A stream of `bytes` cut into `size`-byte chunks (1: the magic bytes arrive apart). */
-function chunked(bytes, size) {
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.slice(at, at + size));
-      at += size;
-    },
-  });
-}
 
 for (const size of [1, 7, 65536]) {
   test(`gzip in chunks of ${size} bytes is decompressed, with the headers asked for`, async () => {

@@ -7,7 +7,7 @@
 const GZIP_MAGIC = [0x1f, 0x8b];
 
 /** The first `n` bytes of a stream, and a stream of all of it (those bytes included). */
-async function peek(stream, n) {
+export async function peek(stream, n) {
   const reader = stream.getReader();
   const held = [];
   let length = 0;

@@ -8,6 +8,7 @@
 // (link-probe.mjs), and the files every start needs are requested at once (`early`).
 import { keepForServiceWorker } from "./handoff.mjs";
 import { gunzipped } from "./gunzip.mjs";
+import { unxzed } from "./unxz.mjs";
 import { LinkProbe } from "./link-probe.mjs";
 import { LoadFailure } from "./load-failure.mjs";
 import { StallWatch } from "./stall-watch.mjs";
@@ -32,8 +33,9 @@ export class RuntimeDownloads {
    * @param {number} o.stallMs  a download that receives nothing for this long has stalled
    * @param {number} [o.fastLinkMbps]  the link speed that counts as fast (a knob, for tests)
    * @param {(stage: string, text: string) => void} o.progress  the worker's stage report
+   * @param {() => Promise<object>} [o.loadXz]  imports the xz decoder's module (a knob, for tests)
    */
-  constructor({ here, runtime, controlled, stallMs, fastLinkMbps, progress }) {
+  constructor({ here, runtime, controlled, stallMs, fastLinkMbps, progress, loadXz }) {
     this.here = here;
     this.runtime = runtime;
     this.stallMs = stallMs;
@@ -61,11 +63,25 @@ export class RuntimeDownloads {
      * precached: such a browser's calculators work online only). */
     this.compressed = new Map(
       typeof DecompressionStream === "function"
-        ? [[here(runtime.pyodideDir + "pyodide.asm.wasm"), { url: here(runtime.wasm), type: "application/wasm" }]]
+        ? [[here(runtime.pyodideDir + "pyodide.asm.wasm"), { url: here(runtime.wasmGz || runtime.wasm), type: "application/wasm" }]]
         : [],
     );
+    /** Likewise the standard library and the wheels, xz-compressed by the build (build_site.py
+     * write_stored_xz), decoded by xz-decompress (WebAssembly), whose module is imported at
+     * `install`; if it cannot be, the plain files are fetched instead. */
+    for (const [plain, packed] of Object.entries(runtime.xz || {})) {
+      const gz = this.compressed.get(here(plain)); // the wasm's fallback: its gzip
+      if (typeof WebAssembly === "object") this.compressed.set(here(plain), { url: here(packed), xz: true, type: gz?.type, fallback: gz });
+    }
+    this.loadXz = loadXz || (() => import(here(runtime.xzDecoder)));
+    this.xzDecoder = null; // Promise<XzReadableStream class | null>, from `install`
     this.link = new LinkProbe({ bytesPerMs: (fastLinkMbps || PROBE.mbps) * 125, probeBytes: PROBE.probeBytes, timeoutMs: PROBE.timeoutMs });
     this.early = new Map(); // URL → Promise<Response>
+    /** Resolves once the early downloads' bodies (the wasm and the standard library, `install`)
+     * have ended, whole or not: until then a later file that Python needs only once it has booted
+     * (the calc wheel, `afterBoot`) waits, so the long pole has the whole link (issue 21's first
+     * visit at 20 Mbit/s: the wheel shared it and the wasm arrived ~0.35 s later). */
+    this.earlyArrived = Promise.resolve();
   }
 
   /** Watch every fetch of the worker from now on, and request the files every start needs: the
@@ -73,11 +89,19 @@ export class RuntimeDownloads {
    * and asks for them (it then gets these responses); they also measure the link. */
   install() {
     self.fetch = (input, init) => this.fetch(input, init);
+    this.xzDecoder = this.loadXz().then(
+      (module) => module.XzReadableStream,
+      (err) => console.warn(`xz decoder not loaded (${err.message}): the plain files instead`) || null,
+    );
+    const arrivals = [];
     for (const url of [this.here(this.runtime.stdlib), this.here(this.runtime.pyodideDir + "pyodide.asm.wasm")]) {
-      const response = self.fetch(url);
+      let arrived;
+      arrivals.push(new Promise((resolve) => (arrived = resolve)));
+      const response = this.fetch(url, {}, arrived);
       response.catch(() => {}); // a failure is reported when Pyodide asks (failure)
       this.early.set(url, response);
     }
+    this.earlyArrived = Promise.all(arrivals);
   }
 
   /** The downloads' bytes go to the page's bar from now on, under `text`. */
@@ -86,23 +110,77 @@ export class RuntimeDownloads {
     this.text = text;
   }
 
-  async fetch(input, init = {}) {
+  /** `fetch` for the worker: early responses, compressed files, the wheel's wait (see
+   * `earlyArrived`); `arrived(whole)` is called once the body has ended (or failed). */
+  async fetch(input, init = {}, arrived = () => {}) {
     const url = String(input instanceof Request ? input.url : input);
     const requested = this.early.get(url);
     if (requested) {
       this.early.delete(url); // each early request answers once: Pyodide's own
       return requested;
     }
-    const packed = this.compressed.get(url);
-    if (!packed) return this.watched(input, init);
-    const response = await this.watched(packed.url, init);
-    return response.ok ? gunzipped(response, { "Content-Type": packed.type }) : response;
+    if (afterBoot(url) && !this.started) {
+      // Counted as under way while it waits (the status does not move on between the wasm's
+      // end and the wheel's start); the wait is not a stall: its watch starts with the request.
+      this.downloading += 1;
+      await this.earlyArrived;
+      const response = this.sent(url, input, init, arrived);
+      this.downloading -= 1; // the request itself is counted by now (`watched` counts it at once)
+      return response;
+    }
+    return this.sent(url, input, init, arrived);
   }
 
-  async watched(input, init) {
-    if (this.started) return this.nativeFetch(input, init); // started: nothing more to watch
-    const url = String(input instanceof Request ? input.url : input);
-    const name = url.split("/").pop().split("?")[0];
+  /** The request itself: a file the build compressed comes compressed, decoded as it arrives;
+   * a body that cannot be decoded fails the start, naming the file. */
+  async sent(url, input, init, arrived) {
+    let packed = this.compressed.get(url);
+    const Xz = packed?.xz ? await this.xzDecoder : null;
+    if (packed?.xz && !Xz) packed = packed.fallback; // no decoder: the gzip file, else the plain one
+    if (!packed) return this.watched(input, init, arrived);
+    // Pyodide asks for a wheel with the lock's sha256 as `integrity`: a check of the decoded
+    // bytes, made here (the browser would check the compressed ones against it and fail).
+    const { integrity, ...plainInit } = init;
+    const response = await this.watched(packed.url, plainInit, arrived);
+    if (!response.ok) return response;
+    const name = fileName(packed.url);
+    const headers = packed.type ? { "Content-Type": packed.type } : {};
+    const decoded = await (packed.xz ? unxzed(response, Xz, headers) : gunzipped(response, headers));
+    const body = this.named(decoded.body, name);
+    if (!integrity) return new Response(body, { status: 200, headers: decoded.headers });
+    const bytes = await new Response(body).arrayBuffer();
+    if (!(await matches(bytes, integrity))) {
+      const failure = new LoadFailure(describe(name), "its sha256 does not match the lock file (a damaged or stale file)");
+      if (!this.started) this.fail(failure);
+      throw failure;
+    }
+    return new Response(bytes, { status: 200, headers: decoded.headers });
+  }
+
+  /** `stream`, failing the start with a message naming `name` if it errors (a damaged file). */
+  named(stream, name) {
+    const reader = stream.getReader();
+    return new ReadableStream({
+      pull: async (controller) => {
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (err) {
+          if (!this.started) this.fail(new LoadFailure(describe(name), `the download is damaged (${err.message})`));
+          controller.error(err);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    }, { highWaterMark: 0 }); // reads only when read (unxz.mjs: a decode starts at the first read)
+  }
+
+  async watched(input, init, arrived = () => {}) {
+    if (this.started) {
+      arrived(false);
+      return this.nativeFetch(input, init); // started: nothing more to watch
+    }
+    const name = fileName(String(input instanceof Request ? input.url : input));
     const control = new AbortController();
     init.signal?.addEventListener("abort", () => control.abort(init.signal.reason));
     const stall = this.stallWatch(name, control);
@@ -112,30 +190,31 @@ export class RuntimeDownloads {
       response = await this.nativeFetch(input, { ...init, signal: control.signal });
     } catch (err) {
       stall.stop();
-      this.ended(false);
+      this.ended(false, arrived);
       if (!this.started) this.fail(stall.failure || new LoadFailure(describe(name), `download failed (${err.message})`));
       throw err;
     }
     if (!response.ok) {
       stall.stop();
-      this.ended(false);
+      this.ended(false, arrived);
       if (!this.started) this.fail(new LoadFailure(describe(name), `download failed (HTTP ${response.status})`));
       return response;
     }
     if (!response.body) {
       stall.stop();
-      this.ended(true);
+      this.ended(true, arrived);
       return response;
     }
     // Pyodide gets the response itself; a clone's body, read here as the bytes arrive, measures
     // progress, stalls and the link. (The wasm reaches Pyodide gunzipped, in a Response without a
     // URL, so Chromium keeps no compiled code for it: measured, a later visit's start took as long
     // as with the plain file, 410–480 ms.)
-    this.watchBody(name, response.clone().body, stall).then((whole) => this.ended(whole));
+    this.watchBody(name, response.clone().body, stall).then((whole) => this.ended(whole, arrived));
     return response;
   }
 
-  ended(whole) {
+  ended(whole, arrived) {
+    arrived(whole);
     this.downloading -= 1;
     if (!whole) this.broken = true;
     if (this.downloading === 0 && !this.broken && this.reporting && !this.started) this.progress("start", "Starting Python…");
@@ -215,9 +294,27 @@ export async function inCache(url) {
   }
 }
 
+/** Whether `url` is a file Python needs only once it has booted: a package wheel. */
+function afterBoot(url) {
+  return url.split("?")[0].endsWith(".whl");
+}
+
+/** Whether `bytes` have the digest of `integrity` (Subresource Integrity: "sha256-<base64>"). */
+async function matches(bytes, integrity) {
+  const [algorithm, expected] = integrity.trim().split(/-(.*)/s);
+  if (algorithm !== "sha256") return false;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return btoa(String.fromCharCode(...digest)) === expected;
+}
+
+/** The file a URL names, for messages. */
+function fileName(url) {
+  return url.split("/").pop().split("?")[0];
+}
+
 /** What a runtime file is, for a failure message a reader can act on. */
 function describe(file) {
-  if (file.endsWith(".whl")) return `the calculators package (${file})`;
+  if (/\.whl(\.xz)?$/.test(file)) return `the calculators package (${file})`;
   if (file.endsWith("-lock.json")) return `the package list (${file})`;
   if (file.startsWith("python_stdlib")) return `the Python standard library (${file})`;
   return `the Python runtime (${file})`;
