@@ -38,10 +38,10 @@ FIGHT_MODULES = (
     "calc.fight_bench",
 )
 """The modules of `calc-fight` (fnmatch patterns of dotted names): the tracker's fight engine and its
-round (`calc.turns`), the fight forecast, and each system's rules of the three; nothing else
-imports them but themselves. With
-them what no calculator page runs: the command line and the benchmarks (`calc.fight_bench` times
-the tracker's requests, `calc.benchmark` the forecast too)."""
+round (`calc.turns`), the fight forecast, each system's rules of the three, and what no calculator
+page runs (the command line; the benchmarks: `calc.fight_bench` times the tracker's requests,
+`calc.benchmark` the forecast too). Nothing in `calc` imports them at import time
+(tests/calc/test_packages.py)."""
 
 FIGHT_CALCULATORS = ("forecast",)
 """The calculators whose engine is in `calc-fight` (every system's `forecast`)."""

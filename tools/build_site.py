@@ -251,8 +251,7 @@ def write_gzip(source: Path, dest: Path) -> None:
 
 def write_stored_xz(source: Path, dest: Path) -> None:
     """`dest`: the zip `source` with every entry stored (same names, order and dates), and beside
-    it `dest` + XZ, that zip xz-compressed (LZMA2 at the best level, a dictionary as large as the
-    file, CRC32: what xz-embedded checks). Same input, same bytes (their sha256 are in sw.js)."""
+    it `dest` + XZ, that zip compressed by `write_xz`."""
     with zipfile.ZipFile(source) as zin:  # read whole first: `source` may be `dest` (a redeploy)
         entries = [(info, zin.read(info)) for info in zin.infolist()]
     with zipfile.ZipFile(dest, "w", zipfile.ZIP_STORED) as zout:
