@@ -212,7 +212,7 @@ def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str
         steps += [
             data.step(where, f"The target's {name.replace('_', ' ')} do not carry over: this round's attackers meet "
                       "what it has left, the next round's what it holds afresh.")
-            for name, where in rules.ROUND_VALUES
+            for name, _, where in rules.ROUND_VALUES
         ]  # fmt: skip
     return {"p": result.prob(total), "label": label, "lists": shown, "steps": steps}
 

@@ -116,14 +116,22 @@ def mid_round(fight: Any, inputs: dict[str, Any]) -> Any:
 
 
 # --- initiative rolled once for the fight ------------------------------------------------------
-def fixed_forecast(rules: fixed_order.Rules, order: list[int], acted: int, rounds: int) -> chain.Forecast:
+def fixed_forecast(
+    rules: fixed_order.Rules, order: list[int], acted: int, rounds: int, standing: Sequence[Any] | None = None
+) -> chain.Forecast:
     """The fight under its known order, every round, started from the rest of this round (its turns
-    then the end-of-round rolls); the blocks and dodges a defender holds count fresh."""
+    then the end-of-round rolls); the blocks and dodges a defender holds count from `standing`
+    (each fighter's round state now: what it has left this round), fresh when not given, and
+    fresh in every later round."""
     fight = fixed_order.FixedFight(rules, tuple((i,) for i in order))
     rest_of = fixed_order.FixedFight(rules, tuple((i,) for i in order[acted:]))
 
     def rest(healths: Healths) -> list[tuple[int, Healths]]:
-        return [(w, s[1]) for w, s in rest_of.step((False, healths))]
+        if standing is None:
+            return [(w, s[1]) for w, s in rest_of.step((False, healths))]
+        rules.count()
+        out, _ = rules.round(rest_of.order, healths, standing)
+        return [(w, h) for h, w in out.items()]
 
     states = rules.state_bound()
     return chain.forecast(cast(Any, MidRound(fight, fight.start[1], rest)), rounds, bound=max(states, chain.MAX_STATES))
@@ -131,15 +139,16 @@ def fixed_forecast(rules: fixed_order.Rules, order: list[int], acted: int, round
 
 def fixed_or_mixed(
     rules: fixed_order.Rules, totals: Any, split: fixed_order.Split, strict: bool, inputs: dict[str, Any],
-    data: SystemData,
+    data: SystemData, standing: Sequence[Any] | None = None,
 ) -> tuple[chain.Forecast, int, list[dict[str, str]]]:  # fmt: skip
     """Initiative rolled once: the mixture over every order the rolls can set (a fresh fight), or
-    the known order (mid-round); with the number of orders and the mid-round assumption."""
+    the known order (mid-round, this round's own round states from `standing` when given); with
+    the number of orders and the mid-round assumption."""
     known = known_order(inputs)
     if known is None:
         result, orders = fixed_order.forecast(rules, totals, split, strict, inputs["rounds"])
     else:
-        result, orders = fixed_forecast(rules, *known, inputs["rounds"]), 1
+        result, orders = fixed_forecast(rules, *known, inputs["rounds"], standing), 1
     return result, orders, step(inputs, data, "initiative", fixed=True)
 
 

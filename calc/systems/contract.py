@@ -52,7 +52,7 @@ class Fight(Protocol):
     combatant of `calc.fight.state`; `options` every ruling's value. `calc.fight.hit_points.
     HitPointRules` serves a system whose data's `tracker.states` say it all."""
 
-    ROUND_VALUES: tuple[tuple[str, str], ...]  # (input, rule) spent within a round, held afresh in the next
+    ROUND_VALUES: tuple[tuple[str, str, str], ...]  # (input, spent key, rule): held afresh each round
 
     def check_extra(self, raw: Any, where: str, data: SystemData, /) -> dict[str, Any]: ...
     def shown_extra(self, c: dict[str, Any], data: SystemData, options: dict[str, Any], /) -> dict[str, Any]: ...
