@@ -8,8 +8,11 @@ to one total (each times the other's), so the chain still gets integer rows over
 
 The forecast's `order` input lists every fighter (by name) in the order they act this round and
 `acted` how many of them have acted: those do not act again this round; the others act in that
-order, one at a time, each only if still in the fight when its turn comes. Where initiative is
-rolled once for the fight (`calc.forecast.fixed_order`) the order is the fight's order, every round.
+order, one at a time, each only if still in the fight when its turn comes (a scripted round may
+give its own rest of the round: segments' multi-attackers keep their routines' places). Where
+initiative is rolled once for the fight (`calc.forecast.fixed_order`) the order is the fight's
+order, every round, and a fighter's round state (the blocks and dodges it has left) may start the
+rest of this one.
 """
 
 from __future__ import annotations
@@ -83,14 +86,20 @@ class MidRound(Around):
 
 
 # --- the rest of a round, per kind of round ---------------------------------------------------
-def walked_rest(fight: Any, to_act: Sequence[int], first_round: bool = True) -> Rest:
+def walked_rest(
+    fight: Any, to_act: Sequence[int], first_round: bool = True, slots: Sequence[Any] | None = None
+) -> Rest:
     """The rest of a round of a `round.Fight` (or a `between_rounds.BetweenRounds` around one, or
-    around a `scripted_round.ScriptedFight`): `to_act` one at a time, each making its attacks; the
+    around a `scripted_round.ScriptedFight`): `to_act` one at a time, each making its attacks (or,
+    for a scripted round, `slots` when given: its own rule of who strikes how often when); the
     first round's own rules (a move and a draw before any attack) only when it is the fight's first."""
     inner = getattr(fight, "inner", fight)
     first = bool(fight.start[0]) and first_round
     scripted = hasattr(inner, "scripts")
-    steps = [((i, inner.fighters[i].most),) for i in to_act] if scripted else [(i,) for i in to_act]
+    if slots is not None:
+        steps = list(slots)
+    else:
+        steps = [((i, inner.fighters[i].most),) for i in to_act] if scripted else [(i,) for i in to_act]
     tree = trie([(1, steps)])  # the one order of the rest of the round
 
     def rest(healths: Healths) -> list[tuple[int, Healths]]:
@@ -103,16 +112,20 @@ def walked_rest(fight: Any, to_act: Sequence[int], first_round: bool = True) -> 
     return rest
 
 
-def mid_round(fight: Any, inputs: dict[str, Any]) -> Any:
+def mid_round(
+    fight: Any, inputs: dict[str, Any], slots: Callable[[list[int], int], Sequence[Any]] | None = None
+) -> Any:
     """The fight itself for a fresh round; else the fight started from the rest of this one (the
     fight's first round only when `round_reached` says so, where the forecast declares it: a
-    system whose first round has rules of its own)."""
+    system whose first round has rules of its own). `slots(order, acted)`: a scripted round's
+    rest of the round by its own rule (segments' multi-attackers), else each still to act in turn."""
     known = known_order(inputs)
     if known is None:
         return fight
     order, acted = known
     first_round = inputs.get("round_reached", 1) == 1
-    return MidRound(fight, fight.start[1], walked_rest(fight, order[acted:], first_round))
+    rest = walked_rest(fight, order[acted:], first_round, None if slots is None else slots(order, acted))
+    return MidRound(fight, fight.start[1], rest)
 
 
 # --- initiative rolled once for the fight ------------------------------------------------------
