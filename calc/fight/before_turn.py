@@ -19,9 +19,11 @@ lists of attackers (`MAX_LISTS`), each a round calculator request whose own boun
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from fractions import Fraction
 from importlib import import_module
+from itertools import accumulate
 from typing import Any
 
 from calc import evaluate, inputs, result, rounds, systems
@@ -238,7 +240,14 @@ def _across(here: Mapping[str, Any], there: Mapping[str, Any], need: int) -> Fra
     if first.p_ge(need) != _first(here):
         raise RuntimeError("the round calculator drops the target at other hit points than the fight")
     xs, ws = first.support()
-    return sum((Fraction(w, first.total) * second.p_ge(need - x) for x, w in zip(xs, ws, strict=True)), Fraction(0))
+    ys, vs = second.support()
+    tails = list(accumulate(reversed(vs)))[::-1]  # tails[j]: the weight of the next round's ≥ ys[j]
+    low, ahead = ys[0], len(ys)
+    reached = 0
+    for x, w in zip(xs, ws, strict=True):
+        j = bisect_left(ys, need - x) if need - x > low else 0
+        reached += w * tails[j] if j < ahead else 0
+    return Fraction(reached, first.total * second.total)
 
 
 def _order_text(data: SystemData) -> str:

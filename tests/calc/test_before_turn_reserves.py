@@ -100,3 +100,11 @@ def test_one_reserve_shared_over_both_rounds_would_differ() -> None:
     assert drops(f) != oracle([([BEA, ANN], 1)], "when-hit")
     f = at_beas_turn(1, "when-hit", True)
     assert drops(f) != oracle([([BEA, ANN], 1)], "when-hit")
+
+
+def test_the_reserves_held_afresh_are_stated_with_their_rule() -> None:
+    f = at_beas_turn(1, "when-hit", True)
+    got = fight.before("active-defense", f.state, f.ident("Bea"), f.ident("Orc"))
+    said = [s for s in got["steps"] if "do not carry over" in s["text"]]
+    assert len(said) == 1 and said[0]["url"].endswith("#reserve-actions")
+    assert [x["drops"] for x in got["lists"]] == [got["p"]]
