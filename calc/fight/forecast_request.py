@@ -45,7 +45,7 @@ def fighter_entry(
     spec = fighter.declaration(data) or {}
     calculator = str(spec.get("calculator", "round"))
     own = fighter.inputs_for(fight, c["id"], c["id"], calculator, data, options, states)
-    spent_keys = {key for _, key, _ in systems.engine(data.id).FIGHT.ROUND_VALUES}
+    spent_of = {key: held for held, key, _ in systems.engine(data.id).FIGHT.ROUND_VALUES}
     declared = {d["name"]: d for d in data.calculator(calculator)["inputs"]}
     entry: dict[str, Any] = {}
     for field in fields:
@@ -56,8 +56,11 @@ def fighter_entry(
             entry[name] = inputs.to_json([declared[name]], {name: inputs.value(declared[name], None, name)})[name]
         elif name in c["values"]:
             entry[name] = _field_value(field, c["values"][name])
-        elif name in spent_keys:  # spent this round (active-defense's reserves): the rest of it starts less these
+        elif name in spent_of:  # spent this round (active-defense's reserves): the rest of it starts less these
             entry[name] = int(c.get(name, 0))
+    for key, held in spent_of.items():  # no more than it holds now (its value edited since: as the card reads it)
+        if key in entry and held in entry:
+            entry[key] = min(entry[key], int(entry[held]))
     return entry
 
 

@@ -158,3 +158,19 @@ def test_the_trackers_forecast_carries_the_reserves_spent_this_round() -> None:
     policy = {"rounds": ROUNDS, "foes_targets": "listed", "party_targets": "listed"}  # the oracle's
     rounds = calc.evaluate({**got["request"], "inputs": {**asked, **policy}})
     assert (chance(rounds, "Party wins"), chance(rounds, "Foes win")) == want
+
+
+def test_reserves_lowered_after_spending_count_as_none_left() -> None:
+    """Two blocks spent, then the Orc's reserves edited down to 1 on its card: the card reads none
+    left; the forecast request sends 1 spent of 1, not a count the forecast would refuse."""
+    f = Fight("active-defense")
+    f.add("Ann", "pc", 12, dexterity=3, defender_dex=3, attack_skill=4, damage_dice="1d8")
+    o = f.add("Orc", "foe", 30, dexterity=1, defender_dex=1, defense="block", reserves=2, block_skill=3)
+    f.round()
+    for _ in range(2):
+        f.do("attack", id=f.ident("Ann"), target=o, roll=10, defense_roll=20, faces=[6])
+    edited = [c if c["id"] != o else {**c, "values": {**c["values"], "reserves": 1}} for c in f.state["combatants"]]
+    f.do("load", state={**f.state, "combatants": edited})
+    assert f.who("Orc")["reserves_left"] == 0
+    got = fight.forecast("active-defense", f.state)
+    assert got["request"]["inputs"]["foes"][0]["reserves_spent"] == 1
