@@ -270,9 +270,9 @@ class Rules(Sides):
         end-of-round rolls, as integer weights over `total`; with the health states met on the way
         (what the time grows with). `standing`: each fighter's round state to start from (the
         rest of a round begun: the blocks and dodges left), else `fresh`."""
-        fresh = tuple(standing) if standing is not None else tuple(
-            f.fresh(h) for f, h in zip(self.fighters, healths, strict=True)
-        )  # fmt: skip
+        if standing is None:
+            standing = [f.fresh(h) for f, h in zip(self.fighters, healths, strict=True)]
+        fresh = tuple(standing)
         dist: dict[Any, int] = {(healths, fresh): 1}
         steps = 0
         for group in order:
