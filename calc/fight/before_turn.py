@@ -7,7 +7,11 @@ fighters before it: the same order where initiative is rolled once for the fight
 the next round's initiative can take, with its exact chance (the system's forecast builds them:
 `calc.forecast.order`, a scripted round's scripts). Each distinct list of attackers is one round
 calculator request with `attackers` (in the order they meet the target), read in its first round;
-the chances mix them. With nobody between, the request is the card's own (one attacker).
+the chances mix them. With nobody between, the request is the card's own (one attacker). A system
+whose fight has values held afresh each round (`ROUND_VALUES`: active-defense's reserve actions)
+asks a list that runs into the next round as two requests: this round's attackers against what the
+target has left (`resolve.standing`), the next round's against what it holds afresh, the two
+rounds' damage added exactly.
 
 Bounded before computing: the next round's orders walked (`MAX_ORDERS` prefixes) and the distinct
 lists of attackers (`MAX_LISTS`), each a round calculator request whose own bounds apply.
@@ -15,12 +19,14 @@ lists of attackers (`MAX_LISTS`), each a round calculator request whose own boun
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from fractions import Fraction
 from importlib import import_module
+from itertools import accumulate
 from typing import Any
 
-from calc import evaluate, inputs, result, systems
+from calc import evaluate, inputs, result, rounds, systems
 from calc.data import SystemData
 from calc.errors import InputError
 from calc.fight import fighter
@@ -147,11 +153,13 @@ def _weight(node: Any) -> int:
 def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any],
                 health: Mapping[str, Mapping[str, Any]], attacker: str, target_id: str,
                 now: Mapping[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
-    """`{"p", "label", "lists": [{"names", "p"}], "steps"}`: the chance the target drops before its
-    next turn, every foe of it who acts before then attacking it, in the order they act. `now`:
-    the fight with this round's values (`resolve.standing`: active-defense's reserves left), asked
-    when every attack listed falls in this round; one that runs into the next round asks the
-    values a round starts with (the round calculator's one reserve serves every attack listed)."""
+    """`{"p", "label", "lists": [{"names", "p", "drops"}], "steps"}`: the chance the target drops
+    before its next turn, every foe of it who acts before then attacking it, in the order they
+    act. `now`: the fight with this round's values (`resolve.standing`: active-defense's reserves
+    left), which this round's attackers meet; those of the next round meet the values a round
+    starts with. A system whose fight has values held afresh each round (`ROUND_VALUES`) has a
+    list that runs into the next round asked as two requests, this round's and the next's, their
+    damage added (independent: nothing carries over); otherwise one request serves the list."""
     spec = fighter.declaration(data)
     if spec is None or fight["turn"] >= len(fight["order"]):
         raise InputError("attacker", "nobody is acting now")
@@ -160,40 +168,86 @@ def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str
         raise InputError("target", "names no combatant of the fight")
     acts = {ident: bool(h["acts"]) for ident, h in health.items()}
     seq, comes = _this_round(fight, attacker, target, acts)
-    lists: dict[Seq, Fraction]
+    later: dict[Seq, Fraction]  # the next round's attackers before the target, with their chance
     if comes or not acts[target_id]:
-        lists = {tuple(seq): Fraction(1)}
-        fight = now or fight
+        later = {(): Fraction(1)}
     elif tracker(data).get("rolled") == "once":
-        lists = {tuple(seq + _fixed_next(fight, target, acts)): Fraction(1)}
+        later = {tuple(_fixed_next(fight, target, acts)): Fraction(1)}
     else:
-        lists = {tuple(seq) + k: p for k, p in _rolled_next(fight, data, options, health, target).items()}
-    if len(lists) > MAX_LISTS:
+        later = _rolled_next(fight, data, options, health, target)
+    if len(later) > MAX_LISTS:
         raise InputError(
-            "target", f"{len(lists)} different lists of attackers, more than {MAX_LISTS}: fewer combatants"
+            "target", f"{len(later)} different lists of attackers, more than {MAX_LISTS}: fewer combatants"
         )
+    rules = systems.engine(data.id).FIGHT
+    apart = bool(rules.ROUND_VALUES)
     states = {ident: str(h["state"]) for ident, h in health.items()}
     names = {c["id"]: c["name"] for c in fight["combatants"]}
+    calculator = str(spec["calculator"])
+
+    def ask(standing: Mapping[str, Any], ids: Seq) -> dict[str, Any]:
+        with result.row_limit(None):  # its distribution is read back whole when a round is added
+            return evaluate(_request(standing, data, options, states, ids, target_id, calculator), first_attack=False)
+
+    here = ask(now or fight, tuple(seq)) if apart else None
     total, label, shown = Fraction(0), "", []
-    for seq_ids, p in sorted(lists.items(), key=lambda kv: -kv[1]):
-        asked = _request(fight, data, options, states, seq_ids, target_id, str(spec["calculator"]))
-        answer = evaluate(asked, first_attack=False)  # only its first round is read
-        first = answer["rounds"][0]
-        label = first["label"]
-        q = Fraction(first["within"][0]["fraction"])
+    for k, p in sorted(later.items(), key=lambda kv: -kv[1]):
+        if here is None:  # one request: no value of the round differs in the next
+            answer = ask(now or fight, tuple(seq) + k)
+            q = _first(answer)
+        elif not k:
+            answer = here
+            q = _first(here)
+        else:
+            answer = here
+            q = _across(here, ask(fight, k), _need(target, data, options, rules))
+        label = answer["rounds"][0]["label"]
         total += p * q
-        shown.append({"names": [names[i] for i in seq_ids], "p": result.prob(p), "drops": result.prob(q)})
+        shown.append({"names": [names[i] for i in (*seq, *k)], "p": result.prob(p), "drops": result.prob(q)})
     rule = tracker(data)["rule"]
     step = data.step(
         "ruling:forecast-targets",
         "Focus fire: every foe of the target who acts before its next turn attacks it, in the order they act.",
     )
-    return {
-        "p": result.prob(total),
-        "label": label,
-        "lists": shown,
-        "steps": [step, data.step(rule, _order_text(data))],
-    }
+    steps = [step, data.step(rule, _order_text(data))]
+    if apart and any(later):
+        steps += [
+            data.step(where, f"The target's {name.replace('_', ' ')} do not carry over: this round's attackers meet "
+                      "what it has left, the next round's what it holds afresh.")
+            for name, _, where in rules.ROUND_VALUES
+        ]  # fmt: skip
+    return {"p": result.prob(total), "label": label, "lists": shown, "steps": steps}
+
+
+def _first(answer: Mapping[str, Any]) -> Fraction:
+    """The round calculator's chance the target drops in its first round."""
+    return Fraction(answer["rounds"][0]["within"][0]["fraction"])
+
+
+def _need(target: Mapping[str, Any], data: SystemData, options: Mapping[str, Any], rules: Any) -> int:
+    """The damage that drops the target from its hit points now: the least that leaves it where
+    the fight's rules no longer let it act (`_across` checks the round calculator agrees)."""
+    for x in range(1, target["hp"] - rules.floor(target, data, options) + 1):
+        if not rules.health({**target, "hp": target["hp"] - x}, data, options)["acts"]:
+            return x
+    raise RuntimeError(f"{target['name']} never drops by damage")  # every system's Down has a floor
+
+
+def _across(here: Mapping[str, Any], there: Mapping[str, Any], need: int) -> Fraction:
+    """P(this round's damage plus the next round's reaches `need`): the two rounds independent
+    (the values held afresh are the only link, and they reset), every pair of totals summed."""
+    first, second = rounds.dist_of(here), rounds.dist_of(there)
+    if first.p_ge(need) != _first(here):
+        raise RuntimeError("the round calculator drops the target at other hit points than the fight")
+    xs, ws = first.support()
+    ys, vs = second.support()
+    tails = list(accumulate(reversed(vs)))[::-1]  # tails[j]: the weight of the next round's ≥ ys[j]
+    low, ahead = ys[0], len(ys)
+    reached = 0
+    for x, w in zip(xs, ws, strict=True):
+        j = bisect_left(ys, need - x) if need - x > low else 0
+        reached += w * tails[j] if j < ahead else 0
+    return Fraction(reached, first.total * second.total)
 
 
 def _order_text(data: SystemData) -> str:

@@ -6,20 +6,21 @@ order of combatants: its round-calculator inputs as `calc.fight.fighter.inputs_f
 (its attack, its defenses, its CURRENT hit points and health state, character or NPC as the rules
 treat it), every field of the forecast's list that the round calculator declares (its declared
 default where the combatant holds none: the forecast's own defaults differ), the fields the
-combatant carries under the same name (the initiative die and modifier), and its name (made
-unique). A combatant the rules let no longer act (dead, down, dying) is out of the fight and left
-out, named. The fight's rulings fill the forecast's inputs of the same name. Mid-fight, the round's
-order and the current turn give the forecast's `order` and `acted`: its first round is the rest of
-this round (`calc.forecast.rest_of_round`). Past the forecast's
-limits (fighters per side, its state bound) `calc.evaluate` answers with the typed error that says
-what to reduce: nothing is checked twice here."""
+combatant carries under the same name (the initiative die and modifier), what it has spent this
+round of a value held afresh each round (the fight rules' `ROUND_VALUES`: active-defense's
+`reserves_spent`), and its name (made unique). A combatant the rules let no longer act (dead,
+down, dying) is out of the fight and left out, named. The fight's rulings fill the forecast's
+inputs of the same name. Mid-fight, the round's order and the current turn give the forecast's
+`order` and `acted`: its first round is the rest of this round (`calc.forecast.rest_of_round`).
+Past the forecast's limits (fighters per side, its state bound) `calc.evaluate` answers with the
+typed error that says what to reduce: nothing is checked twice here."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from calc import inputs
+from calc import inputs, systems
 from calc.data import SystemData
 from calc.fight import fighter
 
@@ -44,6 +45,7 @@ def fighter_entry(
     spec = fighter.declaration(data) or {}
     calculator = str(spec.get("calculator", "round"))
     own = fighter.inputs_for(fight, c["id"], c["id"], calculator, data, options, states)
+    spent_of = {key: held for held, key, _ in systems.engine(data.id).FIGHT.ROUND_VALUES}
     declared = {d["name"]: d for d in data.calculator(calculator)["inputs"]}
     entry: dict[str, Any] = {}
     for field in fields:
@@ -54,6 +56,11 @@ def fighter_entry(
             entry[name] = inputs.to_json([declared[name]], {name: inputs.value(declared[name], None, name)})[name]
         elif name in c["values"]:
             entry[name] = _field_value(field, c["values"][name])
+        elif name in spent_of:  # spent this round (active-defense's reserves): the rest of it starts less these
+            entry[name] = int(c.get(name, 0))
+    for key, held in spent_of.items():  # no more than it holds now (its value edited since: as the card reads it)
+        if key in entry and held in entry:
+            entry[key] = min(entry[key], int(entry[held]))
     return entry
 
 

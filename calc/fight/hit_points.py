@@ -20,6 +20,12 @@ from calc.turn_helpers import tracker
 class HitPointRules:
     """A system's fight rules when its hit points alone say how a combatant fares."""
 
+    ROUND_VALUES: tuple[tuple[str, str, str], ...] = ()
+    """(input, the combatant's key counting those spent this round, rule id) of each value a
+    combatant spends within a round and holds afresh as the next starts (`standing` gives what is
+    left): none here. The odds' attacks counted across a round's end meet them apart
+    (calc/fight/before_turn.py); the forecast request carries the count (forecast_request.py)."""
+
     def check_extra(self, raw: Any, where: str, data: SystemData) -> dict[str, Any]:
         """The system's own keys of a combatant, read from a state (none here)."""
         return {}

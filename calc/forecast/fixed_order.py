@@ -263,11 +263,16 @@ class Rules(Sides):
             got = self._blows[key] = self.fighters[i].blows[b].hit(own, self.fighters[t], health, r)
         return got
 
-    def round(self, order: Order, healths: Healths) -> tuple[dict[Healths, int], int]:
+    def round(
+        self, order: Order, healths: Healths, standing: Sequence[Any] | None = None
+    ) -> tuple[dict[Healths, int], int]:
         """One round from `healths` (the fight not over): every group in `order`, then the
         end-of-round rolls, as integer weights over `total`; with the health states met on the way
-        (what the time grows with)."""
-        fresh = tuple(f.fresh(h) for f, h in zip(self.fighters, healths, strict=True))
+        (what the time grows with). `standing`: each fighter's round state to start from (the
+        rest of a round begun: the blocks and dodges left), else `fresh`."""
+        if standing is None:
+            standing = [f.fresh(h) for f, h in zip(self.fighters, healths, strict=True)]
+        fresh = tuple(standing)
         dist: dict[Any, int] = {(healths, fresh): 1}
         steps = 0
         for group in order:

@@ -8,8 +8,11 @@ to one total (each times the other's), so the chain still gets integer rows over
 
 The forecast's `order` input lists every fighter (by name) in the order they act this round and
 `acted` how many of them have acted: those do not act again this round; the others act in that
-order, one at a time, each only if still in the fight when its turn comes. Where initiative is
-rolled once for the fight (`calc.forecast.fixed_order`) the order is the fight's order, every round.
+order, one at a time, each only if still in the fight when its turn comes (a scripted round may
+give its own rest of the round: segments' multi-attackers keep their routines' places). Where
+initiative is rolled once for the fight (`calc.forecast.fixed_order`) the order is the fight's
+order, every round, and a fighter's round state (the blocks and dodges it has left) may start the
+rest of this one.
 """
 
 from __future__ import annotations
@@ -83,14 +86,20 @@ class MidRound(Around):
 
 
 # --- the rest of a round, per kind of round ---------------------------------------------------
-def walked_rest(fight: Any, to_act: Sequence[int], first_round: bool = True) -> Rest:
+def walked_rest(
+    fight: Any, to_act: Sequence[int], first_round: bool = True, slots: Sequence[Any] | None = None
+) -> Rest:
     """The rest of a round of a `round.Fight` (or a `between_rounds.BetweenRounds` around one, or
-    around a `scripted_round.ScriptedFight`): `to_act` one at a time, each making its attacks; the
+    around a `scripted_round.ScriptedFight`): `to_act` one at a time, each making its attacks (or,
+    for a scripted round, `slots` when given: its own rule of who strikes how often when); the
     first round's own rules (a move and a draw before any attack) only when it is the fight's first."""
     inner = getattr(fight, "inner", fight)
     first = bool(fight.start[0]) and first_round
     scripted = hasattr(inner, "scripts")
-    steps = [((i, inner.fighters[i].most),) for i in to_act] if scripted else [(i,) for i in to_act]
+    if slots is not None:
+        steps = list(slots)
+    else:
+        steps = [((i, inner.fighters[i].most),) for i in to_act] if scripted else [(i,) for i in to_act]
     tree = trie([(1, steps)])  # the one order of the rest of the round
 
     def rest(healths: Healths) -> list[tuple[int, Healths]]:
@@ -103,27 +112,39 @@ def walked_rest(fight: Any, to_act: Sequence[int], first_round: bool = True) -> 
     return rest
 
 
-def mid_round(fight: Any, inputs: dict[str, Any]) -> Any:
+def mid_round(
+    fight: Any, inputs: dict[str, Any], slots: Callable[[list[int], int], Sequence[Any]] | None = None
+) -> Any:
     """The fight itself for a fresh round; else the fight started from the rest of this one (the
     fight's first round only when `round_reached` says so, where the forecast declares it: a
-    system whose first round has rules of its own)."""
+    system whose first round has rules of its own). `slots(order, acted)`: a scripted round's
+    rest of the round by its own rule (segments' multi-attackers), else each still to act in turn."""
     known = known_order(inputs)
     if known is None:
         return fight
     order, acted = known
     first_round = inputs.get("round_reached", 1) == 1
-    return MidRound(fight, fight.start[1], walked_rest(fight, order[acted:], first_round))
+    rest = walked_rest(fight, order[acted:], first_round, None if slots is None else slots(order, acted))
+    return MidRound(fight, fight.start[1], rest)
 
 
 # --- initiative rolled once for the fight ------------------------------------------------------
-def fixed_forecast(rules: fixed_order.Rules, order: list[int], acted: int, rounds: int) -> chain.Forecast:
+def fixed_forecast(
+    rules: fixed_order.Rules, order: list[int], acted: int, rounds: int, standing: Sequence[Any] | None = None
+) -> chain.Forecast:
     """The fight under its known order, every round, started from the rest of this round (its turns
-    then the end-of-round rolls); the blocks and dodges a defender holds count fresh."""
+    then the end-of-round rolls); the blocks and dodges a defender holds count from `standing`
+    (each fighter's round state now: what it has left this round), fresh when not given, and
+    fresh in every later round."""
     fight = fixed_order.FixedFight(rules, tuple((i,) for i in order))
     rest_of = fixed_order.FixedFight(rules, tuple((i,) for i in order[acted:]))
 
     def rest(healths: Healths) -> list[tuple[int, Healths]]:
-        return [(w, s[1]) for w, s in rest_of.step((False, healths))]
+        if standing is None:
+            return [(w, s[1]) for w, s in rest_of.step((False, healths))]
+        rules.count()
+        out, _ = rules.round(rest_of.order, healths, standing)
+        return [(w, h) for h, w in out.items()]
 
     states = rules.state_bound()
     return chain.forecast(cast(Any, MidRound(fight, fight.start[1], rest)), rounds, bound=max(states, chain.MAX_STATES))
@@ -131,15 +152,16 @@ def fixed_forecast(rules: fixed_order.Rules, order: list[int], acted: int, round
 
 def fixed_or_mixed(
     rules: fixed_order.Rules, totals: Any, split: fixed_order.Split, strict: bool, inputs: dict[str, Any],
-    data: SystemData,
+    data: SystemData, standing: Sequence[Any] | None = None,
 ) -> tuple[chain.Forecast, int, list[dict[str, str]]]:  # fmt: skip
     """Initiative rolled once: the mixture over every order the rolls can set (a fresh fight), or
-    the known order (mid-round); with the number of orders and the mid-round assumption."""
+    the known order (mid-round, this round's own round states from `standing` when given); with
+    the number of orders and the mid-round assumption."""
     known = known_order(inputs)
     if known is None:
         result, orders = fixed_order.forecast(rules, totals, split, strict, inputs["rounds"])
     else:
-        result, orders = fixed_forecast(rules, *known, inputs["rounds"]), 1
+        result, orders = fixed_forecast(rules, *known, inputs["rounds"], standing), 1
     return result, orders, step(inputs, data, "initiative", fixed=True)
 
 

@@ -34,6 +34,8 @@ def held(c: dict[str, Any], data: SystemData) -> int:
 
 
 class ReserveRules(HitPointRules):
+    ROUND_VALUES = ((RESERVES, SPENT, "reserve-actions"),)  # held afresh each round, none carried over
+
     def check_extra(self, raw: Any, where: str, data: SystemData) -> dict[str, Any]:
         spent = raw.get(SPENT, 0)
         most = int(_declared(data)["max"])

@@ -140,9 +140,42 @@ def _held(reserves: int, hp: int) -> int:
     return reserves
 
 
+def left(inputs: dict[str, Any]) -> tuple[int, ...] | None:
+    """Each fighter's reserve actions left this round (held less `reserves_spent`), party then
+    foes; None when none is spent (the rest of the round meets them fresh). Spent ones count only
+    mid-round (this round's order given) and never more than the fighter holds."""
+    mid = bool(inputs["order"])
+
+    def one(side: str, index: int, item: dict[str, Any]) -> int:
+        spent = item["reserves_spent"]
+        if spent and not mid:
+            raise InputError("reserves_spent", "counts this round's, and no order of this round is given")
+        if spent > item["reserves"]:
+            raise InputError("reserves_spent", f"must be at most the {item['reserves']} reserve action(s) held")
+        return item["reserves"] - spent if item["defense"] != "none" else 0
+
+    out = tuple(each(inputs, one))
+    spent = any(item["reserves_spent"] for side in ("party", "foes") for item in inputs[side])
+    return out if spent else None
+
+
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     rules, totals, split = build(inputs, data)
-    result, orders, mid = rest_of_round.fixed_or_mixed(rules, totals, split, False, inputs, data)
+    standing = left(inputs)
+    result, orders, mid = rest_of_round.fixed_or_mixed(rules, totals, split, False, inputs, data, standing)
+    if standing is not None:
+        now = ", ".join(
+            f"{f.name} {n} of {f.fresh(f.start)}"
+            for f, n in zip(rules.fighters, standing, strict=True)
+            if f.fresh(f.start)
+        )
+        mid.append(
+            data.step(
+                "reserve-actions",
+                f"Mid-round: the rest of this round starts from the reserve actions left ({now}); "
+                "every later round from all of them (none carry over).",
+            )
+        )
     return answer.answer(result, rules.fighters, steps(inputs, data, orders) + mid, data, inputs)  # type: ignore[arg-type]
 
 

@@ -139,12 +139,33 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
     return ScriptedFight(fighters, policies(inputs), scripts(specs, inputs, data), strikes, outs, first_differs)
 
 
+def rest_slots(fight: ScriptedFight, order: list[int], acted: int) -> list[Slot]:
+    """The rest of a round begun, by the rule the fresh round's scripts follow (`scripts`): the
+    multi-attackers' first routine before group initiative (still to come only while nobody of
+    this round's order has acted), those of the order still to act one at a time (a multi-attacker
+    has no turn in HIGH or LOW), then every multi-attacker's remaining routines after LOW."""
+    multi = [i for i, f in enumerate(fight.fighters) if f.most > 1]
+    early: Slot = tuple((i, 1) for i in multi) if not acted else ()
+    late: Slot = tuple((i, fight.fighters[i].most - 1) for i in multi)
+    return [s for s in (early, *(((i, 1),) for i in order[acted:] if i not in multi), late) if s]
+
+
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
-    result = chain.forecast(rest_of_round.mid_round(fight, inputs), inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
-    return answer.answer(
-        result, fight.fighters, steps(inputs, data) + rest_of_round.step(inputs, data, "group-initiative"), data, inputs
-    )
+    mid = rest_of_round.mid_round(fight, inputs, partial(rest_slots, fight))
+    result = chain.forecast(mid, inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
+    said = steps(inputs, data) + rest_of_round.step(inputs, data, "group-initiative")
+    if inputs["order"] and any(f.most > 1 for f in fight.fighters):
+        said.append(
+            data.step(
+                "combat-round-sequence",
+                "Mid-round, a multi-attacker's routines keep their places in the round (the first before group "
+                "initiative, the rest after LOW), wherever this round's order lists it: once anyone of the order "
+                "has acted its first routine counts as made, the rest still to come (the tracker does not count "
+                "routines).",
+            )
+        )
+    return answer.answer(result, fight.fighters, said, data, inputs)
 
 
 def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
