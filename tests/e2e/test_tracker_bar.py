@@ -1,8 +1,9 @@
 """The turn bar never covers the cards (issue 21, on a 390×844 phone, light and dark, every
 system): a fight built in CPython mid-round is stored as the tracker keeps it; after a reload and
-after Next turn the acting card is in view, every button, input and select of the cards that shows
-on screen is what a tap at its centre reaches (document.elementFromPoint: not the bar, not the
-site's header), and axe-core passes on the whole page (target-size included)."""
+after Next turn the acting card is in view with its odds and Resolve (no scrolling), every button,
+input and select of the cards that shows on screen is what a tap at its centre reaches
+(document.elementFromPoint: not the bar, not the site's header), and axe-core passes on the whole
+page (target-size included); scrolling from top to bottom finds no control covered either."""
 
 from __future__ import annotations
 
@@ -50,24 +51,29 @@ def visible_box(page, selector: str) -> dict:
     )
 
 
-def check_screen(page, system: str, when: str) -> list:
-    """In each colour scheme: the acting card's head in view, nothing of the cards covered, axe
-    clean. Returns what is wrong (all of it, so a failure shows every problem at once)."""
+def check_screen(page, system: str, scheme: str, when: str) -> list:
+    """The acting card's head, odds and Resolve in view, nothing of the cards covered, axe clean.
+    Returns what is wrong (all of it, so a failure shows every problem at once)."""
     problems = []
+    where = (scheme, when)
+    # Material follows the system's scheme (mkdocs.yml: the palette's media queries)
+    dark = page.evaluate("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    assert dark == (scheme == "dark"), where
     acting = f".cc-tk-card[data-cc-id='{tracker(page).get_attribute('data-cc-turn')}']"
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        head = visible_box(page, f"{acting} .cc-tk-head")
-        if not (head["below"] <= head["top"] and head["bottom"] <= head["above"]):
-            problems.append((when, scheme, "acting card's head out of view", head))
-        found = page.evaluate(COVERED_JS)
-        if not found["seen"] or found["covered"]:
-            problems.append((when, scheme, "controls covered", found))
-        try:
-            assert_axe_clean(page, "document")
-        except AssertionError as err:
-            problems.append((when, scheme, "axe", str(err)[:600]))
-        print(f"\n{system} {scheme} after {when}: {found['seen']} controls on screen, {len(found['covered'])} covered")
+    head = visible_box(page, f"{acting} .cc-tk-head")
+    if not (head["below"] <= head["top"] and head["bottom"] <= head["above"]):
+        problems.append((*where, "acting card's head out of view", head))
+    odds = visible_box(page, f"{acting} .cc-tk-odds")  # its figures and Resolve, no scrolling
+    if not (odds["below"] <= odds["top"] and odds["bottom"] <= odds["above"]):
+        problems.append((*where, "acting card's odds and Resolve out of view", odds))
+    found = page.evaluate(COVERED_JS)
+    if not found["seen"] or found["covered"]:
+        problems.append((*where, "controls covered", found))
+    try:
+        assert_axe_clean(page, "document")
+    except AssertionError as err:
+        problems.append((*where, "axe", str(err)[:600]))
+    print(f"\n{system} {scheme} after {when}: {found['seen']} controls on screen, {len(found['covered'])} covered")
     return problems
 
 
@@ -90,31 +96,33 @@ def scan(page) -> list:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_turn_bar_covers_no_control_after_a_reload_and_next_turn(browser, site, system):
     built = mid_round(system)
-    # bypass_csp: axe is injected as an inline script
-    context = browser.new_context(viewport=PHONE, bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        open_tracker(page, site, system)
-        saved = json.dumps({"past": [], "present": built.state, "future": [], "view": built.view})
-        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"cc-tracker-{system}", saved])
-        page.reload()
-        page.wait_for_selector(".cc-tracker[data-cc-bound]")
-        settle(page)
-        odds_shown(page)
-        problems = check_screen(page, system, "a reload")
-        before = tracker(page).get_attribute("data-cc-turn")
-        tracker(page).locator(".cc-tk-bar").get_by_role("button", name="Next turn").click()
-        settle(page)
-        page.locator(f".cc-tracker:not([data-cc-turn='{before}'])").wait_for(state="attached")
-        odds_shown(page)
-        problems += check_screen(page, system, "Next turn")
-        problems += scan(page)
-        for problem in problems:
-            print(f"\n{system}: {problem}")
-        assert not problems, (system, problems)
-        assert not errors, errors
-    finally:
-        context.close()
+    saved = json.dumps({"past": [], "present": built.state, "future": [], "view": built.view})
+    problems = []
+    for scheme in ("light", "dark"):
+        # bypass_csp: axe is injected as an inline script
+        context = browser.new_context(viewport=PHONE, color_scheme=scheme, bypass_csp=True)
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        try:
+            open_tracker(page, site, system)
+            page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"cc-tracker-{system}", saved])
+            page.reload()
+            page.wait_for_selector(".cc-tracker[data-cc-bound]")
+            settle(page)
+            odds_shown(page)
+            problems += check_screen(page, system, scheme, "a reload")
+            before = tracker(page).get_attribute("data-cc-turn")
+            tracker(page).locator(".cc-tk-bar").get_by_role("button", name="Next turn").click()
+            settle(page)
+            page.locator(f".cc-tracker:not([data-cc-turn='{before}'])").wait_for(state="attached")
+            odds_shown(page)
+            problems += check_screen(page, system, scheme, "Next turn")
+            problems += scan(page)
+            assert not errors, errors
+        finally:
+            context.close()
+    for problem in problems:
+        print(f"\n{system}: {problem}")
+    assert not problems, (system, problems)
