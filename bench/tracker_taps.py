@@ -184,7 +184,9 @@ def play_round(page, round_no: int, count: Counter) -> None:
 def heights(page) -> dict:
     return page.evaluate(
         """() => ({
-            page: document.documentElement.scrollHeight,
+            // the tracker page scrolls in Material's .md-container, above the turn bar
+            page: Math.max(document.documentElement.scrollHeight,
+                           document.querySelector('.md-container')?.scrollHeight ?? 0),
             cards: [...document.querySelectorAll('.cc-tk-card')]
                 .map((c) => Math.round(c.getBoundingClientRect().height)),
         })"""
@@ -221,7 +223,7 @@ def measure(browser, base: str, system: str, rounds: int, shots: Path | None) ->
             out.update(heights(page))
         if shots:
             # mid-round: the next round asked for, then its first turn
-            page.evaluate("() => window.scrollTo(0, 0)")
+            page.evaluate("() => { window.scrollTo(0, 0); document.querySelector('.md-container')?.scrollTo(0, 0); }")
             page.screenshot(path=str(shots / f"{system}-{scheme}-top.png"))
             now = page.locator(".cc-tk-card[aria-current]")
             if now.count():

@@ -224,9 +224,9 @@ def test_resolve_rolls_the_other_dice_in_two_taps(browser, site, system, tmp_pat
         box.locator(".cc-tk-figures").wait_for()  # Python's answer is in (a known one as the panel is built)
         box.locator("xpath=self::*[@data-cc-before-state]").wait_for(state="attached")
         box.get_by_label(label).wait_for()
-        # axe on the panel (the whole page is checked above): after a reload the page scrolls to the
-        # acting card, where phases' sticky turn bar lies over the card's Damage button (target-size)
-        assert_axe_clean(page, "'.cc-tk-odds'")
+        # axe on the whole page after a reload, which lands on the acting card: the page scrolls
+        # above the turn bar, so no button of the card is under it (target-size)
+        assert_axe_clean(page, "document")
         before = stored(page, system)["present"]
         box.get_by_label("Roll (d20)").fill("20")
         page.evaluate("() => { window.__taps = 0; document.addEventListener('click', () => window.__taps++, true); }")

@@ -117,15 +117,12 @@ export class Odds {
       "div",
       { class: "cc-tk-resolve" },
       el("div", { class: "cc-tk-row" }, part(`Roll (${plan.die})`, roll, `Roll ${plan.die}`, rollAttack, `Roll the ${plan.die} for ${c.name}'s attack`), others.map((r) => part(`${r.label} (${r.die})`, r.input, `Roll ${r.die}`, r.fill, `Roll ${whose(r)}`))),
+      el("div", { class: "cc-tk-row" }, faces ? part(`Dice (${plan.dice})`, faces, `Roll ${plan.dice}`, rollDamage, `Roll the damage dice, ${plan.dice}`) : el("span", { class: "cc-tk-help" }, "Damage from the roll")),
+      // the damage total beside the two buttons: Resolve in view with the figures on a phone
       el(
         "div",
         { class: "cc-tk-row" },
-        faces ? part(`Dice (${plan.dice})`, faces, `Roll ${plan.dice}`, rollDamage, `Roll the damage dice, ${plan.dice}`) : el("span", { class: "cc-tk-help" }, "Damage from the roll"),
         part("Damage", total, null, null, null),
-      ),
-      el(
-        "div",
-        { class: "cc-tk-row" },
         button("Roll all", rollAllEmpty, { class: "md-button cc-tk-small", "aria-label": `Roll all the empty dice of ${c.name}'s attack` }),
         button("Resolve", go, { class: "md-button md-button--primary cc-tk-small", "aria-label": `Resolve ${c.name}'s attack on ${target.name}` }),
       ),
@@ -171,8 +168,9 @@ export class Odds {
     replace(
       body,
       el("dl", { class: "cc-tk-figures" }, rows.flatMap(([label, p, rule, plain]) => [el("dt", {}, ruleLink(label, rule)), p === undefined ? el("dd", { class: "cc-tk-before" }, "…") : el("dd", {}, figure(p, plain))])),
-      el("p", { class: "cc-tk-help cc-tk-assume" }, odds.assumption),
-      el("details", { class: "cc-tk-why" }, el("summary", {}, "Why"), el("ul", {}, r.steps.map(stepItem))),
+      // the assumptions (focus fire, with their rules) folded with the steps: the figures and
+      // Resolve fit a phone's screen
+      el("details", { class: "cc-tk-why" }, el("summary", {}, "Why"), el("p", { class: "cc-tk-help cc-tk-assume" }, odds.assumption), el("ul", {}, r.steps.map(stepItem))),
     );
   }
 
@@ -182,7 +180,8 @@ export class Odds {
     if (!dd) return;
     if (reply.error) {
       if (reply.error.kind === "Superseded") return;
-      replace(dd, el("span", { class: "cc-tk-problem" }, `No figure: ${reply.error.message}`));
+      // the reason (often a cost past the engine's limit) a tap away: the card stays one screen tall
+      replace(dd, el("details", { class: "cc-tk-exact" }, el("summary", { class: "cc-tk-problem" }, "No figure"), el("span", { class: "cc-frac" }, reply.error.message)));
     } else {
       const r = reply.result;
       replace(dd, figure(r.p));

@@ -39,6 +39,7 @@ class Tracker {
     this.view = null; // the engine's view of the present state (null until it has answered)
     root.querySelector(".cc-fallback")?.remove();
     this.backTo = cardFromHash(location.hash); // Back from a card's calculator link (back-to-card.mjs)
+    this.toTurn = true; // a reload mid-fight lands on the acting combatant's card (backToCard)
     this.build();
     rememberCards(root);
     this.sync = new Sync(this);
@@ -108,6 +109,9 @@ class Tracker {
     );
     this.forecast = new ForecastPanel(this);
     this.root.append(roundSection, people, this.forecast.section, this.form.details, this.rulings.section, tools, this.cards.tagList, this.bar);
+    // The page scrolls above the bar (tracker.css): it keeps the bar's real height, as it changes.
+    this.barSize = new ResizeObserver(() => document.documentElement.style.setProperty("--cc-tk-bar-h", `${this.bar.offsetHeight}px`));
+    this.barSize.observe(this.bar);
     this.keyHandler = (e) => this.key(e);
     document.addEventListener("keydown", this.keyHandler);
   }
@@ -224,20 +228,18 @@ class Tracker {
     if (!v.combatants.length) this.form.details.open = true;
     if (this.view) this.rulings.render(v.rulings || []);
     this.form.limit(v.limits);
-    // What scrolls into view stops above the sticky turn bar and below the site's header.
-    document.documentElement.style.scrollPaddingBottom = `${this.bar.offsetHeight + 8}px`;
-    // (+3rem: Material's "Back to top" button, shown while scrolling up, sits below the header.)
-    document.documentElement.style.scrollPaddingTop = `calc(${document.querySelector(".md-header")?.offsetHeight ?? 48}px + 3rem)`;
     if (focusKey) this.focusKey(focusKey);
     this.backToCard();
   }
 
-  /** Back from a calculator: the card its link was opened from, in view (again on each render
-   * until the engine has answered: the stored view comes first, the engine's reading after). */
+  /** Back from a calculator: the card its link was opened from, in view; otherwise, on arrival
+   * mid-fight, the acting combatant's (again on each render until the engine has answered: the
+   * stored view comes first, the engine's reading after). */
   backToCard() {
-    const card = this.backTo && this.cards.card$(this.backTo);
+    const id = this.backTo || (this.toTurn && this.view?.current);
+    const card = id && this.cards.card$(id);
     if (card) card.scrollIntoView({ block: "start" });
-    if (this.engine.lastMs !== null && this.view) this.backTo = null;
+    if (this.engine.lastMs !== null && this.view) this.backTo = this.toTurn = null;
   }
 
   focusKey(key) {
@@ -298,8 +300,8 @@ class Tracker {
   dispose() {
     document.removeEventListener("keydown", this.keyHandler);
     this.sync.dispose();
-    document.documentElement.style.scrollPaddingBottom = "";
-    document.documentElement.style.scrollPaddingTop = "";
+    this.barSize.disconnect();
+    document.documentElement.style.removeProperty("--cc-tk-bar-h");
   }
 }
 
