@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
-from itertools import compress, repeat
+from itertools import compress
 from operator import add, floordiv, itemgetter, mul
-from typing import Any
+from typing import Any, NamedTuple
 
 from calc import bounds, chain_solve
 from calc.reached import ROUNDS, Reached
@@ -153,10 +153,11 @@ class StateChain:
         means = self._means(flags, past, components)
         return [Reached(label, tuple(within[i]), means[i]) for i, (label, _) in enumerate(thresholds)]
 
-    def _indexed(self, order: list[State], past: set[State]) -> tuple[list[list[int]], list[list[int]], list[int]]:
+    def _indexed(self, order: list[State], past: set[State]) -> Graph:
         """The chain over the positions of `order` (no tuple hashing per transition after this):
         for each state, the other states it moves to, with which weights, and its weight of
-        staying (a state past every threshold stays for good)."""
+        staying (a state past every threshold stays for good); and the same moves turned around,
+        the states that lead to each (`_incoming`, built once for both passes)."""
         scale = self._scale or 1
         at = {s: i for i, s in enumerate(order)}
         targets: list[list[int]] = []
@@ -175,12 +176,13 @@ class StateChain:
             targets.append(list(compress(js, moving)))
             weights.append(list(compress(ws, moving)))
             stay.append(sum(compress(ws, map(i.__eq__, js))))
-        return targets, weights, stay
+        sources, factors = _incoming(targets, weights)
+        return Graph(targets, weights, stay, sources, factors)
 
     def _within_acyclic(
         self,
         order: list[State],
-        graph: tuple[list[list[int]], list[list[int]], list[int]],
+        graph: Graph,
         flags: Mapping[State, tuple[bool, ...]],
         rounds: int,
     ) -> list[tuple[Fraction, ...]]:
@@ -194,12 +196,11 @@ class StateChain:
         a round-by-round propagation takes a step per transition per round; dividing by
         (1 − stay_s z) is a running sum over the slots."""
         scale = self._scale or 1
-        targets, weights, stay = graph
+        stay, sources, factors = graph.stay, graph.sources, graph.factors
         width = (scale**rounds).bit_length() + 1
         slots = rounds + 1
         keep = (1 << (width * slots)) - 1
         mask = (1 << width) - 1
-        sources, factors = _incoming(targets, weights)
         packed = [0] * len(order)
         start = order.index(self.start)
         for j in range(len(order) - 1, -1, -1):  # every state after the ones leading to it
@@ -290,7 +291,7 @@ class StateChain:
     def _means_acyclic(
         self,
         order: list[State],
-        graph: tuple[list[list[int]], list[list[int]], list[int]],
+        graph: Graph,
         flags: Mapping[State, tuple[bool, ...]],
     ) -> list[Fraction | None]:
         """`_means` when no two states lead to each other (every component is one state, with
@@ -309,21 +310,27 @@ class StateChain:
         against 4: 6,452 bits, not 26,301: every move's product is that much cheaper). One value per
         state, whatever the number of thresholds (a backward pass needs one per threshold)."""
         scale = self._scale or 1
-        targets, moved, stay = graph
         leave: list[int] = []  # f_s / g_s
         bases: list[int] = []  # scale / g_s
-        weights: list[list[int]] = []  # w / g_s
-        for ws, kept in zip(moved, stay, strict=True):
+        common: list[int] = []  # g_s
+        for ws, kept in zip(graph.weights, graph.stay, strict=True):
             f = scale - kept
             g = math.gcd(scale, f, *ws)
             leave.append(f // g)
             bases.append(scale // g)
-            weights.append(list(map(floordiv, ws, repeat(g))) if g > 1 else ws)
+            common.append(g)
         n = len(flags[self.start])
         start = order.index(self.start)
         # A state that is never left (f = 0) and is not past a threshold: that threshold never comes.
         never = [any(not leave[j] and not flags[s][i] for j, s in enumerate(order)) for i in range(n)]
-        sources, factors = _incoming(targets, weights)
+        sources = graph.sources
+        if any(g > 1 for g in common):  # each move's w / g of the state it leaves, in C
+            factors = [
+                list(map(floordiv, ws, map(common.__getitem__, src)))
+                for src, ws in zip(sources, graph.factors, strict=True)
+            ]
+        else:
+            factors = graph.factors
         # c(s), one row of exponents over every factor met, from the start down (every state's
         # sources come before it): the elementwise max of its sources' distinct rows, in C
         split = {f: _factors(f) for f in set(leave) if f > 1}
@@ -360,6 +367,16 @@ class StateChain:
             None if never[i] else Fraction(sum(v for key, v in spent.items() if not key[i]), denominator)
             for i in range(n)
         ]
+
+
+class Graph(NamedTuple):
+    """A chain over the positions 0…n−1 of its states (`StateChain._indexed`)."""
+
+    targets: list[list[int]]
+    weights: list[list[int]]
+    stay: list[int]
+    sources: list[list[int]]
+    factors: list[list[int]]
 
 
 def _incoming(targets: list[list[int]], weights: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
