@@ -8,6 +8,7 @@ left) counts as the striker's `scale`, a weight that changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from operator import itemgetter
 from typing import Any, Protocol
 
 from calc.forecast.fighters import Fighter, Health, Sides
@@ -46,6 +47,9 @@ class FocusWalk(Sides):
             acts = self._acts.get((step, first))
             if acts is None:
                 acts = self._acts[(step, first)] = {}
+            if child.weight and not child.children:  # a last step: its ends go straight into `out`
+                self.steps += self._last(dist, acts, step, first, child.weight, out)
+                continue
             nxt: dict[Healths, int] = {}
             put = nxt.get
             for h, w in dist.items():
@@ -55,6 +59,29 @@ class FocusWalk(Sides):
                 for x, after in got:
                     nxt[after] = put(after, 0) + w * x
             self._walk(child, nxt, first, out)
+
+    def _last(
+        self,
+        dist: dict[Healths, int],
+        acts: dict[Healths, list[tuple[int, Healths]]],
+        step: Any,
+        first: bool,
+        weight: int,
+        out: dict[Healths, int],
+    ) -> int:
+        """`_walk` of a last step (a leaf of weight `weight`): summed into `out` as they come, no
+        dict of its own; how many healths it ended in (counted in `steps` as a leaf's dist is)."""
+        put = out.get
+        ends: set[Healths] = set()
+        for h, w in dist.items():
+            got = acts.get(h)
+            if got is None:
+                got = acts[h] = self._act(h, step, first)
+            w *= weight
+            for x, after in got:
+                out[after] = put(after, 0) + w * x
+            ends.update(map(itemgetter(1), got))
+        return len(ends)
 
     def _act(self, h: Healths, step: Any, first: bool) -> list[tuple[int, Healths]]:
         raise NotImplementedError
