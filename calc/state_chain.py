@@ -189,35 +189,43 @@ class StateChain:
         """P(each threshold reached within 1, 2, … `rounds` rounds) when no two states lead to
         each other (`order`: every state after the states it leads to), all rounds at once.
 
-        H_s[r] = P(at s after r rounds) × scale^r is an integer ≤ scale^rounds, so a state's
-        whole history packs into one big integer (slot r = H_s[r], Kronecker substitution:
-        H_s(z) = Σ H_s[r] z^r). Then H_s(z) (1 − stay_s z) = [s is the start] + z Σ w·H_t(z) over
-        the states t that lead to s: one C-level dot product of packed integers per state, where
-        a round-by-round propagation takes a step per transition per round; dividing by
-        (1 − stay_s z) is a running sum over the slots."""
+        H_s[r] = P(at s after r rounds) × scale^r is an integer ≤ scale^r, so a state's whole
+        history packs into one big integer (slot r = H_s[r], Kronecker substitution). Then
+        H_s[r] = [s is the start, r = 0] + Σ w·H_t[r − 1] over the states t that lead to s +
+        stay_s·H_s[r − 1]: one C-level dot product of packed integers per state, where a
+        round-by-round propagation takes a step per transition per round; then, per state, the
+        sum's slots move one round on, through a running sum for staying. Slot r is as wide as
+        the dot product's slot r can grow (Σ w·H_t[r] ≤ scale^(r+1)), not as wide as the last
+        round's: 10 rounds of Segments 4 against 4 pack into 3,916 bits, not 6,501, and each of the
+        chain's moves multiplies that many bits."""
         scale = self._scale or 1
         stay, sources, factors = graph.stay, graph.sources, graph.factors
-        width = (scale**rounds).bit_length() + 1
         slots = rounds + 1
-        keep = (1 << (width * slots)) - 1
-        mask = (1 << width) - 1
+        places: list[int] = []  # where slot r starts
+        masks: list[int] = []
+        place = 0
+        for r in range(slots):
+            bits = (scale ** (r + 1)).bit_length() + 1
+            places.append(place)
+            masks.append((1 << bits) - 1)
+            place += bits
+        moves = list(zip(places[:-1], masks[:-1], places[1:], strict=True))  # slot r of the sum → slot r + 1
         packed = [0] * len(order)
         start = order.index(self.start)
         for j in range(len(order) - 1, -1, -1):  # every state after the ones leading to it
-            inflow = (sum(map(mul, map(packed.__getitem__, sources[j]), factors[j])) << width) & keep
-            if j == start:
-                inflow += 1
-            if stay[j] and inflow:
-                q, run, total = stay[j], 0, 0
-                for r in range(slots):  # H[r] = A[r] + stay × H[r − 1]
-                    run = ((inflow >> (r * width)) & mask) + q * run
-                    total |= run << (r * width)
-                inflow = total
-            packed[j] = inflow
+            inflow = sum(map(mul, map(packed.__getitem__, sources[j]), factors[j]))
+            run = total = 1 if j == start else 0
+            if not inflow and not run:
+                continue  # never reached
+            q = stay[j]
+            for came, mask, goes in moves:  # H[r + 1] = A[r] + stay × H[r]
+                run = ((inflow >> came) & mask) + q * run
+                total |= run << goes
+            packed[j] = total
         out = []
         for k in range(len(flags[self.start])):
             reached = sum(p for p, s in zip(packed, order, strict=True) if flags[s][k])
-            out.append(tuple(Fraction((reached >> (r * width)) & mask, scale**r) for r in range(1, slots)))
+            out.append(tuple(Fraction((reached >> places[r]) & masks[r], scale**r) for r in range(1, slots)))
         return out
 
     def reached(self, label: str, done: Callable[[State], bool], rounds: int = ROUNDS) -> Reached:
