@@ -159,7 +159,12 @@ class StateChain:
         staying (a state past every threshold stays for good); and the same moves turned around,
         the states that lead to each (`_incoming`, built once for both passes)."""
         scale = self._scale or 1
-        at = {s: i for i, s in enumerate(order)}
+        at: Any = {s: i for i, s in enumerate(order)}
+        if all(type(s) is int for s in at) and len(at) == len(order) and set(at) == set(range(len(order))):
+            places = [0] * len(order)  # states numbered 0…n−1 (the fight forecast's): a list, not a dict
+            for s, i in at.items():
+                places[s] = i
+            at = places
         targets: list[list[int]] = []
         weights: list[list[int]] = []
         stay: list[int] = []
@@ -353,6 +358,8 @@ class StateChain:
         zero = [0] * len(primes)
         counts: list[list[int]] = [zero] * len(order)  # c(s) as one row over `primes`
         for j in range(len(order) - 1, -1, -1):
+            if not leave[j]:
+                continue  # never left: no move carries its count on, and it adds no factor
             rows = list({id(c): c for c in map(counts.__getitem__, sources[j])}.values())
             mine = rows[0] if len(rows) == 1 else list(map(max, *rows)) if rows else zero
             f = leave[j]
@@ -362,12 +369,12 @@ class StateChain:
         per: list[int] = [0] * len(order)  # N(s)/f_s: what each move out of s carries, per unit of w
         spent: dict[tuple[bool, ...], int] = {}  # D·Σ V(s), grouped by the thresholds s has reached
         for j in range(len(order) - 1, -1, -1):
-            entries = sum(map(mul, map(per.__getitem__, sources[j]), factors[j]))
-            if j == start:
-                entries += denominator
             f = leave[j]
             if not f:
                 continue  # never left: past every threshold, or counted in `never`
+            entries = sum(map(mul, map(per.__getitem__, sources[j]), factors[j]))
+            if j == start:
+                entries += denominator
             per[j] = q = entries // f
             key = flags[order[j]]
             spent[key] = spent.get(key, 0) + q * bases[j]
