@@ -124,10 +124,9 @@ class StateChain:
         scale = self._scale or 1
         if all(len(c) == 1 for c in components):
             order = [c[0] for c in components]  # successors first
-            marks = [flags[s] for s in order]
-            within, means = chain_acyclic.reach(
-                self._indexed(order, past), order.index(self.start), marks, scale, rounds
-            )
+            at_order = [flags[s] for s in order]
+            graph = self._indexed(order, past)
+            within, means = chain_acyclic.reach(graph, order.index(self.start), at_order, scale, rounds)
             return [Reached(label, within[i], means[i]) for i, (label, _) in enumerate(thresholds)]
         at = {s: i for i, s in enumerate(states)}  # states as indices: no tuple hashing per transition
         moves = [[(scale, i)] if s in past else [(q, at[t]) for q, t in self._cache[s]] for i, s in enumerate(states)]
