@@ -32,7 +32,7 @@ class StateChain:
 
     def __init__(self, start: State, step: Step, total: int | None = None, bounded: bool = True) -> None:
         """`bounded=False` only for a caller whose states and moves are already explored within
-        bounds of its own (the fight forecast: `calc.forecast.chain.explore`)."""
+        bounds of its own (the fight forecast: `calc.forecast.chain.explore_numbered`)."""
         self.start = start
         self._step = step
         self._total = total
