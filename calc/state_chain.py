@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
-from itertools import compress, repeat
-from operator import add, floordiv, itemgetter, mul
+from itertools import compress
+from operator import itemgetter, mul
 from typing import Any
 
-from calc import bounds, chain_solve
+from calc import bounds, chain_acyclic, chain_solve
 from calc.reached import ROUNDS, Reached
 
 State = Hashable
@@ -32,7 +32,7 @@ class StateChain:
 
     def __init__(self, start: State, step: Step, total: int | None = None, bounded: bool = True) -> None:
         """`bounded=False` only for a caller whose states and moves are already explored within
-        bounds of its own (the fight forecast: `calc.forecast.chain.explore`)."""
+        bounds of its own (the fight forecast: `calc.forecast.chain.explore_numbered`)."""
         self.start = start
         self._step = step
         self._total = total
@@ -121,13 +121,13 @@ class StateChain:
         flags = {s: tuple(done(s) for done in dones) for s in states}
         past = {s for s, f in flags.items() if all(f)}
         components = chain_solve.components(self.start, lambda s: [] if s in past else [t for _, t in self._cache[s]])
+        scale = self._scale or 1
         if all(len(c) == 1 for c in components):
             order = [c[0] for c in components]  # successors first
+            at_order = [flags[s] for s in order]
             graph = self._indexed(order, past)
-            within = self._within_acyclic(order, graph, flags, rounds)
-            means = self._means_acyclic(order, graph, flags)
+            within, means = chain_acyclic.reach(graph, order.index(self.start), at_order, scale, rounds)
             return [Reached(label, within[i], means[i]) for i, (label, _) in enumerate(thresholds)]
-        scale = self._scale or 1
         at = {s: i for i, s in enumerate(states)}  # states as indices: no tuple hashing per transition
         moves = [[(scale, i)] if s in past else [(q, at[t]) for q, t in self._cache[s]] for i, s in enumerate(states)]
         weights = [0] * len(states)
@@ -153,12 +153,18 @@ class StateChain:
         means = self._means(flags, past, components)
         return [Reached(label, tuple(within[i]), means[i]) for i, (label, _) in enumerate(thresholds)]
 
-    def _indexed(self, order: list[State], past: set[State]) -> tuple[list[list[int]], list[list[int]], list[int]]:
+    def _indexed(self, order: list[State], past: set[State]) -> chain_acyclic.Graph:
         """The chain over the positions of `order` (no tuple hashing per transition after this):
         for each state, the other states it moves to, with which weights, and its weight of
-        staying (a state past every threshold stays for good)."""
+        staying (a state past every threshold stays for good); and the same moves turned around,
+        the states that lead to each (`chain_acyclic.graph`)."""
         scale = self._scale or 1
-        at = {s: i for i, s in enumerate(order)}
+        at: Any = {s: i for i, s in enumerate(order)}
+        if all(type(s) is int for s in at) and len(at) == len(order) and set(at) == set(range(len(order))):
+            places = [0] * len(order)  # states numbered 0…n−1 (the fight forecast's): a list, not a dict
+            for s, i in at.items():
+                places[s] = i
+            at = places
         targets: list[list[int]] = []
         weights: list[list[int]] = []
         stay: list[int] = []
@@ -175,49 +181,7 @@ class StateChain:
             targets.append(list(compress(js, moving)))
             weights.append(list(compress(ws, moving)))
             stay.append(sum(compress(ws, map(i.__eq__, js))))
-        return targets, weights, stay
-
-    def _within_acyclic(
-        self,
-        order: list[State],
-        graph: tuple[list[list[int]], list[list[int]], list[int]],
-        flags: Mapping[State, tuple[bool, ...]],
-        rounds: int,
-    ) -> list[tuple[Fraction, ...]]:
-        """P(each threshold reached within 1, 2, … `rounds` rounds) when no two states lead to
-        each other (`order`: every state after the states it leads to), all rounds at once.
-
-        H_s[r] = P(at s after r rounds) × scale^r is an integer ≤ scale^rounds, so a state's
-        whole history packs into one big integer (slot r = H_s[r], Kronecker substitution:
-        H_s(z) = Σ H_s[r] z^r). Then H_s(z) (1 − stay_s z) = [s is the start] + z Σ w·H_t(z) over
-        the states t that lead to s: one C-level dot product of packed integers per state, where
-        a round-by-round propagation takes a step per transition per round; dividing by
-        (1 − stay_s z) is a running sum over the slots."""
-        scale = self._scale or 1
-        targets, weights, stay = graph
-        width = (scale**rounds).bit_length() + 1
-        slots = rounds + 1
-        keep = (1 << (width * slots)) - 1
-        mask = (1 << width) - 1
-        sources, factors = _incoming(targets, weights)
-        packed = [0] * len(order)
-        start = order.index(self.start)
-        for j in range(len(order) - 1, -1, -1):  # every state after the ones leading to it
-            inflow = (sum(map(mul, map(packed.__getitem__, sources[j]), factors[j])) << width) & keep
-            if j == start:
-                inflow += 1
-            if stay[j] and inflow:
-                q, run, total = stay[j], 0, 0
-                for r in range(slots):  # H[r] = A[r] + stay × H[r − 1]
-                    run = ((inflow >> (r * width)) & mask) + q * run
-                    total |= run << (r * width)
-                inflow = total
-            packed[j] = inflow
-        out = []
-        for k in range(len(flags[self.start])):
-            reached = sum(p for p, s in zip(packed, order, strict=True) if flags[s][k])
-            out.append(tuple(Fraction((reached >> (r * width)) & mask, scale**r) for r in range(1, slots)))
-        return out
+        return chain_acyclic.graph(targets, weights, stay)
 
     def reached(self, label: str, done: Callable[[State], bool], rounds: int = ROUNDS) -> Reached:
         return self.reach_all([(label, done)], rounds)[0]
@@ -244,7 +208,8 @@ class StateChain:
             )
         if all(len(c) == 1 for c in components):
             order = [c[0] for c in components]
-            return self._means_acyclic(order, self._indexed(order, past), flags)
+            marks = [flags[s] for s in order]
+            return chain_acyclic.means(self._indexed(order, past), order.index(self.start), marks, scale)
         expected: list[dict[State, Fraction | None]] = [{} for _ in range(n)]
         for component in components:
             inside = set(component)
@@ -286,107 +251,3 @@ class StateChain:
                 rest = sum(k * (common // d) for d, k in by_den.items())
                 known[s] = Fraction(rest, common * (scale - stay))
         return [expected[i][self.start] for i in range(n)]
-
-    def _means_acyclic(
-        self,
-        order: list[State],
-        graph: tuple[list[list[int]], list[list[int]], list[int]],
-        flags: Mapping[State, tuple[bool, ...]],
-    ) -> list[Fraction | None]:
-        """`_means` when no two states lead to each other (every component is one state, with
-        perhaps a loop to itself: the usual chain, where damage only accumulates): one forward
-        pass of expected visits, shared by every threshold, all in integers over one denominator.
-
-        The expected rounds until a threshold is the expected number of rounds spent in the
-        states where it is not yet reached: E = Σ_(s not done) V(s), V(s) = entries(s)·scale/f_s
-        with f_s = scale − (weight of staying at s), entries(s) = [s is the start] +
-        Σ_(t → s) entries(t)·w/f_t. Each f_t and its moves' w are first divided by their gcd g_t
-        (a smaller f to build D from). Each f is split into factors (`_factors`: its small primes,
-        then what is left); with c(s) = the most times each factor divides the product of the f_u
-        along one path from the start to s (s included), D = Π factor^max c makes N(s) =
-        D·entries(s) an integer divisible by f_s: N(s) = [start]·D + Σ N(t)/f_t · w, exact integer
-        divisions. Counting prime factors rather than whole values of f keeps D small (Segments 4
-        against 4: 6,452 bits, not 26,301: every move's product is that much cheaper). One value per
-        state, whatever the number of thresholds (a backward pass needs one per threshold)."""
-        scale = self._scale or 1
-        targets, moved, stay = graph
-        leave: list[int] = []  # f_s / g_s
-        bases: list[int] = []  # scale / g_s
-        weights: list[list[int]] = []  # w / g_s
-        for ws, kept in zip(moved, stay, strict=True):
-            f = scale - kept
-            g = math.gcd(scale, f, *ws)
-            leave.append(f // g)
-            bases.append(scale // g)
-            weights.append(list(map(floordiv, ws, repeat(g))) if g > 1 else ws)
-        n = len(flags[self.start])
-        start = order.index(self.start)
-        # A state that is never left (f = 0) and is not past a threshold: that threshold never comes.
-        never = [any(not leave[j] and not flags[s][i] for j, s in enumerate(order)) for i in range(n)]
-        sources, factors = _incoming(targets, weights)
-        # c(s), one row of exponents over every factor met, from the start down (every state's
-        # sources come before it): the elementwise max of its sources' distinct rows, in C
-        split = {f: _factors(f) for f in set(leave) if f > 1}
-        primes = sorted({k for parts in split.values() for k in parts})
-        at = {k: place for place, k in enumerate(primes)}
-        own: dict[int, list[int]] = {}
-        for f, parts in split.items():
-            row = [0] * len(primes)
-            for k, times in parts.items():
-                row[at[k]] = times
-            own[f] = row
-        zero = [0] * len(primes)
-        counts: list[list[int]] = [zero] * len(order)  # c(s) as one row over `primes`
-        for j in range(len(order) - 1, -1, -1):
-            rows = list({id(c): c for c in map(counts.__getitem__, sources[j])}.values())
-            mine = rows[0] if len(rows) == 1 else list(map(max, *rows)) if rows else zero
-            f = leave[j]
-            counts[j] = list(map(add, mine, own[f])) if f > 1 else mine  # rows are shared, never changed
-        most = list(map(max, zero, *counts)) if primes else []
-        denominator = math.prod(k**times for k, times in zip(primes, most, strict=True))
-        per: list[int] = [0] * len(order)  # N(s)/f_s: what each move out of s carries, per unit of w
-        spent: dict[tuple[bool, ...], int] = {}  # D·Σ V(s), grouped by the thresholds s has reached
-        for j in range(len(order) - 1, -1, -1):
-            entries = sum(map(mul, map(per.__getitem__, sources[j]), factors[j]))
-            if j == start:
-                entries += denominator
-            f = leave[j]
-            if not f:
-                continue  # never left: past every threshold, or counted in `never`
-            per[j] = q = entries // f
-            key = flags[order[j]]
-            spent[key] = spent.get(key, 0) + q * bases[j]
-        return [
-            None if never[i] else Fraction(sum(v for key, v in spent.items() if not key[i]), denominator)
-            for i in range(n)
-        ]
-
-
-def _incoming(targets: list[list[int]], weights: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
-    """The chain turned around: for each state, the states that lead to it and with which weights
-    (a forward pass pulls each state's value from its sources in one C-level dot product)."""
-    sources: list[list[int]] = [[] for _ in targets]
-    factors: list[list[int]] = [[] for _ in targets]
-    for i, (js, ws) in enumerate(zip(targets, weights, strict=True)):
-        for j, w in zip(js, ws, strict=True):
-            sources[j].append(i)
-            factors[j].append(w)
-    return sources, factors
-
-
-_SMALL_PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, math.isqrt(p) + 1))]
-
-
-def _factors(n: int) -> dict[int, int]:
-    """`n` (> 1) as {factor: times}: its primes below 1,000, then what is left as one factor (a
-    prime, or a product of larger primes: still a valid factor, only perhaps not the smallest)."""
-    out: dict[int, int] = {}
-    for p in _SMALL_PRIMES:
-        if p * p > n:
-            break
-        while n % p == 0:
-            n //= p
-            out[p] = out.get(p, 0) + 1
-    if n > 1:
-        out[n] = out.get(n, 0) + 1
-    return out

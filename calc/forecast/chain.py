@@ -8,7 +8,9 @@ from `calc.state_chain.StateChain` (one forward pass for P(within k rounds), exa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import gc
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -53,6 +55,14 @@ class Forecast:
 def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int, State]]]:
     """Every state the fight can reach, with its one-round transitions (integer weights over
     `fight.total`); an InputError past `bound`."""
+    states, moves = explore_numbered(fight, bound)
+    return {states[i]: [(w, states[j]) for w, j in out] for i, out in enumerate(moves)}
+
+
+def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State], list[list[tuple[int, int]]]]:
+    """`explore` with every state numbered (`states[n]`, the start 0) and each one-round move
+    `(weight, n)`: the chain then hashes small integers, not nested tuples of healths, for every
+    one of its transitions."""
     most = fight.state_bound()
     if most > bound:
         raise InputError(
@@ -66,33 +76,43 @@ def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int
             f"this fight has up to {most:,} states, each round walking more than {limit:,} orders of who acts "
             f"when: more than the {MAX_WORK:,} steps followed exactly: try {REDUCE}",
         )
-    moves: dict[State, list[tuple[int, State]]] = {}
-    todo = [fight.start]
-    seen = {fight.start}
+    states: list[State] = [fight.start]
+    number = {fight.start: 0}
+    moves: list[list[tuple[int, int]]] = [[]]
+    todo = [0]
+    done = 0
     while todo:
-        state = todo.pop()
-        moves[state] = out = fight.step(state)
+        at = todo.pop()
+        out = fight.step(states[at])
+        done += 1
         if fight.steps > MAX_STEPS:
             raise InputError(
                 "foes",
-                f"this fight needs more than {MAX_STEPS:,} steps to follow exactly ({len(moves):,} of up to "
+                f"this fight needs more than {MAX_STEPS:,} steps to follow exactly ({done:,} of up to "
                 f"{most:,} states done): try {REDUCE_STEPS}",
             )
-        for _, nxt in out:
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-                if len(seen) > bound:
+        row = []
+        get = number.get
+        for w, nxt in out:
+            n = get(nxt)
+            if n is None:
+                n = number[nxt] = len(states)
+                states.append(nxt)
+                moves.append([])
+                todo.append(n)
+                if len(states) > bound:
                     raise InputError("foes", f"this fight reaches more than {bound:,} states: try {REDUCE}")
-    return moves
+            row.append((w, n))
+        moves[at] = row
+    return states, moves
 
 
-def _whole(test: Callable[[Any], bool], state: State) -> bool:
-    return test(state[1])
+def _whole(healths: list[Any], test: Callable[[Any], bool], n: int) -> bool:
+    return test(healths[n])
 
 
-def _marked(i: int, mark: Callable[[Any], bool], state: State) -> bool:
-    return mark(state[1][i])
+def _marked(healths: list[Any], i: int, mark: Callable[[Any], bool], n: int) -> bool:
+    return mark(healths[n][i])
 
 
 def forecast(
@@ -103,24 +123,44 @@ def forecast(
 ) -> Forecast:
     """The exact forecast of `fight` over `rounds` rounds (the mean over the whole fight); `extra`:
     thresholds of the whole fight, each a test of every fighter's health (once met, met for good)."""
-    moves = explore(fight, bound)
+    with _no_cycle_collection():
+        return _forecast(fight, rounds, bound, extra)
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The cycle collector off while the chain is built and solved: its hundreds of thousands of
+    tuples and lists, all freed by reference counting, would otherwise have it walk every live one
+    again and again (a tenth or more of Segments 4 against 4's time); on again as it was after."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _forecast(fight: Fight, rounds: int, bound: int, extra: Sequence[tuple[str, Callable[[Any], bool]]]) -> Forecast:
+    states, moves = explore_numbered(fight, bound)
     step: Any = moves.__getitem__
-    chain = StateChain(fight.start, step, total=fight.total, bounded=False)  # bounded by explore()
+    chain = StateChain(0, step, total=fight.total, bounded=False)  # bounded by explore_numbered()
+    healths = [s[1] for s in states]  # the chain's states are their numbers
 
     thresholds: list[tuple[str, Callable[[Any], bool]]] = [
-        ("Party wins", lambda s: fight.side_out(FOES, s[1]) and not fight.side_out(PARTY, s[1])),
-        ("Foes win", lambda s: fight.side_out(PARTY, s[1]) and not fight.side_out(FOES, s[1])),
-        ("Over", lambda s: fight.over(s[1])),
+        ("Party wins", lambda n: fight.side_out(FOES, healths[n]) and not fight.side_out(PARTY, healths[n])),
+        ("Foes win", lambda n: fight.side_out(PARTY, healths[n]) and not fight.side_out(FOES, healths[n])),
+        ("Over", lambda n: fight.over(healths[n])),
     ]
     for i, f in enumerate(fight.fighters):
         for label, mark in f.marks:
-            thresholds.append((label, partial(_marked, i, mark)))
+            thresholds.append((label, partial(_marked, healths, i, mark)))
     for label, test in extra:
-        thresholds.append((label, partial(_whole, test)))
+        thresholds.append((label, partial(_whole, healths, test)))
     reached = chain.reach_all(thresholds, rounds)
     marks: list[tuple[Reached, ...]] = []
     at = 3
     for f in fight.fighters:
         marks.append(tuple(reached[at : at + len(f.marks)]))
         at += len(f.marks)
-    return Forecast(rounds, reached[0], reached[1], reached[2], tuple(marks), len(moves), tuple(reached[at:]))
+    return Forecast(rounds, reached[0], reached[1], reached[2], tuple(marks), len(states), tuple(reached[at:]))

@@ -398,7 +398,7 @@ def _refuse_early(rules: Rules, first: Order, chains: list[Order], orders: int) 
     1.6 s in CPython, 4 s in Pyodide). Only a refusal comes of this guess, never an answer; a
     fight within twice the bound is followed until the count says (from 0 again)."""
     fight = FixedFight(rules, first)
-    reached = chain.explore(cast(Any, fight), max(rules.state_bound(), chain.MAX_STATES))
+    reached, _ = chain.explore_numbered(cast(Any, fight), max(rules.state_bound(), chain.MAX_STATES))
     about = fixed_mixture.estimate(lambda: [hs for _, hs in reached], chains, rules.fighters)
     if about > 2 * MAX_FOLLOWED:
         fights = f" ({len(chains):,} different fights)" if len(chains) != orders else ""

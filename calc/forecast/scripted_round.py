@@ -47,8 +47,15 @@ class ScriptedFight(FocusWalk):
         strikes: Sequence[Strike],
         outs: Sequence[int],
         first_differs: bool,
+        reads_own: bool = True,
     ) -> None:
+        """`reads_own=False`: no strike reads its striker's own health (only whether it is up), so
+        a slot of one side's fighters does the same to the other side whatever its own healths:
+        worked out once per (who of it is up, the other side's healths), not once per state."""
         super().__init__(fighters, policies)
+        self.reads_own = reads_own
+        self._plans: dict[Slot, tuple[int, int] | None] = {}
+        self._side_acts: dict[tuple, list[tuple[int, Healths]]] = {}
         self.scripts = tuple(scripts)
         self.strikes = tuple(strikes)
         self.outs = tuple(outs)
@@ -88,9 +95,35 @@ class ScriptedFight(FocusWalk):
         self._walk(self.tree, {healths: 1}, first, merged)
         return [(w, (False, h)) for h, w in merged.items()]
 
+    def _plan(self, slot: Slot) -> tuple[int, int] | None:
+        """Where the healths a slot can change lie, `h[lo:hi]`, when its work can be shared between
+        states: its fighters all of one side, reading no own health, their foes side by side."""
+        if slot not in self._plans:
+            sides = {self.fighters[i].side for i, _ in slot}
+            plan = None
+            if not self.reads_own and len(sides) == 1:
+                foes = sorted(self.targets[sides.pop()])
+                if foes and foes == list(range(foes[0], foes[-1] + 1)):
+                    plan = (foes[0], foes[-1] + 1)
+            self._plans[slot] = plan
+        return self._plans[slot]
+
     def _act(self, h: Healths, slot: Slot, first: bool) -> list[tuple[int, Healths]]:
         """Everyone of the slot up at its start strikes (own health as it stood then), each strike
         at its side's current target as the state stands at that strike."""
+        plan = self._plan(slot)
+        if plan is None:
+            return self._act_whole(h, slot, first)
+        lo, hi = plan
+        key = (slot, first, tuple(self.fighters[i].out(h[i]) for i, _ in slot), h[lo:hi])
+        got = self._side_acts.get(key)
+        if got is None:
+            got = self._side_acts[key] = [(p, after[lo:hi]) for p, after in self._act_whole(h, slot, first)]
+        head, tail = h[:lo], h[hi:]
+        return [(p, head + part + tail) for p, part in got]
+
+    def _act_whole(self, h: Healths, slot: Slot, first: bool) -> list[tuple[int, Healths]]:
+        """`_act` from the whole state."""
         dist: dict[Healths, int] = {h: 1}
         pad = 1
         for i, n in slot:

@@ -1,4 +1,4 @@
-"""The acyclic chain's exact means (`StateChain._means_acyclic`: one pass in integers over a common
+"""The acyclic chain's exact means (`calc.chain_acyclic`: one pass in integers over a common
 denominator built from the prime factors of each state's leave weight) against an independent
 backward solve in Fractions, on random chains whose weights share and do not share factors."""
 
@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from calc.state_chain import StateChain, _factors
+from calc.chain_acyclic import _factors
+from calc.state_chain import StateChain
 
 
 def backward(moves: dict[int, list[tuple[int, int]]], total: int, done: set[int], start: int) -> Fraction | None:
@@ -81,3 +82,35 @@ def test_factors_multiply_back(n):
         assert k > 1
         product *= k**times
     assert product == n
+
+
+def forward(moves: dict[int, list[tuple[int, int]]], total: int, done: set[int], rounds: int) -> list[Fraction]:
+    """P(in `done` after 1…rounds rounds), round by round in Fractions (a done state stays done)."""
+    at = {0: Fraction(1)}
+    out = []
+    for _ in range(rounds):
+        nxt: dict[int, Fraction] = {}
+        for s, p in at.items():
+            for w, t in moves[s]:
+                nxt[t] = nxt.get(t, Fraction(0)) + p * Fraction(w, total)
+        at = nxt
+        out.append(sum((p for s, p in at.items() if s in done), Fraction(0)))
+    return out
+
+
+@pytest.mark.parametrize("total", [360, 7 * 11 * 13, 1_000_003 * 6])
+@pytest.mark.parametrize("seed", range(8))
+def test_acyclic_within_and_the_mean_alone_equal_independent_solves(total, seed):
+    """The one-pass answer (P within k rounds packed with the mean, `chain_acyclic.reach`) against
+    a round-by-round propagation, and `StateChain.mean` (the mean alone, `chain_acyclic.means`)
+    against the backward solve."""
+    rng = random.Random(seed * 7919 + total)
+    n = rng.randint(3, 25)
+    moves = random_chain(rng, total, n)
+    mark = set(rng.sample(range(1, n), rng.randint(1, max(1, n // 3))))
+    for s in range(n):  # once reached, stays reached
+        if s in mark:
+            mark |= {t for _, t in moves[s]}
+    got = StateChain(0, moves.__getitem__, total=total).reach_all([("m", mark.__contains__)], 7)[0]
+    assert list(got.within) == forward(moves, total, mark, 7)
+    assert StateChain(0, moves.__getitem__, total=total).mean(mark.__contains__) == backward(moves, total, mark, 0)

@@ -136,7 +136,8 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
         strikes.append(partial(routines.strike, floor))
     first_differs = not every and any(s["inputs"]["multipliers"] for s in specs)
     outs = [1 if dead is None else 2] * len(fighters)
-    return ScriptedFight(fighters, policies(inputs), scripts(specs, inputs, data), strikes, outs, first_differs)
+    scripted = scripts(specs, inputs, data)
+    return ScriptedFight(fighters, policies(inputs), scripted, strikes, outs, first_differs, reads_own=False)
 
 
 def rest_slots(fight: ScriptedFight, order: list[int], acted: int) -> list[Slot]:
