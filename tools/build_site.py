@@ -346,18 +346,21 @@ EARLY_LINE = re.compile(r"^const EARLY = (?:null|\{.*?\});", re.M)
 def write_worker_entry(site: Path, runtime: dict) -> None:
     """Write into the worker's entry (assets/js/boot/pyodide-worker.mjs, no static import) the URLs
     it requests before importing anything: the wasm and the standard library as the worker
-    downloads them (xz), then Pyodide's two modules and the xz decoder. Taken from `runtime`, so
+    downloads them (xz; with their sizes: the next starts when 90 % of the previous has come),
+    then Pyodide's two modules and the xz decoder. Taken from `runtime`, so
     runtime.mjs stays the one place they are decided."""
     entry = site / "assets" / "js" / "boot" / "pyodide-worker.mjs"
+    text = entry.read_text(encoding="utf-8")
+    if not EARLY_LINE.search(text):
+        raise BuildError(f"{entry}: no line 'const EARLY = null;' to write the early requests into")
     plain = [runtime["pyodideDir"] + "pyodide.asm.wasm", runtime["stdlib"]]  # the wasm first: the longest
+    files = {name: runtime["xz"][name] for name in plain}
     early = {
-        "files": {name: runtime["xz"][name] for name in plain},
+        "files": files,
+        "bytes": {packed: (entry.parent / packed).stat().st_size for packed in files.values()},
         "modules": [runtime["pyodideDir"] + m for m in ("pyodide.mjs", "pyodide.asm.mjs")] + [runtime["xzDecoder"]],
     }
-    text, n = EARLY_LINE.subn(lambda _: f"const EARLY = {json.dumps(early)};", entry.read_text(encoding="utf-8"))
-    if n != 1:
-        raise BuildError(f"{entry}: no line 'const EARLY = null;' to write the early requests into")
-    entry.write_text(text, encoding="utf-8")
+    entry.write_text(EARLY_LINE.sub(lambda _: f"const EARLY = {json.dumps(early)};", text, count=1), encoding="utf-8")
 
 
 def page_url(rel: str) -> str:

@@ -63,11 +63,26 @@ test("the entry has no static import: nothing waits before its first request", (
   assert.doesNotMatch(text, /^\s*import\s*["']/m);
 });
 
-test("the wasm and the standard library are requested before any module is imported", async () => {
-  const { log, ran } = await loadEntry();
+test("the wasm is requested before any module is imported, the standard library once it has arrived", async () => {
+  const { log, ran, bodies } = await loadEntry();
   await ran;
-  assert.deepEqual(log.slice(0, 2), ["fetch pyodide.asm.wasm.xz", "fetch python_stdlib_pyc.zip.xz"]);
-  assert.deepEqual(new Set(log.slice(2)), new Set(["pyodide.mjs", "xz-decompress", "worker-main"]));
+  await flush(); // the modules' imports, made before worker-main's, may settle after it
+  assert.equal(log[0], "fetch pyodide.asm.wasm.xz");
+  assert.deepEqual(new Set(log.slice(1)), new Set(["pyodide.mjs", "xz-decompress", "worker-main"]), "the wasm alone on the link");
+  bodies.get("pyodide.asm.wasm.xz").close();
+  await flush();
+  assert.equal(log.at(-1), "fetch python_stdlib_pyc.zip.xz");
+  bodies.get("python_stdlib_pyc.zip.xz").close();
+});
+
+test("a wasm that fails does not keep the standard library waiting (its failure is named first)", async () => {
+  const { log, bodies, ran } = await loadEntry();
+  await ran;
+  await flush();
+  bodies.get("pyodide.asm.wasm.xz").error(new Error("connection reset"));
+  await flush();
+  assert.equal(log.at(-1), "fetch python_stdlib_pyc.zip.xz");
+  bodies.get("python_stdlib_pyc.zip.xz").close();
 });
 
 test("worker-main takes over the requests in flight, by URL, and the messages that came first", async () => {
@@ -79,7 +94,7 @@ test("worker-main takes over the requests in flight, by URL, and the messages th
   assert.equal(typeof started, "number");
   const wasm = prefetched.get(url("pyodide.asm.wasm.xz"));
   assert.equal((await wasm.response).status, 200);
-  for (const c of bodies.values()) c.close();
+  bodies.get("pyodide.asm.wasm.xz").close();
 });
 
 test("a body's chunks are reported with the time they arrived, those before the handover too", async () => {
@@ -105,17 +120,15 @@ test("a body's chunks are reported with the time they arrived, those before the 
   } finally {
     performance.now = realNow;
   }
-  bodies.get("python_stdlib_pyc.zip.xz").close();
 });
 
 test("a failed body rejects follow(), so the file can be named", async () => {
   const { ran, dir, bodies } = await loadEntry();
   const { prefetched } = await ran;
-  const stdlib = prefetched.get(pathToFileURL(join(dir, "pyodide", "python_stdlib_pyc.zip.xz")).href);
-  await stdlib.response;
-  bodies.get("python_stdlib_pyc.zip.xz").error(new Error("connection reset"));
-  await assert.rejects(stdlib.follow(() => {}), /connection reset/);
-  bodies.get("pyodide.asm.wasm.xz").close();
+  const wasm = prefetched.get(pathToFileURL(join(dir, "pyodide", "pyodide.asm.wasm.xz")).href);
+  await wasm.response;
+  bodies.get("pyodide.asm.wasm.xz").error(new Error("connection reset"));
+  await assert.rejects(wasm.follow(() => {}), /connection reset/);
 });
 
 test("a site not built by the build (no EARLY): no early request, worker-main asks itself", async () => {
@@ -130,4 +143,18 @@ test("worker-main that cannot be loaded is reported as a failed start, named", a
   const message = await anyPost;
   assert.equal(message.type, "failed");
   assert.match(message.what, /worker-main\.mjs/);
+});
+
+test("the standard library is requested once 90 % of the wasm (its size from the build) has arrived", async () => {
+  const early = { ...EARLY, bytes: { "../pyodide/pyodide.asm.wasm.xz": 100 } };
+  const { log, ran, bodies } = await loadEntry({ early });
+  await ran;
+  bodies.get("pyodide.asm.wasm.xz").enqueue(new Uint8Array(89));
+  await flush();
+  assert.ok(!log.includes("fetch python_stdlib_pyc.zip.xz"), "not at 89 %");
+  bodies.get("pyodide.asm.wasm.xz").enqueue(new Uint8Array(1));
+  await flush();
+  assert.equal(log.at(-1), "fetch python_stdlib_pyc.zip.xz", "at 90 %, before the wasm's end");
+  bodies.get("pyodide.asm.wasm.xz").close();
+  bodies.get("python_stdlib_pyc.zip.xz").close();
 });

@@ -92,6 +92,9 @@ def test_worker_entry_gets_runtime_urls_wasm_first(tmp_path):
     """The worker's entry requests runtime.mjs's own URLs (no second list): the wasm's and the
     standard library's xz (the wasm first), Pyodide's two modules and the xz decoder; no wheel."""
     entry = entry_site(tmp_path)
+    for name, size in (("pyodide.asm.wasm.xz", 30), ("python_stdlib_pyc.zip.xz", 20)):
+        (tmp_path / "assets" / "pyodide" / "1.0").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "assets" / "pyodide" / "1.0" / name).write_bytes(b"x" * size)
     build_site.write_worker_entry(tmp_path, RUNTIME)
     (line,) = [x for x in entry.read_text().splitlines() if x.startswith("const EARLY = ")]
     early = json.loads(line.removeprefix("const EARLY = ").split("; //")[0])
@@ -99,6 +102,8 @@ def test_worker_entry_gets_runtime_urls_wasm_first(tmp_path):
         ("../../pyodide/1.0/pyodide.asm.wasm", "../../pyodide/1.0/pyodide.asm.wasm.xz"),
         ("../../pyodide/1.0/python_stdlib_pyc.zip", "../../pyodide/1.0/python_stdlib_pyc.zip.xz"),
     ]
+    assert list(early["bytes"].values()) == [30, 20]  # the sizes of the files just listed, in order
+    assert list(early["bytes"]) == [packed for _, packed in early["files"].items()]
     assert early["modules"] == [
         "../../pyodide/1.0/pyodide.mjs",
         "../../pyodide/1.0/pyodide.asm.mjs",

@@ -208,7 +208,10 @@ export class RuntimeDownloads {
       arrived(false);
       return this.nativeFetch(input, init); // started: nothing more to watch
     }
-    const name = fileName(String(input instanceof Request ? input.url : input));
+    const url = String(input instanceof Request ? input.url : input);
+    const name = fileName(url);
+    const waiting = this.prefetched.get(url)?.requested;
+    if (waiting) await waiting; // a prefetch that waits its turn (the wasm first) is not stalled meanwhile
     const control = new AbortController();
     init.signal?.addEventListener("abort", () => control.abort(init.signal.reason));
     const stall = this.stallWatch(name, control);
