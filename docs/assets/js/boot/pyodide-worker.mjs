@@ -1,11 +1,11 @@
 // The Python worker's entry: a module with no static import, so that the runtime's downloads start
 // the moment this one file has arrived. A module worker fetches its static imports one level at a
 // time (one round trip each, ~0.4 s at 40 ms latency before the wasm's first byte was asked for);
-// here the wasm and the standard library (the long poles), Pyodide's two modules and the xz
+// here the wasm (then the standard library: see `prefetched`), Pyodide's two modules and the xz
 // decoder are requested first, then the rest of the worker (worker-main.mjs) is imported and
 // takes over the responses in flight (runtime-downloads.mjs watches them as its own, names a
 // file that fails, and the calc wheel still waits for them: `earlyArrived`).
-// The URLs are runtime.mjs's, written into EARLY by tools/build_site.py (write_runtime_module):
+// The URLs are runtime.mjs's, written into EARLY by tools/build_site.py (write_worker_entry):
 // without them (a site not built by it) worker-main.mjs requests the same files itself.
 
 const EARLY = null; // tools/build_site.py: {files: {plain: packed URL}, bytes: {packed URL: size}, modules: [URL]}, relative to this file
@@ -17,7 +17,9 @@ const here = (path) => new URL(path, import.meta.url).href;
 const held = [];
 self.onmessage = (event) => held.push(event);
 
-/** A request made now and handed over later: its Response (a promise), `abort(reason)`, and
+/** A request made once `after` settles and handed over later: its Response (a promise),
+ * `requested` (settles when the request is made), `nearlyDone` (90 % of `bytes` arrived, or the
+ * end), `abort(reason)`, and
  * `follow(onChunk)`, which reports each chunk of its body, `(bytes, at)` with the time it arrived
  * (those that came before the call first), and resolves to true at its end (rejects on a failed
  * body), so the link's measure is not fooled by bytes that only waited for the handover. */
@@ -27,7 +29,7 @@ function prefetch(url, after = Promise.resolve(), bytes = 0) {
   let received = 0;
   let nearly; // resolves once 90 % of `bytes` (the file's size) have arrived, or at the body's end
   const nearlyDone = new Promise((resolve) => (nearly = resolve));
-  let listener = (bytes, at) => seen.push([bytes, at]);
+  let listener = (n, at) => seen.push([n, at]);
   let whole;
   const ended = new Promise((resolve, reject) => (whole = { resolve, reject }));
   ended.catch(() => {});
@@ -59,7 +61,7 @@ function prefetch(url, after = Promise.resolve(), bytes = 0) {
     nearlyDone,
     abort: (reason) => control.abort(reason),
     follow(onChunk) {
-      for (const [bytes, at] of seen.splice(0)) onChunk(bytes, at);
+      for (const [n, at] of seen.splice(0)) onChunk(n, at);
       listener = onChunk;
       return ended;
     },

@@ -36,7 +36,7 @@ export class RuntimeDownloads {
    * @param {number} [o.fastLinkMbps]  the link speed that counts as fast (a knob, for tests)
    * @param {(stage: string, text: string) => void} o.progress  the worker's stage report
    * @param {() => Promise<object>} [o.loadXz]  imports the xz decoder's module (a knob, for tests)
-   * @param {Map<string, {response: Promise<Response>, abort: Function, follow: Function}>} [o.prefetched]
+   * @param {Map<string, {response: Promise<Response>, requested: Promise<void>, abort: Function, follow: Function}>} [o.prefetched]
    *   the entry's requests in flight, by URL (pyodide-worker.mjs `prefetch`): each answers the
    *   first fetch of its URL in place of a new request
    */
