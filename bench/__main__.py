@@ -15,6 +15,11 @@ default answer, time to the answer to an immediate edit and bytes on the wire un
 the naive page's time to its answer and bytes in the same conditions.
 Then compute (each calculator inside Pyodide, typical and limit inputs) and weight (bytes a first
 visit transfers). Prints a table and writes bench-results.json at the repository root.
+
+`python -m bench --only first-visit --no-build [--site DIR ...] [--net-rounds N]` measures only the
+first visit at 20 Mbit/s gzip (the edit's answer, its bytes and the breakdown), N runs per site,
+alternating between the sites given (e.g. main's build and a branch's, built with
+`tools/build_site.py --site-dir DIR`), so a before/after comparison shares one time window.
 """
 
 from __future__ import annotations
@@ -369,9 +374,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-build", action="store_true", help="reuse site/ (built for the same port)")
     parser.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
     parser.add_argument(
-        "--net-rounds", type=int, default=1, help="runs per emulated network and encoding (default 1; 0 skips them)"
+        "--net-rounds",
+        type=int,
+        default=None,
+        help="runs per emulated network and encoding (default 1; 0 skips them; 3 with --only)",
+    )
+    parser.add_argument(
+        "--only",
+        choices=["first-visit"],
+        help="first-visit: only our first visit at 20 Mbit/s gzip (--net-rounds runs, default 3), alternating"
+        " between the --site folders; prints the medians and the breakdown, writes nothing",
+    )
+    parser.add_argument(
+        "--site",
+        type=Path,
+        action="append",
+        help="with --only: a built site to measure (repeatable; default site/); each is served on its own port",
     )
     args = parser.parse_args(argv)
+    if args.only:
+        return first_visit_only(args.site or [SITE], max(1, args.net_rounds or 3))
+    if args.net_rounds is None:
+        args.net_rounds = 1
 
     load_before = list(os.getloadavg())
     port = args.port or free_port()
@@ -431,6 +455,44 @@ def main(argv: list[str] | None = None) -> int:
     }
     (ROOT / "bench-results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print_table(results)
+    return 0
+
+
+def first_visit_only(sites: list[Path], rounds: int, network: str = "20mbit") -> int:
+    """`--only first-visit`: our first visit at `network` gzip, `rounds` runs per site, the sites
+    alternating run by run (one time window for all), then each site's medians and breakdown."""
+    servers = [serve(site.resolve(), free_port(), {}) for site in sites]
+    for server in servers:
+        server.state["gzip"] = True
+    runs: list[list[dict[str, Any]]] = [[] for _ in sites]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for i in range(rounds):
+            for site, server, done in zip(sites, servers, runs, strict=True):
+                base = f"http://127.0.0.1:{server.server_address[1]}/"
+                done.append(measure_first_visit(browser, base, network))
+                r = done[-1]
+                load = os.getloadavg()[0]
+                got = f"edit answered {r['edit_answer_ms']:.0f} ms, {r['bytes'] / 1e6:.2f} MB"
+                print(f"round {i + 1} {site}: {got} (load {load:.2f})", flush=True)
+        browser.close()
+    for server in servers:
+        server.shutdown()
+    for site, done in zip(sites, runs, strict=True):
+        answers = [r["edit_answer_ms"] for r in done]
+        middle = sorted(done, key=lambda r: r["edit_answer_ms"])[len(done) // 2]["breakdown"]
+        stages = ", ".join(f"{k} {v}" for k, v in middle["stages_ms"].items())
+        files = ", ".join(f"{f} start {v['start_ms']} done {v['end_ms']}" for f, v in middle["files"].items())
+        print(
+            f"{site}: {network} gzip edit answered median {statistics.median(answers):.0f} ms"
+            f" (runs {', '.join(f'{a:.0f}' for a in answers)}), bytes median"
+            f" {statistics.median(r['bytes'] for r in done) / 1e6:.2f} MB"
+        )
+        worker = f"worker created {middle['worker_start_ms']}, its module ran {middle['worker_module_ms']}"
+        print(f"    median run: {worker},")
+        print(f"    {middle['python']} start: {stages}; answer {middle['answer_ms']}")
+        print(f"    files: {files}")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

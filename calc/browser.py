@@ -37,7 +37,7 @@ imported at their first request, never by a calculator page.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import Any
 
@@ -47,6 +47,7 @@ from calc.result import CHART_BARS, row_limit
 
 __all__ = [
     "CHART_BARS",
+    "KINDS",
     "before_request",
     "evaluate_json",
     "fight_request",
@@ -64,16 +65,10 @@ def evaluate_json(request_text: str) -> str:
     shown: dict[str, Any] = {}
     try:
         request = bounds.loads(request_text, None, bounds.MAX_REQUEST_TEXT)  # nesting bounded before it is read
-        if isinstance(request, dict) and request.get("kind") == "turns":
-            return json.dumps({"result": turns_request(request)})
-        if isinstance(request, dict) and request.get("kind") == "statblock":
-            return json.dumps({"result": statblock_request(request)})
-        if isinstance(request, dict) and request.get("kind") == "fight":
-            return json.dumps({"result": fight_request(request)})
-        if isinstance(request, dict) and request.get("kind") == "forecast":
-            return json.dumps({"result": forecast_request(request)})
-        if isinstance(request, dict) and request.get("kind") == "before":
-            return json.dumps({"result": before_request(request)})
+        kind = _kind(request)
+        if kind:
+            handler, _package = KINDS[kind]
+            return json.dumps({"result": handler(request)})
         max_rows = request.pop("max_rows", None) if isinstance(request, dict) else None
         if not (isinstance(max_rows, int) and not isinstance(max_rows, bool) and max_rows > 0):
             max_rows = None
@@ -90,9 +85,21 @@ def package_needed(request_text: str) -> str:
     """The package (`calc.packages.PACKAGES`) a request's JSON text needs beyond `calc`, or `calc`:
     the worker loads it first. A text that does not parse needs `calc` only (it is refused there)."""
     try:
-        return packages.request_package(bounds.loads(request_text, None, bounds.MAX_REQUEST_TEXT))
+        request = bounds.loads(request_text, None, bounds.MAX_REQUEST_TEXT)
     except CalcError:
         return packages.BASE
+    kind = _kind(request)
+    if kind:
+        return KINDS[kind][1]
+    if isinstance(request, dict) and request.get("calculator") in packages.FIGHT_CALCULATORS:
+        return packages.FIGHT
+    return packages.BASE
+
+
+def _kind(request: Any) -> str | None:
+    """The request's `kind` when it is one of `KINDS` (else a calculator request, or refused)."""
+    kind = request.get("kind") if isinstance(request, dict) else None
+    return kind if isinstance(kind, str) and kind in KINDS else None
 
 
 def fight() -> Any:
@@ -186,3 +193,15 @@ def before_request(request: dict) -> dict:
     `calc.fight.before`'s answer `{"p", "label", "lists", "steps"}`."""
     system_id = _system_of(request, BEFORE_KEYS, "before")
     return fight().before(system_id, request.get("state"), request.get("attacker"), request.get("target"))
+
+
+KINDS: dict[str, tuple[Callable[[dict], Any], str]] = {
+    "turns": (turns_request, packages.FIGHT),
+    "statblock": (statblock_request, packages.BASE),
+    "fight": (fight_request, packages.FIGHT),
+    "forecast": (forecast_request, packages.FIGHT),
+    "before": (before_request, packages.FIGHT),
+}
+"""The request kinds beside calculator requests: each one's handler (`evaluate_json` dispatches on
+it) and the browser package it needs (`package_needed`, `calc.packages`), listed once. The
+handlers of `calc-fight` import it at their call, so this table imports none of it."""

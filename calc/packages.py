@@ -44,11 +44,8 @@ page runs (the command line; the benchmarks: `calc.fight_bench` times the tracke
 (tests/calc/test_packages.py)."""
 
 FIGHT_CALCULATORS = ("forecast",)
-"""The calculators whose engine is in `calc-fight` (every system's `forecast`)."""
-
-FIGHT_KINDS = ("fight", "forecast", "before", "turns")
-"""The tracker's request kinds (`calc.browser`) answered by `calc.fight` and `calc.turns`. A
-`statblock` request (the paste box of calculator pages too) needs only `calc`."""
+"""The calculators whose engine is in `calc-fight` (every system's `forecast`). The other requests'
+kinds name their package in `calc.browser.KINDS`, beside their handlers."""
 
 
 def package_of(module: str) -> str:
@@ -63,15 +60,6 @@ def module_of(path: str) -> str:
     if parts[-1] == "__init__" or not path.endswith(".py"):
         parts = parts[:-1]
     return ".".join(parts)
-
-
-def request_package(request: Any) -> str:
-    """The package a decoded `calc.browser` request needs beyond `calc`, or `calc` alone."""
-    if not isinstance(request, dict):
-        return BASE
-    if request.get("kind") in FIGHT_KINDS or request.get("calculator") in FIGHT_CALCULATORS:
-        return FIGHT
-    return BASE
 
 
 def page_packages(tracker: bool, calculators: list[str]) -> list[str]:

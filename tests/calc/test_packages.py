@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from calc import packages
+from calc import browser, packages
 from calc.browser import package_needed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +21,7 @@ import wheel_backend  # noqa: E402
 
 BLOCKED = r"""
 import importlib.abc, json, sys
-from calc import packages
+from calc import browser, packages
 
 class Blocker(importlib.abc.MetaPathFinder):
     '''calc-fight is not installed: none of its modules can be imported.'''
@@ -123,3 +123,14 @@ def test_base_package_answers_without_the_fight_package() -> None:
     assert all(ok for _, ok, defaults in out["answered"] if defaults)  # every calculator at its defaults
     assert out["refused"].count("forecast") >= 5  # the blocker works: the forecast needs calc-fight
     assert "turns" in out["refused"]  # and so does the tracker's round
+
+
+def test_each_request_kind_is_dispatched_and_names_its_package_in_one_table(monkeypatch) -> None:
+    """browser.KINDS is the one list of request kinds: evaluate_json calls its handler and
+    package_needed reads its package (no second list in calc.packages)."""
+    assert not hasattr(packages, "FIGHT_KINDS")
+    for kind, (_handler, package) in browser.KINDS.items():
+        assert package_needed(json.dumps({"kind": kind})) == package
+        monkeypatch.setitem(browser.KINDS, kind, (lambda request: {"handled": request["kind"]}, package))
+        assert json.loads(browser.evaluate_json(json.dumps({"kind": kind}))) == {"result": {"handled": kind}}
+    assert package_needed(json.dumps({"kind": ["fight"]})) == "calc"  # not a kind: a calculator request

@@ -121,7 +121,7 @@ await check("snapshot boots and answers like CPython", async () => {
   let loaded = 0;
   for (const { request, reply } of cases) {
     const text = JSON.stringify(request);
-    const needed = packages.needed(text);
+    const needed = packages.needed(request);
     if (needed !== "calc" && !booted.pyodide.loadedPackages[needed]) loaded += 1;
     await packages.ensure(needed);
     assert.deepStrictEqual(JSON.parse(booted.evaluateJson(text)), reply, text);

@@ -117,3 +117,20 @@ def test_pages_that_need_the_fight_package_name_it_before_the_early_start(fake_s
         assert packages_meta(fake_site / "calc" / "index.html") == []  # a hit calculator needs calc alone
     head = (fake_site / "tracker" / "index.html").read_text().split("</head>")[0]
     assert head.index("cc-python-packages") < head.index("worker-early.mjs")
+
+
+def test_the_early_start_and_its_graph_come_first_in_the_head(fake_site: Path) -> None:
+    """Before the stylesheets and the page's other modules (six connections per host over HTTP/1.1:
+    behind them, the worker was created late), each of its modules listed once."""
+    js = fake_site / "assets" / "js"
+    (js / "boot" / "worker-early.mjs").write_text('import { own } from "./owner.mjs";\nown();\n')
+    (js / "boot" / "owner.mjs").write_text('import { a } from "../a.mjs";\nexport const own = () => a;\n')
+    page = fake_site / "calc" / "index.html"
+    page.write_text(page.read_text().replace("</head>", '<link rel="stylesheet" href="../x.css">\n</head>'))
+    for _ in range(2):  # idempotent
+        module_preload.add_module_preloads(fake_site)
+        head = page.read_text().split("</head>")[0]
+        order = re.findall(r'(?:href|src)="\.\./(?:assets/js/)?([^"]+)"', head)
+        assert order[:4] == ["boot/worker-early.mjs", "boot/owner.mjs", "a.mjs", "sub/c.mjs"], order
+        assert order.index("x.css") > 3 and order.count("a.mjs") == 1
+        assert sorted(order[order.index("x.css") + 1 :]) == ["main.mjs", "side.mjs", "sub/b.mjs"]

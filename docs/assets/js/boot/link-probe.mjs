@@ -18,10 +18,9 @@ export class LinkProbe {
     setTimer(() => this.decide(false), timeoutMs);
   }
 
-  /** `n` more bytes have arrived. */
-  arrived(n) {
+  /** `n` more bytes have arrived, at `at` (now, unless the caller knows when: a body read late). */
+  arrived(n, at = this.now()) {
     this.total += n;
-    const at = this.now();
     if (!this.first) {
       this.first = { at, total: this.total };
       return;

@@ -1,187 +1,91 @@
-// The module Web Worker that runs Python. One per tab, created by calc-worker-client.mjs only on
-// pages that hold a calculator. Protocol (see calc-worker-client.mjs):
-//   worker → page: {type: "progress", stage, text} | {type: "ready", ms, source: "normal" | "snapshot"}
-//                  | {type: "failed", what, message}
-//                  {id, result, applies?, cells?} | {id, error: {input, message, kind}, applies?, cells?}
-//   page → worker: {id, request}            (request: {system, calculator, inputs, form?})
-//                  | {type: "go"}           (start Python now: see CONFIG.hold)
-// Every runtime URL comes from runtime.mjs, which tools/build_site.py generates from the exactly
-// pinned npm package (package.json is the one place the Pyodide version is written). The start's
-// downloads are watched by runtime-downloads.mjs; requests are answered by worker-requests.mjs.
-import { RUNTIME } from "./runtime.mjs";
-import { bootFromSnapshot } from "./snapshot-loader.mjs";
-import { LoadFailure, step } from "./load-failure.mjs";
-import { inCache, RuntimeDownloads } from "./runtime-downloads.mjs";
-import { STALL_MS as DEFAULT_STALL_MS } from "./stall-watch.mjs";
-import { packageLoader } from "./worker-packages.mjs";
-import { requestQueue } from "./worker-requests.mjs";
+// The Python worker's entry: a module with no static import, so that the runtime's downloads start
+// the moment this one file has arrived. A module worker fetches its static imports one level at a
+// time (one round trip each, ~0.4 s at 40 ms latency before the wasm's first byte was asked for);
+// here the wasm (then the standard library: see `prefetched`), Pyodide's two modules and the xz
+// decoder are requested first, then the rest of the worker (worker-main.mjs) is imported and
+// takes over the responses in flight (runtime-downloads.mjs watches them as its own, names a
+// file that fails, and the calc wheel still waits for them: `earlyArrived`).
+// The URLs are runtime.mjs's, written into EARLY by tools/build_site.py (write_worker_entry):
+// without them (a site not built by it) worker-main.mjs requests the same files itself.
 
-const here = (path) => new URL(path, import.meta.url).href;
+const EARLY = null; // tools/build_site.py: {files: {plain: packed URL}, bytes: {packed URL: size}, modules: [URL]}, relative to this file
+
 const started = performance.now();
-let bootSource = "normal"; // "snapshot" when restored from the build-time memory snapshot
-/** Milestones of the start, in ms from the worker's start (sent with "ready"; the benchmark's
- * breakdown of what a reader waits on): runtime module imported, wasm instantiated (Python's
- * file system set up), Python booted with calc loaded, calc imported. */
-const milestones = {};
-const milestone = (name) => (milestones[name] = Math.round(performance.now() - started));
+const here = (path) => new URL(path, import.meta.url).href;
 
-function progress(stage, text) {
-  if (stage !== "download") downloads.reporting = false; // the bar is for the download only
-  self.postMessage({ type: "progress", stage, text });
-}
+// Messages that arrive before worker-main.mjs is here ("go", the first requests) are kept for it.
+const held = [];
+self.onmessage = (event) => held.push(event);
 
-// What Pyodide reports on stderr while starting (shown when the calc package fails to load).
-const bootLog = [];
-function onStderr(line) {
-  console.warn(line);
-  if (!downloads.started) bootLog.push(line);
-}
-
-// Settings the page passes in the worker's name (worker-spec.mjs): {stallMs, hold, controlled,
-// fastLinkMbps, busyMs, packages}.
-const CONFIG = (() => {
-  try {
-    return JSON.parse(self.name || "{}") || {};
-  } catch {
-    return {};
-  }
-})();
-/** Started from a page's head (worker-early.mjs): download the runtime at once, but hold
- * Python's start (CPU work) until the page says "go" (its reader edits, or it is idle), so the
- * downloads overlap the page's own loading while the start never competes with it. */
-let go = null;
-const goPromise = CONFIG.hold ? new Promise((resolve) => (go = resolve)) : Promise.resolve();
-let heldSaid = !CONFIG.hold;
-/** Waits for "go" when held; says so once ({type: "held"}: the page ignores it, tests read it). */
-function goSignal() {
-  if (!heldSaid) self.postMessage({ type: "held" });
-  heldSaid = true;
-  return goPromise;
-}
-
-/** A runtime download that receives no bytes for this long has stalled (a dead server or link):
- * the start fails, naming the file, and the page offers Retry (stall-watch.mjs; a test may set a
- * shorter time through the `cc-stall-ms` knob). */
-const STALL_MS = CONFIG.stallMs > 0 ? CONFIG.stallMs : DEFAULT_STALL_MS;
-const downloads = new RuntimeDownloads({ here, runtime: RUNTIME, controlled: CONFIG.controlled, stallMs: STALL_MS, fastLinkMbps: CONFIG.fastLinkMbps, progress });
-downloads.install(); // before anything fetches: the wasm and the standard library are requested now
-
-/** Once a snapshot download has started, a slower body than this aborts it: the normal start
- * then fetches the wasm again (the snapshot's start took the early one), a cost paid only by a
- * link that slowed fourfold after it was measured. */
-const SNAPSHOT_BUDGET_MS = 1500;
-
-// Pyodide's two modules too: one URL is one module, so Pyodide's own import of pyodide.asm.mjs
-// later finds it loaded. A failure is reported by the import that needs it.
-const runtimeUrl = here(RUNTIME.pyodideDir + "pyodide.mjs");
-const runtimeModule = import(runtimeUrl);
-runtimeModule.catch(() => {});
-import(here(RUNTIME.pyodideDir + "pyodide.asm.mjs")).catch(() => {});
-
-/** Start Python: {evaluateJson (calc.browser's door), runtime (the Pyodide instance), ms}. */
-async function boot() {
-  if (await downloads.cached()) {
-    progress("start", "Starting Python…");
-  } else {
-    downloads.report(`Downloading the Python runtime (${RUNTIME.downloadText})…`);
-    progress("download", downloads.text);
-  }
-  const { loadPyodide } = await step(`the Python runtime (${runtimeUrl})`, () => runtimeModule);
-  milestone("module");
-  const urls = { indexURL: here(RUNTIME.pyodideDir), stdLibURL: here(RUNTIME.stdlib), lockFileURL: here(RUNTIME.lock) };
-  const quiet = { stdout: () => {}, stderr: onStderr };
-
-  /** The normal start: boot, with the calc wheel downloaded meanwhile, then import calc. */
-  async function normalStart() {
-    const pyodide = await step("Python start-up (pyodide.asm.wasm / standard library)", () =>
-      Promise.race([
-        downloads.failure,
-        loadPyodide({
-          ...urls,
-          ...quiet,
-          packages: ["calc"], // fetched while Python boots
-          fsInit: async () => {
-            milestone("wasm"); // everything downloaded and compiled: Python's start comes next
-            await goSignal();
-            progress("start", "Starting Python…");
-          },
-        }),
-      ]),
-    );
-    milestone("booted");
-    progress("import", "Loading the calculators…");
-    if (!pyodide.loadedPackages.calc) {
-      const why = bootLog.length ? bootLog[bootLog.length - 1] : "download failed";
-      throw new LoadFailure(`the calculators package (${here(RUNTIME.wheel)})`, `${why} (or its sha256 did not match the lock file)`);
+/** A request made once `after` settles and handed over later: its Response (a promise),
+ * `requested` (settles when the request is made), `nearlyDone` (90 % of `bytes` arrived, or the
+ * end), `abort(reason)`, and
+ * `follow(onChunk)`, which reports each chunk of its body, `(bytes, at)` with the time it arrived
+ * (those that came before the call first), and resolves to true at its end (rejects on a failed
+ * body), so the link's measure is not fooled by bytes that only waited for the handover. */
+function prefetch(url, after = Promise.resolve(), bytes = 0) {
+  const control = new AbortController();
+  const seen = [];
+  let received = 0;
+  let nearly; // resolves once 90 % of `bytes` (the file's size) have arrived, or at the body's end
+  const nearlyDone = new Promise((resolve) => (nearly = resolve));
+  let listener = (n, at) => seen.push([n, at]);
+  let whole;
+  const ended = new Promise((resolve, reject) => (whole = { resolve, reject }));
+  ended.catch(() => {});
+  ended.finally(() => nearly()).catch(() => {});
+  const requested = after.then(() => {}, () => {}); // when the request is made (`after`: see below)
+  const response = requested.then(() => fetch(url, { signal: control.signal }));
+  response.then(
+    (r) => (r.ok && r.body ? read(r.clone().body) : whole.resolve(true)),
+    (err) => whole.reject(err),
+  );
+  async function read(body) {
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return whole.resolve(true);
+        listener(value.byteLength, performance.now());
+        received += value.byteLength;
+        if (bytes && received >= 0.9 * bytes) nearly();
+      }
+    } catch (err) {
+      whole.reject(err);
     }
-    return pyodide;
   }
-
-  let pyodide;
-  let proven = null; // calc.browser.evaluate_json when the snapshot already proved it works
-  bootSource = "normal";
-  if (RUNTIME.snapshot) {
-    // Restore a build-time memory snapshot (calc already imported): from the service worker's
-    // cache when it holds it, else downloaded only over a fast link (runtime-downloads.mjs).
-    // Any problem → normal start.
-    const s = RUNTIME.snapshot;
-    const cached = await inCache(here(s.url));
-    const download = !cached && (await downloads.link.verdict);
-    // A restore is all CPU: it waits for "go" (a downloaded snapshot once its bytes are here,
-    // in loadPyodide below). The normal start downloads meanwhile and waits at its fsInit.
-    if (cached) await goSignal();
-    const booted = await bootFromSnapshot({
-      // Pyodide waits forever on a runtime file it cannot fetch: fail fast here too (the normal
-      // start then reports the file by name).
-      loadPyodide: async (options) => {
-        if (download) await goSignal();
-        return Promise.race([downloads.failure, loadPyodide(options)]);
-      },
-      ...urls,
-      snapshotURL: here(s.url),
-      sha256: s.sha256,
-      rawSha256: s.rawSha256,
-      probe: s.probe,
-      fetch: downloads.withinBudget(SNAPSHOT_BUDGET_MS),
-      onlyIfCached: !download,
-      options: quiet,
-      fallback: normalStart,
-      onFallback: (err) => console.warn(`Memory snapshot not used (${err.message}); normal start-up instead.`),
-    });
-    pyodide = booted.pyodide;
-    proven = booted.evaluateJson;
-    bootSource = booted.source === "snapshot" ? "snapshot" : "normal";
-  } else {
-    pyodide = await normalStart();
-  }
-  // Import right away, so a broken package surfaces now and not at the first request.
-  const browser = proven ? null : await step("the calculators package (import calc)", () => pyodide.pyimport("calc.browser"));
-  const evaluateJson = proven || browser.evaluate_json;
-  downloads.started = true;
-  milestone("imported");
-  const packages = packageLoader(pyodide, RUNTIME.packages || {});
-  // A page that will certainly ask for another package (the tracker, a forecast: its head says
-  // so, worker-spec.mjs) has it loaded now, so its first answer does not wait for it.
-  for (const name of CONFIG.packages || []) packages.ensure(name).catch((err) => console.warn(`${name}: ${err.message}`));
-  return { evaluateJson, runtime: pyodide, packages, ms: Math.round(performance.now() - started) };
+  response.catch(() => {}); // reported by whoever takes it over (runtime-downloads.mjs)
+  return {
+    response,
+    requested,
+    nearlyDone,
+    abort: (reason) => control.abort(reason),
+    follow(onChunk) {
+      for (const [n, at] of seen.splice(0)) onChunk(n, at);
+      listener = onChunk;
+      return ended;
+    },
+  };
 }
 
-const ready = boot().then(
-  // startedAt: when this module began to run (epoch ms), so the page can place the milestones on
-  // its own clock (the worker's clock starts earlier, before its modules were fetched).
-  (python) => {
-    const { ms } = python;
-    self.postMessage({ type: "ready", ms, source: bootSource, build: RUNTIME.build, milestones, linkRate: downloads.link.rate && Math.round(downloads.link.rate), startedAt: performance.timeOrigin + started });
-    return python;
-  },
-  (err) => {
-    self.postMessage({ type: "failed", what: err.what || "Python start-up", message: err.message });
-    return { error: err };
-  },
-);
+/** packed URL → its prefetch; only where the worker can decode xz (runtime-downloads.mjs asks
+ * for the same URLs then, and for the gzip or plain files otherwise). One after the other, the
+ * wasm first: it arrives ~0.4 s sooner with the whole link (20 Mbit/s), and the end of its
+ * compile then overlaps the standard library's download, which Python needs only once the wasm
+ * is instantiated. The next request goes out when 90 % of the previous file has arrived (its
+ * size from the build), so the link does not idle for the request's round trip. */
+const prefetched = new Map();
+if (EARLY && typeof WebAssembly === "object") {
+  let previous = Promise.resolve();
+  for (const packed of Object.values(EARLY.files)) {
+    const next = prefetch(here(packed), previous, EARLY.bytes?.[packed]);
+    prefetched.set(here(packed), next);
+    previous = next.nearlyDone;
+  }
+}
+for (const url of EARLY?.modules || []) import(here(url)).catch(() => {}); // a failure is reported by the import that needs it
 
-const take = requestQueue(ready, CONFIG.busyMs);
-self.onmessage = (event) => {
-  if (event.data?.type === "go") return go?.();
-  take(event.data);
-};
+import("./worker-main.mjs").then(
+  (main) => main.run({ started, prefetched, held }),
+  (err) => self.postMessage({ type: "failed", what: "the Python worker (worker-main.mjs)", message: err.message }),
+);

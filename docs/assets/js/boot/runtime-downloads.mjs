@@ -5,7 +5,9 @@
 // socket stays open. So, while booting, the worker's own fetches are watched (`install` replaces
 // `self.fetch`) and the start fails fast, naming the file, on any HTTP error, network failure or
 // stall (`failure` rejects); their bytes feed the page's progress bar and the link's measure
-// (link-probe.mjs), and the files every start needs are requested at once (`early`).
+// (link-probe.mjs), and the files every start needs are requested at once (`early`), or taken
+// over from the worker's entry, which requested them before this module was even fetched
+// (`prefetched`, pyodide-worker.mjs): watched the same way from then on.
 import { keepForServiceWorker } from "./handoff.mjs";
 import { gunzipped } from "./gunzip.mjs";
 import { unxzed } from "./unxz.mjs";
@@ -34,8 +36,11 @@ export class RuntimeDownloads {
    * @param {number} [o.fastLinkMbps]  the link speed that counts as fast (a knob, for tests)
    * @param {(stage: string, text: string) => void} o.progress  the worker's stage report
    * @param {() => Promise<object>} [o.loadXz]  imports the xz decoder's module (a knob, for tests)
+   * @param {Map<string, {response: Promise<Response>, requested: Promise<void>, abort: Function, follow: Function}>} [o.prefetched]
+   *   the entry's requests in flight, by URL (pyodide-worker.mjs `prefetch`): each answers the
+   *   first fetch of its URL in place of a new request
    */
-  constructor({ here, runtime, controlled, stallMs, fastLinkMbps, progress, loadXz }) {
+  constructor({ here, runtime, controlled, stallMs, fastLinkMbps, progress, loadXz, prefetched = new Map() }) {
     this.here = here;
     this.runtime = runtime;
     this.stallMs = stallMs;
@@ -56,7 +61,10 @@ export class RuntimeDownloads {
     // page no service worker controls yet (a first visit). A controlled page's fetches come from
     // its service worker; a copy would only outlive that build (a page of the old build still
     // open after a new one activated would hand over the old build's files).
-    this.nativeFetch = controlled ? self.fetch.bind(self) : keepForServiceWorker(self.fetch.bind(self));
+    this.prefetched = prefetched;
+    this.followers = new WeakMap(); // a prefetched Response → its `follow` (its body's chunks, timed)
+    const request = this.takeOver(self.fetch.bind(self));
+    this.nativeFetch = controlled ? request : keepForServiceWorker(request);
     /** What Pyodide asks for by its plain name and the build ships gzip-compressed (build_site.py
      * WASM_GZ): the compressed file is fetched (and watched, and handed over) in its place. A
      * browser without DecompressionStream gets the plain file, which the site keeps (not
@@ -104,6 +112,22 @@ export class RuntimeDownloads {
     this.earlyArrived = Promise.all(arrivals);
   }
 
+  /** `fetch` that answers a prefetched URL with the entry's response (once), aborted with the
+   * caller's signal, its `follow` kept for `watched`; any other URL with `fetch` itself. */
+  takeOver(fetch) {
+    return (input, init = {}) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const early = this.prefetched.get(url);
+      if (!early) return fetch(input, init);
+      this.prefetched.delete(url);
+      init.signal?.addEventListener("abort", () => early.abort(init.signal.reason));
+      return early.response.then((response) => {
+        this.followers.set(response, early.follow);
+        return response;
+      });
+    };
+  }
+
   /** The downloads' bytes go to the page's bar from now on, under `text`. */
   report(text) {
     this.reporting = Boolean(this.runtime.downloadBytes);
@@ -136,7 +160,11 @@ export class RuntimeDownloads {
   async sent(url, input, init, arrived) {
     let packed = this.compressed.get(url);
     const Xz = packed?.xz ? await this.xzDecoder : null;
-    if (packed?.xz && !Xz) packed = packed.fallback; // no decoder: the gzip file, else the plain one
+    if (packed?.xz && !Xz) {
+      this.prefetched.get(packed.url)?.abort(new Error("no xz decoder")); // not needed: free the link
+      this.prefetched.delete(packed.url);
+      packed = packed.fallback; // no decoder: the gzip file, else the plain one
+    }
     if (!packed) return this.watched(input, init, arrived);
     // Pyodide asks for a wheel with the lock's sha256 as `integrity`: a check of the decoded
     // bytes, made here (the browser would check the compressed ones against it and fail).
@@ -180,7 +208,10 @@ export class RuntimeDownloads {
       arrived(false);
       return this.nativeFetch(input, init); // started: nothing more to watch
     }
-    const name = fileName(String(input instanceof Request ? input.url : input));
+    const url = String(input instanceof Request ? input.url : input);
+    const name = fileName(url);
+    const waiting = this.prefetched.get(url)?.requested;
+    if (waiting) await waiting; // a prefetch that waits its turn (the wasm first) is not stalled meanwhile
     const control = new AbortController();
     init.signal?.addEventListener("abort", () => control.abort(init.signal.reason));
     const stall = this.stallWatch(name, control);
@@ -209,7 +240,8 @@ export class RuntimeDownloads {
     // progress, stalls and the link. (The wasm reaches Pyodide gunzipped, in a Response without a
     // URL, so Chromium keeps no compiled code for it: measured, a later visit's start took as long
     // as with the plain file, 410–480 ms.)
-    this.watchBody(name, response.clone().body, stall).then((whole) => this.ended(whole, arrived));
+    const follow = this.followers.get(response) || ((onChunk) => readAll(response.clone().body, onChunk));
+    this.watchBody(name, follow, stall).then((whole) => this.ended(whole, arrived));
     return response;
   }
 
@@ -236,16 +268,15 @@ export class RuntimeDownloads {
     return watch;
   }
 
-  /** Reads a download's copy as it arrives (progress, stalls, the link); true once it is whole. */
-  async watchBody(name, body, stall) {
-    const reader = body.getReader();
+  /** Follows a download's body as it arrives (progress, stalls, the link): `follow(onChunk)`
+   * reports each chunk's bytes and arrival time and resolves at its end; true once it is whole. */
+  async watchBody(name, follow, stall) {
+    stall.arm();
     try {
-      for (;;) {
+      return await follow((bytes, at) => {
         stall.arm();
-        const { done, value } = await reader.read();
-        if (done) return true;
-        this.countBytes(value.byteLength);
-      }
+        this.countBytes(bytes, at);
+      });
     } catch (err) {
       if (!this.started && !stall.failure) this.fail(new LoadFailure(describe(name), `download failed (${err.message})`));
       return false;
@@ -256,8 +287,8 @@ export class RuntimeDownloads {
 
   /** Progress of the first download, in real bytes: what the watched fetches received, plus the
    * two runtime modules Pyodide imports itself (loaded before it fetches anything). */
-  countBytes(n) {
-    this.link.arrived(n);
+  countBytes(n, at) {
+    this.link.arrived(n, at);
     if (!this.reporting) return;
     if (this.received === 0) this.received = (this.runtime.moduleBytes || 0) + this.link.total - n;
     this.received += n;
@@ -291,6 +322,16 @@ export async function inCache(url) {
     return Boolean(self.caches && (await caches.match(url)));
   } catch {
     return false;
+  }
+}
+
+/** Reads `body` to its end, reporting each chunk to `onChunk(bytes, at)`; true at its end. */
+async function readAll(body, onChunk) {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return true;
+    onChunk(value.byteLength, performance.now());
   }
 }
 

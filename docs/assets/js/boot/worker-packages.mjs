@@ -8,10 +8,11 @@ import { LoadFailure } from "./load-failure.mjs";
 /**
  * @param {object} pyodide  the started runtime (normal start or snapshot restore)
  * @param {Record<string, string>} urls  package name → its wheel's URL (runtime.mjs `packages`)
- * @returns {{needed: (text: string) => string, ensure: (name: string) => Promise<void>}}
+ * @returns {{needed: (request: object) => string, ensure: (name: string) => Promise<void>}}
  */
 export function packageLoader(pyodide, urls) {
   const browser = pyodide.pyimport("calc.browser");
+  const beyond = pyodide.pyimport("calc.packages").PACKAGES.toJs().filter((name) => name !== "calc");
   const loading = new Map();
 
   async function install(name) {
@@ -25,8 +26,12 @@ export function packageLoader(pyodide, urls) {
   }
 
   return {
-    /** The package a request's JSON text needs ("calc": none to load). */
-    needed: (text) => browser.package_needed(text),
+    /** The package a request needs ("calc": none to load). Python is asked (its JSON text parsed
+     * once more) only while a package is left to load: once all are, every request needs none. */
+    needed(request) {
+      if (beyond.every((name) => pyodide.loadedPackages[name])) return "calc";
+      return browser.package_needed(JSON.stringify(request));
+    },
     /** Load `name` once (a failure is retried by the next request that needs it). */
     ensure(name) {
       if (name === "calc" || pyodide.loadedPackages[name]) return Promise.resolve();

@@ -45,7 +45,7 @@ export function requestQueue(ready, busyMs) {
 async function packageFailure(python, request) {
   if (python.error || !python.packages || request === undefined) return null;
   try {
-    await python.packages.ensure(python.packages.needed(JSON.stringify(request)));
+    await python.packages.ensure(python.packages.needed(request));
     return null;
   } catch (err) {
     return err;
