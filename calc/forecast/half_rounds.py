@@ -1,0 +1,303 @@
+"""A scripted round's chain solved slot by slot: the round's transition is never multiplied out.
+
+A `ScriptedFight`'s round is a tree of slots (`fight.tree`: the scripts' shared prefixes), each
+slot a sparse move of the healths. Multiplied out, a state of Segments 4 against 4 has about 119
+ends per script (11 after one side's slot × 11 after the other's); kept apart, the chain's points
+are (node of the tree, healths): the round-start states (the root) and the half-round states
+after a slot, each with about 11 moves. The round count advances only at a script's end (a node
+with weight: back to the root, same healths).
+
+Both answers are the `calc.chain_acyclic` ones over the round-start states, computed exactly the
+same way but pulled through the half-round points: every move only lowers hit points, so the one
+way back to the same healths is the round that changes nothing (every slot's "no change" move),
+whose weight is the round-start state's weight of staying; everything else comes from healths
+already done. A half-round point's value is first summed without its own round-start state
+(`V'`), the round-start state's value is solved from it (`H[r + 1] = A[r] + stay × H[r]`, or
+`entries // f` for the mean), then added back times the product of the "no change" weights from
+the root (`V = V' + D × H`), for the healths below to pull.
+
+Only for fights whose healths are tuples of integers that never rise (Segments' hit points), whose
+first round is like the others (`first_differs` false); `applies` says so."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from operator import add, mul
+from typing import Any
+
+from calc.chain_acyclic import _factors, _never, _totals
+from calc.errors import InputError
+from calc.forecast import chain
+from calc.forecast.scripted_round import ScriptedFight
+from calc.reached import Reached
+
+
+def applies(fight: Any) -> bool:
+    """Whether `fight` is a fresh scripted round (not wrapped mid-round) the same every round."""
+    return isinstance(fight, ScriptedFight) and not fight.first_differs and not fight.tree.weight
+
+
+class Points:
+    """The chain's points, numbered from the start (0): `node[p]`, `health[p]`, `depth[p]` (0: a
+    round-start state), the moves into each (`sources`, `factors`), each point's one move from its
+    parent node at the same healths (`kept[p]`: (that point, weight), or None) and the points
+    whose round is over (`over`: round-start states never left)."""
+
+    def __init__(self, fight: ScriptedFight, bound: int) -> None:
+        chain.check_bound(fight, bound)
+        nodes, kids, weights, depths = [fight.tree], [], [], []
+        at = 0
+        while at < len(nodes):  # the tree, breadth first: every child after its parent
+            kids.append([])
+            weights.append(nodes[at].weight)
+            for slot, child in nodes[at].children.items():
+                kids[at].append((slot, len(nodes)))
+                nodes.append(child)
+            at += 1
+        depths = [0] * len(nodes)
+        for at, out in enumerate(kids):
+            for _, c in out:
+                depths[c] = depths[at] + 1
+        start = fight.start[1]
+        self.node, self.health, self.depth = [0], [start], [0]
+        self.sources: list[list[int]] = [[]]
+        self.factors: list[list[int]] = [[]]
+        self.kept: list[tuple[int, int] | None] = [None]
+        self.over: set[int] = set()
+        self.roots = 1
+        number = {(0, start): 0}
+        acts: dict[Any, dict[Any, list[tuple[int, Any]]]] = {}
+        moves = 0
+        todo = [0]
+        while todo:
+            p = todo.pop()
+            n, h = self.node[p], self.health[p]
+            if n == 0 and fight.over(h):
+                self.over.add(p)
+                continue
+            low = sum(h)
+            for slot, c in kids[n]:
+                cache = acts.get(slot)
+                if cache is None:
+                    cache = acts[slot] = {}
+                got = cache.get(h)
+                if got is None:
+                    got = cache[h] = fight._act(h, slot, False)
+                moves += len(got)
+                for x, after in got:
+                    q = self._point(number, c, after, depths[c], todo, bound)
+                    self.sources[q].append(p)
+                    self.factors[q].append(x)
+                    if after == h:
+                        self.kept[q] = (p, x)
+                    elif sum(after) >= low:
+                        raise ValueError(f"a slot raised the healths {h!r} to {after!r}")
+            if weights[n]:  # a script ends here: the round's end, at the same healths
+                q = self._point(number, 0, h, 0, todo, bound)
+                self.sources[q].append(p)
+                self.factors[q].append(weights[n])
+            if moves > chain.MAX_STEPS:
+                raise InputError(
+                    "foes",
+                    f"this fight needs more than {chain.MAX_STEPS:,} steps to follow exactly ({self.roots:,} "
+                    f"states met): try {chain.REDUCE_STEPS}",
+                )
+
+    def _point(self, number: dict, n: int, h: Any, depth: int, todo: list[int], bound: int) -> int:
+        q = number.get((n, h))
+        if q is None:
+            q = number[(n, h)] = len(self.node)
+            self.node.append(n)
+            self.health.append(h)
+            self.depth.append(depth)
+            self.sources.append([])
+            self.factors.append([])
+            self.kept.append(None)
+            todo.append(q)
+            if not depth:
+                self.roots += 1
+                if self.roots > bound:
+                    raise InputError("foes", f"this fight reaches more than {bound:,} states: try {chain.REDUCE}")
+        return q
+
+    def groups(self) -> list[tuple[list[int], int | None]]:
+        """The points by healths, most hit points first (every move from a healths leads lower):
+        each group's half-round points by depth, and its round-start state (None: never one)."""
+        order = sorted(range(len(self.node)), key=lambda p: (-sum(self.health[p]), self.health[p], self.depth[p]))
+        out: list[tuple[list[int], int | None]] = []
+        last: Any = object()
+        for p in order:
+            h = self.health[p]
+            if h != last:
+                out.append(([], None))
+                last = h
+            if self.depth[p]:
+                out[-1][0].append(p)
+            else:
+                out[-1] = (out[-1][0], p)
+        return out
+
+
+def forecast(
+    fight: ScriptedFight, rounds: int, bound: int = chain.MAX_STATES, extra: Sequence[tuple[str, Callable]] = ()
+) -> chain.Forecast:
+    """`chain.forecast(fight, rounds, bound, extra)`, the same answers, solved slot by slot."""
+    with chain._no_cycle_collection():
+        points = Points(fight, bound)
+        tests = chain.thresholds(fight, extra)
+        roots = [p for p in range(len(points.node)) if not points.depth[p]]
+        flags = {p: tuple(bool(test(points.health[p])) for _, test in tests) for p in roots}
+        groups = points.groups()
+        stay, kept = _kept(points, groups, fight.total)
+        within = _within(points, groups, stay, kept, flags, fight.total, rounds, len(tests))
+        means = _means(points, groups, stay, kept, flags, fight.total, len(tests))
+        reached = [Reached(label, within[k], means[k]) for k, (label, _) in enumerate(tests)]
+        return chain.assemble(fight, rounds, reached, points.roots)
+
+
+def _kept(points: Points, groups: list[tuple[list[int], int | None]], scale: int) -> tuple[dict[int, int], list[int]]:
+    """Each round-start state's weight of staying (a round that changes nothing: `scale` once the
+    fight is over), and each point's product of "no change" weights from its round-start state."""
+    kept = [0] * len(points.node)
+    stay: dict[int, int] = {}
+    for half, root in groups:
+        if root is None:
+            continue
+        if root in points.over:
+            stay[root] = scale
+            continue
+        kept[root] = 1
+        q = 0
+        for p in half:  # by depth: each parent before its child
+            own = points.kept[p]
+            if own is not None:
+                kept[p] = kept[own[0]] * own[1]
+        for p, w in zip(points.sources[root], points.factors[root], strict=True):
+            q += kept[p] * w
+        stay[root] = q
+    return stay, kept
+
+
+def _within(
+    points: Points, groups: list, stay: dict[int, int], kept: list[int], flags: dict, scale: int, rounds: int, n: int
+) -> list[tuple[Fraction, ...]]:
+    """P(each threshold reached within 1…`rounds` rounds): `chain_acyclic.reach`'s packing of a
+    point's whole history in one big integer (slot r: its weight after r rounds, times scale^r),
+    a half-round point's slot r the weight of the round r + 1 so far (never more than scale^(r+1))."""
+    places, masks = [], []
+    place = 0
+    for r in range(rounds + 1):
+        bits = (scale ** (r + 1)).bit_length() + 1
+        places.append(place)
+        masks.append((1 << bits) - 1)
+        place += bits
+    shifts = list(zip(places[:-1], masks[:-1], places[1:], strict=True))
+    value = [0] * len(points.node)
+    get = value.__getitem__
+    sources, factors = points.sources, points.factors
+    for half, root in groups:
+        for p in half:
+            value[p] = sum(map(mul, map(get, sources[p]), factors[p]))
+        if root is None:
+            continue
+        inflow = sum(map(mul, map(get, sources[root]), factors[root]))
+        run = total = 1 if root == 0 else 0
+        if inflow or run:
+            q = stay[root]
+            for came, mask, goes in shifts:  # H[r + 1] = A[r] + stay × H[r]
+                run = ((inflow >> came) & mask) + q * run
+                total |= run << goes
+        value[root] = total
+        if total:
+            for p in half:
+                if kept[p]:
+                    value[p] += kept[p] * total
+    out = []
+    for k in range(n):
+        reached = sum(value[p] for p, f in flags.items() if f[k])
+        out.append(tuple(Fraction((reached >> places[r]) & masks[r], scale**r) for r in range(1, rounds + 1)))
+    return out
+
+
+def _means(
+    points: Points, groups: list, stay: dict[int, int], kept: list[int], flags: dict, scale: int, n: int
+) -> list[Fraction | None]:
+    """The expected rounds until each threshold: `chain_acyclic.means` (expected visits of every
+    round-start state, in integers over one denominator D), pulled through the half-round points."""
+    roots = [root for _, root in groups if root is not None]
+    leave = {root: scale - stay[root] for root in roots}
+    denominator = _denominator(points, groups, leave)
+    per = [0] * len(points.node)  # N(s)/f_s at a round-start state, Σ of them along moves at a half-round point
+    get = per.__getitem__
+    sources, factors = points.sources, points.factors
+    spent: dict[tuple[bool, ...], int] = {}
+    for half, root in groups:
+        for p in half:
+            per[p] = sum(map(mul, map(get, sources[p]), factors[p]))
+        if root is None:
+            continue
+        f = leave[root]
+        if not f:
+            continue  # never left: carries nothing on
+        entries = sum(map(mul, map(get, sources[root]), factors[root]))
+        if root == 0:
+            entries += denominator
+        q, rest = divmod(entries, f)
+        if rest:
+            raise ArithmeticError("the common denominator does not cover a state's rounds")
+        per[root] = q
+        key = flags[root]
+        spent[key] = spent.get(key, 0) + q * scale
+        if q:
+            for p in half:
+                if kept[p]:
+                    per[p] += kept[p] * q
+    ordered = [(leave[r], flags[r]) for r in roots]
+    never = _never([f for f, _ in ordered], [fl for _, fl in ordered], n)
+    return _totals(spent, denominator, never)
+
+
+def _denominator(points: Points, groups: list, leave: dict[int, int]) -> int:
+    """`chain_acyclic._denominator` through the half-round points: each prime's most times along
+    one path of round-start states from the start, as one row of exponents per point, the
+    elementwise max of the rows leading to it."""
+    split = {f: _factors(f) for f in set(leave.values()) if f > 1}
+    primes = sorted({k for parts in split.values() for k in parts})
+    if not primes:
+        return 1
+    at = {k: i for i, k in enumerate(primes)}
+    own: dict[int, list[int]] = {}
+    for f, parts in split.items():
+        row = [0] * len(primes)
+        for k, times in parts.items():
+            row[at[k]] = times
+        own[f] = row
+    zero = [0] * len(primes)
+    rows: list[list[int]] = [zero] * len(points.node)
+    sources = points.sources
+    most = zero
+    for half, root in groups:
+        for p in half:
+            rows[p] = _max(rows, sources[p], zero)
+        if root is None:
+            continue
+        f = leave[root]
+        if not f:
+            continue
+        mine = _max(rows, sources[root], zero)
+        rows[root] = mine = list(map(add, mine, own[f])) if f > 1 else mine
+        most = list(map(max, most, mine))
+        for p in half:
+            if points.kept[p] is not None:
+                rows[p] = list(map(max, rows[p], mine))
+    return math.prod(k**times for k, times in zip(primes, most, strict=True))
+
+
+def _max(rows: list[list[int]], sources: list[int], zero: list[int]) -> list[int]:
+    """The elementwise max of the distinct rows of `sources` (rows are shared, never changed)."""
+    found = list({id(c): c for c in map(rows.__getitem__, sources)}.values())
+    if not found:
+        return zero
+    return found[0] if len(found) == 1 else list(map(max, *found))
