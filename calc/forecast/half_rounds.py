@@ -67,17 +67,20 @@ class Points:
         self.kept: list[tuple[int, int] | None] = [None]
         self.over: set[int] = set()
         self.roots = 1
-        number = {(0, start): 0}
+        numbers: list[dict[Any, int]] = [{} for _ in nodes]  # each node's points by their healths
+        numbers[0][start] = 0
+        self.sums = [sum(start)]
         acts: dict[Any, dict[Any, list[tuple[int, Any]]]] = {}
         moves = 0
         todo = [0]
+        sources, factors, sums = self.sources, self.factors, self.sums
         while todo:
             p = todo.pop()
             n, h = self.node[p], self.health[p]
             if n == 0 and fight.over(h):
                 self.over.add(p)
                 continue
-            low = sum(h)
+            low = sums[p]
             for slot, c in kids[n]:
                 cache = acts.get(slot)
                 if cache is None:
@@ -86,16 +89,21 @@ class Points:
                 if got is None:
                     got = cache[h] = fight._act(h, slot, False)
                 moves += len(got)
+                get = numbers[c].get
                 for x, after in got:
-                    q = self._point(number, c, after, depths[c], todo, bound)
-                    self.sources[q].append(p)
-                    self.factors[q].append(x)
+                    q = get(after)
+                    if q is None:
+                        q = self._point(numbers[c], c, after, depths[c], todo, bound)
+                    sources[q].append(p)
+                    factors[q].append(x)
                     if after == h:
                         self.kept[q] = (p, x)
-                    elif sum(after) >= low:
+                    elif sums[q] >= low:
                         raise ValueError(f"a slot raised the healths {h!r} to {after!r}")
             if weights[n]:  # a script ends here: the round's end, at the same healths
-                q = self._point(number, 0, h, 0, todo, bound)
+                q = numbers[0].get(h)
+                if q is None:
+                    q = self._point(numbers[0], 0, h, 0, todo, bound)
                 self.sources[q].append(p)
                 self.factors[q].append(weights[n])
             if moves > chain.MAX_STEPS:
@@ -105,27 +113,27 @@ class Points:
                     f"states met): try {chain.REDUCE_STEPS}",
                 )
 
-    def _point(self, number: dict, n: int, h: Any, depth: int, todo: list[int], bound: int) -> int:
-        q = number.get((n, h))
-        if q is None:
-            q = number[(n, h)] = len(self.node)
-            self.node.append(n)
-            self.health.append(h)
-            self.depth.append(depth)
-            self.sources.append([])
-            self.factors.append([])
-            self.kept.append(None)
-            todo.append(q)
-            if not depth:
-                self.roots += 1
-                if self.roots > bound:
-                    raise InputError("foes", f"this fight reaches more than {bound:,} states: try {chain.REDUCE}")
+    def _point(self, number: dict[Any, int], n: int, h: Any, depth: int, todo: list[int], bound: int) -> int:
+        """A new point: node `n` of the tree at healths `h` (`number`: that node's points)."""
+        q = number[h] = len(self.node)
+        self.node.append(n)
+        self.health.append(h)
+        self.sums.append(sum(h))
+        self.depth.append(depth)
+        self.sources.append([])
+        self.factors.append([])
+        self.kept.append(None)
+        todo.append(q)
+        if not depth:
+            self.roots += 1
+            if self.roots > bound:
+                raise InputError("foes", f"this fight reaches more than {bound:,} states: try {chain.REDUCE}")
         return q
 
     def groups(self) -> list[tuple[list[int], int | None]]:
         """The points by healths, most hit points first (every move from a healths leads lower):
         each group's half-round points by depth, and its round-start state (None: never one)."""
-        order = sorted(range(len(self.node)), key=lambda p: (-sum(self.health[p]), self.health[p], self.depth[p]))
+        order = sorted(range(len(self.node)), key=lambda p: (-self.sums[p], self.health[p], self.depth[p]))
         out: list[tuple[list[int], int | None]] = []
         last: Any = object()
         for p in order:
@@ -262,7 +270,8 @@ def _means(
 def _denominator(points: Points, groups: list, leave: dict[int, int]) -> int:
     """`chain_acyclic._denominator` through the half-round points: each prime's most times along
     one path of round-start states from the start, as one row of exponents per point, the
-    elementwise max of the rows leading to it."""
+    elementwise max of the rows leading to it. Rows are tuples kept once per value (`Rows`), so
+    the points share them and the max of a set of them is worked out once."""
     split = {f: _factors(f) for f in set(leave.values()) if f > 1}
     primes = sorted({k for parts in split.values() for k in parts})
     if not primes:
@@ -274,30 +283,47 @@ def _denominator(points: Points, groups: list, leave: dict[int, int]) -> int:
         for k, times in parts.items():
             row[at[k]] = times
         own[f] = row
-    zero = [0] * len(primes)
-    rows: list[list[int]] = [zero] * len(points.node)
+    kept = Rows(tuple([0] * len(primes)))
+    rows: list[tuple[int, ...]] = [kept.zero] * len(points.node)
     sources = points.sources
-    most = zero
+    most = kept.zero
     for half, root in groups:
         for p in half:
-            rows[p] = _max(rows, sources[p], zero)
+            rows[p] = kept.most(list(map(rows.__getitem__, sources[p])))
         if root is None:
             continue
         f = leave[root]
         if not f:
             continue
-        mine = _max(rows, sources[root], zero)
-        rows[root] = mine = list(map(add, mine, own[f])) if f > 1 else mine
-        most = list(map(max, most, mine))
+        mine = kept.most(list(map(rows.__getitem__, sources[root])))
+        if f > 1:
+            mine = kept.one(tuple(map(add, mine, own[f])))
+        rows[root] = mine
+        most = kept.most([most, mine])
         for p in half:
             if points.kept[p] is not None:
-                rows[p] = list(map(max, rows[p], mine))
+                rows[p] = kept.most([rows[p], mine])
     return math.prod(k**times for k, times in zip(primes, most, strict=True))
 
 
-def _max(rows: list[list[int]], sources: list[int], zero: list[int]) -> list[int]:
-    """The elementwise max of the distinct rows of `sources` (rows are shared, never changed)."""
-    found = list({id(c): c for c in map(rows.__getitem__, sources)}.values())
-    if not found:
-        return zero
-    return found[0] if len(found) == 1 else list(map(max, *found))
+class Rows:
+    """Rows of exponents, each value kept once (one tuple), and the elementwise max of every set
+    of them met, by the set of their ids."""
+
+    def __init__(self, zero: tuple[int, ...]) -> None:
+        self.zero = zero
+        self._rows = {zero: zero}
+        self._most: dict[frozenset[int], tuple[int, ...]] = {}
+
+    def one(self, row: tuple[int, ...]) -> tuple[int, ...]:
+        return self._rows.setdefault(row, row)
+
+    def most(self, rows: list[tuple[int, ...]]) -> tuple[int, ...]:
+        found = dict(zip(map(id, rows), rows, strict=True))
+        if len(found) < 2:
+            return rows[0] if rows else self.zero
+        key = frozenset(found)
+        got = self._most.get(key)
+        if got is None:
+            got = self._most[key] = self.one(tuple(map(max, *found.values())))
+        return got
