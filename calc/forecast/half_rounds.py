@@ -56,6 +56,7 @@ class Points:
                 kids[at].append((slot, len(nodes)))
                 nodes.append(child)
             at += 1
+        ends = [w if not out else 0 for w, out in zip(weights, kids, strict=True)]
         depths = [0] * len(nodes)
         for at, out in enumerate(kids):
             for _, c in out:
@@ -89,15 +90,19 @@ class Points:
                 if got is None:
                     got = cache[h] = fight._act(h, slot, False)
                 moves += len(got)
-                get = numbers[c].get
+                end = ends[c]  # a script's last slot: straight to the next round's start, times its weight
+                to = 0 if end else c
+                number = numbers[to]
+                get = number.get
                 for x, after in got:
                     q = get(after)
                     if q is None:
-                        q = self._point(numbers[c], c, after, depths[c], todo, bound)
+                        q = self._point(number, to, after, depths[to], todo, bound)
                     sources[q].append(p)
-                    factors[q].append(x)
+                    factors[q].append(x * end if end else x)
                     if after == h:
-                        self.kept[q] = (p, x)
+                        if not end:
+                            self.kept[q] = (p, x)
                     elif sums[q] >= low:
                         raise ValueError(f"a slot raised the healths {h!r} to {after!r}")
             if weights[n]:  # a script ends here: the round's end, at the same healths
@@ -182,8 +187,10 @@ def _kept(points: Points, groups: list[tuple[list[int], int | None]], scale: int
             own = points.kept[p]
             if own is not None:
                 kept[p] = kept[own[0]] * own[1]
+        level = points.sums[root]  # a move from other healths lowers the sum: these are the same healths
         for p, w in zip(points.sources[root], points.factors[root], strict=True):
-            q += kept[p] * w
+            if points.sums[p] == level:
+                q += kept[p] * w
         stay[root] = q
     return stay, kept
 
