@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from operator import add, mul
+from operator import mul
 from typing import Any
 
 from calc.chain_acyclic import _factors, _never, _totals
@@ -274,63 +274,66 @@ def _means(
     return _totals(spent, denominator, never)
 
 
+WIDTH = 16
+"""Bits of one exponent in a row packed as one integer (its top bit kept clear: a guard)."""
+
+
 def _denominator(points: Points, groups: list, leave: dict[int, int]) -> int:
     """`chain_acyclic._denominator` through the half-round points: each prime's most times along
     one path of round-start states from the start, as one row of exponents per point, the
-    elementwise max of the rows leading to it. Rows are tuples kept once per value (`Rows`), so
-    the points share them and the max of a set of them is worked out once."""
+    elementwise max of the rows leading to it. A row is one integer, an exponent every `WIDTH`
+    bits, and the max of two is a handful of integer operations over the whole row (`Most`)."""
     split = {f: _factors(f) for f in set(leave.values()) if f > 1}
     primes = sorted({k for parts in split.values() for k in parts})
     if not primes:
         return 1
     at = {k: i for i, k in enumerate(primes)}
-    own: dict[int, list[int]] = {}
+    own: dict[int, int] = {}
     for f, parts in split.items():
-        row = [0] * len(primes)
-        for k, times in parts.items():
-            row[at[k]] = times
-        own[f] = row
-    kept = Rows(tuple([0] * len(primes)))
-    rows: list[tuple[int, ...]] = [kept.zero] * len(points.node)
+        own[f] = sum(times << (WIDTH * at[k]) for k, times in parts.items())
+    most = Most(len(primes))
+    rows = [0] * len(points.node)
+    get = rows.__getitem__
     sources = points.sources
-    most = kept.zero
+    top = 0
     for half, root in groups:
         for p in half:
-            rows[p] = kept.most(list(map(rows.__getitem__, sources[p])))
+            rows[p] = most(set(map(get, sources[p])))
         if root is None:
             continue
         f = leave[root]
         if not f:
             continue
-        mine = kept.most(list(map(rows.__getitem__, sources[root])))
+        mine = most(set(map(get, sources[root])))
         if f > 1:
-            mine = kept.one(tuple(map(add, mine, own[f])))
+            mine += own[f]
+            if mine & most.guards:
+                raise ArithmeticError("an exponent outgrew its place in the packed row")
         rows[root] = mine
-        most = kept.most([most, mine])
+        top = most({top, mine})
         for p in half:
             if points.kept[p] is not None:
-                rows[p] = kept.most([rows[p], mine])
-    return math.prod(k**times for k, times in zip(primes, most, strict=True))
+                rows[p] = most({rows[p], mine})
+    mask = (1 << WIDTH) - 1
+    return math.prod(k ** ((top >> (WIDTH * i)) & mask) for i, k in enumerate(primes))
 
 
-class Rows:
-    """Rows of exponents, each value kept once (one tuple), and the elementwise max of every set
-    of them met, by the set of their ids."""
+class Most:
+    """The elementwise max of rows packed `WIDTH` bits an exponent: for two rows a and b, a
+    field's guard bit survives (a | guards) − b exactly where a's exponent ≥ b's."""
 
-    def __init__(self, zero: tuple[int, ...]) -> None:
-        self.zero = zero
-        self._rows = {zero: zero}
-        self._most: dict[frozenset[int], tuple[int, ...]] = {}
+    def __init__(self, fields: int) -> None:
+        self.guards = sum(1 << (WIDTH * i + WIDTH - 1) for i in range(fields))
 
-    def one(self, row: tuple[int, ...]) -> tuple[int, ...]:
-        return self._rows.setdefault(row, row)
-
-    def most(self, rows: list[tuple[int, ...]]) -> tuple[int, ...]:
-        found = dict(zip(map(id, rows), rows, strict=True))
-        if len(found) < 2:
-            return rows[0] if rows else self.zero
-        key = frozenset(found)
-        got = self._most.get(key)
-        if got is None:
-            got = self._most[key] = self.one(tuple(map(max, *found.values())))
-        return got
+    def __call__(self, rows: set[int]) -> int:
+        if not rows:
+            return 0
+        it = iter(rows)
+        best = next(it)
+        guards = self.guards
+        shift = WIDTH - 1
+        for b in it:
+            keep = ((best | guards) - b) & guards  # a guard bit where best ≥ b
+            keep -= keep >> shift  # that field's low bits all set
+            best = b ^ ((best ^ b) & keep)
+        return best

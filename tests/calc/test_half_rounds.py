@@ -6,6 +6,7 @@ oracle of `test_segments_forecast` for tiny fights; that the Segments engine tak
 from __future__ import annotations
 
 import importlib
+import random
 from functools import partial
 
 import pytest
@@ -93,3 +94,18 @@ def test_past_the_bound_is_refused_naming_the_states():
     built, rounds = fight(named(hero, 3, "Hero"), named(foe, 3, "Foe"))
     with pytest.raises(InputError, match="more than the 50 followed exactly"):
         half_rounds.forecast(built, rounds, bound=50)
+
+
+def test_packed_rows_max_equals_the_elementwise_max():
+    """`Most` (the max of rows packed one exponent every WIDTH bits) against max() field by field."""
+    rng = random.Random(22)
+    most = half_rounds.Most(7)
+    for _ in range(300):
+        rows = [
+            tuple(rng.randrange(0, 1 << (half_rounds.WIDTH - 1)) for _ in range(7)) for _ in range(rng.randint(1, 6))
+        ]
+        packed = {sum(e << (half_rounds.WIDTH * i) for i, e in enumerate(row)) for row in rows}
+        got = most(packed)
+        fields = [(got >> (half_rounds.WIDTH * i)) & ((1 << half_rounds.WIDTH) - 1) for i in range(7)]
+        assert fields == [max(col) for col in zip(*rows, strict=True)]
+    assert most(set()) == 0
