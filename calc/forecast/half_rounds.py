@@ -27,7 +27,7 @@ from fractions import Fraction
 from operator import mul
 from typing import Any
 
-from calc.chain_acyclic import _factors, _never, _totals
+from calc.chain_acyclic import _factors, _never, _totals, layout, packed_history
 from calc.errors import InputError
 from calc.forecast import chain
 from calc.forecast.scripted_round import ScriptedFight
@@ -201,13 +201,7 @@ def _within(
     """P(each threshold reached within 1…`rounds` rounds): `chain_acyclic.reach`'s packing of a
     point's whole history in one big integer (slot r: its weight after r rounds, times scale^r),
     a half-round point's slot r the weight of the round r + 1 so far (never more than scale^(r+1))."""
-    places, masks = [], []
-    place = 0
-    for r in range(rounds + 1):
-        bits = (scale ** (r + 1)).bit_length() + 1
-        places.append(place)
-        masks.append((1 << bits) - 1)
-        place += bits
+    places, masks, _ = layout(scale, rounds)
     shifts = list(zip(places[:-1], masks[:-1], places[1:], strict=True))
     value = [0] * len(points.node)
     get = value.__getitem__
@@ -218,13 +212,7 @@ def _within(
         if root is None:
             continue
         inflow = sum(map(mul, map(get, sources[root]), factors[root]))
-        run = total = 1 if root == 0 else 0
-        if inflow or run:
-            q = stay[root]
-            for came, mask, goes in shifts:  # H[r + 1] = A[r] + stay × H[r]
-                run = ((inflow >> came) & mask) + q * run
-                total |= run << goes
-        value[root] = total
+        value[root] = total = packed_history(inflow, root == 0, stay[root], shifts)
         if total:
             for p in half:
                 if kept[p]:
