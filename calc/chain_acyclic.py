@@ -58,14 +58,7 @@ def reach(
     Σ (w/g_t)·(g_t·H_t[r]) = Σ w·H_t[r] as before (Segments 4 against 4: 10,307 bits once, not
     3,855 and then 6,452 bits)."""
     slots = rounds + 1
-    places: list[int] = []  # where slot r starts
-    masks: list[int] = []
-    place = 0
-    for r in range(slots):
-        bits = (scale ** (r + 1)).bit_length() + 1
-        places.append(place)
-        masks.append((1 << bits) - 1)
-        place += bits
+    places, masks, place = layout(scale, rounds)
     low = (1 << place) - 1  # the slots; the mean's value lies above them
     moves = list(zip(places[:-1], masks[:-1], places[1:], strict=True))  # slot r of the sum → slot r + 1
     stay, common, leave, bases, factors = _reduced(g, scale)
@@ -79,13 +72,7 @@ def reach(
     for j in range(len(leave) - 1, -1, -1):  # every state after the ones leading to it
         total = sum(map(mul, map(packed.__getitem__, sources[j]), factors[j]))
         inflow, entries = total & low, total >> place
-        run = total = 1 if j == start else 0
-        if inflow or run:
-            q = stay[j]
-            for came, mask, goes in moves:  # H[r + 1] = A[r] + stay × H[r]
-                run = ((inflow >> came) & mask) + q * run
-                total |= run << goes
-        history[j] = total
+        history[j] = total = packed_history(inflow, j == start, stay[j], moves)
         total *= common[j]
         f = leave[j]
         if f:  # a state never left carries nothing on and is past, or counted in `never`
@@ -101,6 +88,32 @@ def reach(
         reached = sum(p for p, f in zip(history, flags, strict=True) if f[k])
         within.append(tuple(Fraction((reached >> places[r]) & masks[r], scale**r) for r in range(1, slots)))
     return within, _totals(spent, denominator, never)
+
+
+def layout(scale: int, rounds: int) -> tuple[list[int], list[int], int]:
+    """Where each slot r = 0…`rounds` of a packed history starts, its mask (as wide as scale^(r+1)
+    and a bit), and the width of them all."""
+    places: list[int] = []
+    masks: list[int] = []
+    place = 0
+    for r in range(rounds + 1):
+        bits = (scale ** (r + 1)).bit_length() + 1
+        places.append(place)
+        masks.append((1 << bits) - 1)
+        place += bits
+    return places, masks, place
+
+
+def packed_history(inflow: int, start: bool, stay: int, moves: list[tuple[int, int, int]]) -> int:
+    """A state's history packed (`reach`): H[0] = [the start], H[r + 1] = A[r] + stay × H[r], with
+    A[r] what flows in during round r + 1 (slot r of `inflow`); `moves`: (slot r's place, its mask,
+    slot r + 1's place)."""
+    run = total = 1 if start else 0
+    if inflow or run:
+        for came, mask, goes in moves:
+            run = ((inflow >> came) & mask) + stay * run
+            total |= run << goes
+    return total
 
 
 def means(g: Graph, start: int, flags: Sequence[tuple[bool, ...]], scale: int) -> list[Fraction | None]:

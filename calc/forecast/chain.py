@@ -59,10 +59,9 @@ def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int
     return {states[i]: [(w, states[j]) for w, j in out] for i, out in enumerate(moves)}
 
 
-def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State], list[list[tuple[int, int]]]]:
-    """`explore` with every state numbered (`states[n]`, the start 0) and each one-round move
-    `(weight, n)`: the chain then hashes small integers, not nested tuples of healths, for every
-    one of its transitions."""
+def check_bound(fight: Fight, bound: int) -> int:
+    """The most states `fight` can have, refused with an InputError before any work when past
+    `bound`, or when a round walks too many orders from each of them."""
     most = fight.state_bound()
     if most > bound:
         raise InputError(
@@ -76,6 +75,14 @@ def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State]
             f"this fight has up to {most:,} states, each round walking more than {limit:,} orders of who acts "
             f"when: more than the {MAX_WORK:,} steps followed exactly: try {REDUCE}",
         )
+    return most
+
+
+def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State], list[list[tuple[int, int]]]]:
+    """`explore` with every state numbered (`states[n]`, the start 0) and each one-round move
+    `(weight, n)`: the chain then hashes small integers, not nested tuples of healths, for every
+    one of its transitions."""
+    most = check_bound(fight, bound)
     states: list[State] = [fight.start]
     number = {fight.start: 0}
     moves: list[list[tuple[int, int]]] = [[]]
@@ -107,12 +114,8 @@ def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State]
     return states, moves
 
 
-def _whole(healths: list[Any], test: Callable[[Any], bool], n: int) -> bool:
-    return test(healths[n])
-
-
-def _marked(healths: list[Any], i: int, mark: Callable[[Any], bool], n: int) -> bool:
-    return mark(healths[n][i])
+def _marked(i: int, mark: Callable[[Any], bool], healths: Any) -> bool:
+    return mark(healths[i])
 
 
 def forecast(
@@ -146,21 +149,37 @@ def _forecast(fight: Fight, rounds: int, bound: int, extra: Sequence[tuple[str, 
     step: Any = moves.__getitem__
     chain = StateChain(0, step, total=fight.total, bounded=False)  # bounded by explore_numbered()
     healths = [s[1] for s in states]  # the chain's states are their numbers
+    tests = thresholds(fight, extra)
+    reached = chain.reach_all([(label, partial(_at, healths, test)) for label, test in tests], rounds)
+    return assemble(fight, rounds, reached, len(states))
 
-    thresholds: list[tuple[str, Callable[[Any], bool]]] = [
-        ("Party wins", lambda n: fight.side_out(FOES, healths[n]) and not fight.side_out(PARTY, healths[n])),
-        ("Foes win", lambda n: fight.side_out(PARTY, healths[n]) and not fight.side_out(FOES, healths[n])),
-        ("Over", lambda n: fight.over(healths[n])),
+
+def _at(healths: list[Any], test: Callable[[Any], bool], n: int) -> bool:
+    return test(healths[n])
+
+
+def thresholds(
+    fight: Fight, extra: Sequence[tuple[str, Callable[[Any], bool]]] = ()
+) -> list[tuple[str, Callable[[Any], bool]]]:
+    """Every threshold the forecast answers, each a test of every fighter's health: the sides'
+    wins, the fight over, each fighter's marks in order, then `extra`."""
+    tests: list[tuple[str, Callable[[Any], bool]]] = [
+        ("Party wins", lambda h: fight.side_out(FOES, h) and not fight.side_out(PARTY, h)),
+        ("Foes win", lambda h: fight.side_out(PARTY, h) and not fight.side_out(FOES, h)),
+        ("Over", fight.over),
     ]
     for i, f in enumerate(fight.fighters):
         for label, mark in f.marks:
-            thresholds.append((label, partial(_marked, healths, i, mark)))
-    for label, test in extra:
-        thresholds.append((label, partial(_whole, healths, test)))
-    reached = chain.reach_all(thresholds, rounds)
+            tests.append((label, partial(_marked, i, mark)))
+    tests.extend(extra)
+    return tests
+
+
+def assemble(fight: Fight, rounds: int, reached: Sequence[Reached], states: int) -> Forecast:
+    """The `Forecast` from every threshold's answer, in `thresholds`' order."""
     marks: list[tuple[Reached, ...]] = []
     at = 3
     for f in fight.fighters:
         marks.append(tuple(reached[at : at + len(f.marks)]))
         at += len(f.marks)
-    return Forecast(rounds, reached[0], reached[1], reached[2], tuple(marks), len(states), tuple(reached[at:]))
+    return Forecast(rounds, reached[0], reached[1], reached[2], tuple(marks), states, tuple(reached[at:]))

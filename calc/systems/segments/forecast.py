@@ -20,7 +20,7 @@ from typing import Any
 from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
-from calc.forecast import answer, chain, rest_of_round
+from calc.forecast import answer, chain, half_rounds, rest_of_round
 from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each, entry
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
@@ -154,7 +154,10 @@ def rest_slots(fight: ScriptedFight, order: list[int], acted: int) -> list[Slot]
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
     mid = rest_of_round.mid_round(fight, inputs, partial(rest_slots, fight))
-    result = chain.forecast(mid, inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
+    if half_rounds.applies(mid):  # the same answers, the round never multiplied out
+        result = half_rounds.forecast(mid, inputs["rounds"])
+    else:
+        result = chain.forecast(mid, inputs["rounds"])  # type: ignore[arg-type]  # the chain reads the round's interface
     said = steps(inputs, data) + rest_of_round.step(inputs, data, "group-initiative")
     if inputs["order"] and any(f.most > 1 for f in fight.fighters):
         said.append(
