@@ -64,7 +64,7 @@ def reach(
     stay, common, leave, bases, factors = _reduced(g, scale)
     sources = g.sources
     n = len(flags[start])
-    never = _never(leave, flags, n)
+    never = never_reached(leave, flags, n)
     denominator = _denominator(sources, leave)
     packed = [0] * len(leave)  # g_t·H_t in the slots, N(t)/f_t above them
     history = [0] * len(leave)  # H_t in the slots
@@ -87,7 +87,7 @@ def reach(
     for k in range(n):
         reached = sum(p for p, f in zip(history, flags, strict=True) if f[k])
         within.append(tuple(Fraction((reached >> places[r]) & masks[r], scale**r) for r in range(1, slots)))
-    return within, _totals(spent, denominator, never)
+    return within, exact_totals(spent, denominator, never)
 
 
 def layout(scale: int, rounds: int) -> tuple[list[int], list[int], int]:
@@ -124,7 +124,7 @@ def means(g: Graph, start: int, flags: Sequence[tuple[bool, ...]], scale: int) -
     states where it is not yet reached: E = Σ_(s not done) V(s), V(s) = entries(s)·scale/f_s
     with f_s = scale − (weight of staying at s), entries(s) = [s is the start] +
     Σ_(t → s) entries(t)·w/f_t. Each f_t and its moves' w are first divided by their gcd g_t
-    (a smaller f to build D from). Each f is split into factors (`_factors`: its small primes,
+    (a smaller f to build D from). Each f is split into factors (`prime_factors`: its small primes,
     then what is left); with c(s) = the most times each factor divides the product of the f_u
     along one path from the start to s (s included), D = Π factor^max c makes N(s) =
     D·entries(s) an integer divisible by f_s: N(s) = [start]·D + Σ N(t)/f_t · w, exact integer
@@ -132,7 +132,7 @@ def means(g: Graph, start: int, flags: Sequence[tuple[bool, ...]], scale: int) -
     against 4: 6,452 bits, not 26,301: every move's product is that much cheaper). One value per
     state, whatever the number of thresholds (a backward pass needs one per threshold)."""
     _, _, leave, bases, factors = _reduced(g, scale)
-    never = _never(leave, flags, len(flags[start]))
+    never = never_reached(leave, flags, len(flags[start]))
     sources = g.sources
     denominator = _denominator(sources, leave)
     per: list[int] = [0] * len(leave)  # N(s)/f_s: what each move out of s carries, per unit of w
@@ -147,7 +147,7 @@ def means(g: Graph, start: int, flags: Sequence[tuple[bool, ...]], scale: int) -
         per[j] = q = entries // f
         key = flags[j]
         spent[key] = spent.get(key, 0) + q * bases[j]
-    return _totals(spent, denominator, never)
+    return exact_totals(spent, denominator, never)
 
 
 def _reduced(g: Graph, scale: int) -> tuple[list[int], list[int], list[int], list[int], list[list[int]]]:
@@ -171,12 +171,14 @@ def _reduced(g: Graph, scale: int) -> tuple[list[int], list[int], list[int], lis
     return g.stay, common, leave, bases, factors
 
 
-def _never(leave: list[int], flags: Sequence[tuple[bool, ...]], n: int) -> list[bool]:
+def never_reached(leave: list[int], flags: Sequence[tuple[bool, ...]], n: int) -> list[bool]:
     """A state never left (f = 0) and not past a threshold: that threshold never comes."""
     return [any(not f and not flag[i] for f, flag in zip(leave, flags, strict=True)) for i in range(n)]
 
 
-def _totals(spent: dict[tuple[bool, ...], int], denominator: int, never: list[bool]) -> list[Fraction | None]:
+def exact_totals(spent: dict[tuple[bool, ...], int], denominator: int, never: list[bool]) -> list[Fraction | None]:
+    """Each threshold's expected rounds until it, as one Fraction (the summed integers over
+    `denominator`), or None where it may never come: the one place the integers become a Fraction."""
     return [
         None if never[i] else Fraction(sum(v for key, v in spent.items() if not key[i]), denominator)
         for i in range(len(never))
@@ -188,7 +190,7 @@ def _denominator(sources: list[list[int]], leave: list[int]) -> int:
     the state's own included): c(s), one row of exponents over every factor met, from the start
     down (every state's sources come before it), the elementwise max of its sources' distinct
     rows, in C. A state never left (f = 0) adds nothing and carries nothing on."""
-    split = {f: _factors(f) for f in set(leave) if f > 1}
+    split = {f: prime_factors(f) for f in set(leave) if f > 1}
     primes = sorted({k for parts in split.values() for k in parts})
     if not primes:
         return 1
@@ -215,7 +217,7 @@ def _denominator(sources: list[list[int]], leave: list[int]) -> int:
 _SMALL_PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, math.isqrt(p) + 1))]
 
 
-def _factors(n: int) -> dict[int, int]:
+def prime_factors(n: int) -> dict[int, int]:
     """`n` (> 1) as {factor: times}: its primes below 1,000, then what is left as one factor (a
     prime, or a product of larger primes: still a valid factor, only perhaps not the smallest)."""
     out: dict[int, int] = {}

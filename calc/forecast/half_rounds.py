@@ -27,7 +27,7 @@ from fractions import Fraction
 from operator import mul
 from typing import Any
 
-from calc.chain_acyclic import _factors, _never, _totals, layout, packed_history
+from calc.chain_acyclic import exact_totals, layout, never_reached, packed_history, prime_factors
 from calc.errors import InputError
 from calc.forecast import chain
 from calc.forecast.scripted_round import ScriptedFight
@@ -47,7 +47,7 @@ class Points:
 
     def __init__(self, fight: ScriptedFight, bound: int) -> None:
         chain.check_bound(fight, bound)
-        nodes, kids, weights, depths = [fight.tree], [], [], []
+        nodes, kids, weights = [fight.tree], [], []
         at = 0
         while at < len(nodes):  # the tree, breadth first: every child after its parent
             kids.append([])
@@ -258,8 +258,8 @@ def _means(
                 if kept[p]:
                     per[p] += kept[p] * q
     ordered = [(leave[r], flags[r]) for r in roots]
-    never = _never([f for f, _ in ordered], [fl for _, fl in ordered], n)
-    return _totals(spent, denominator, never)
+    never = never_reached([f for f, _ in ordered], [fl for _, fl in ordered], n)
+    return exact_totals(spent, denominator, never)
 
 
 WIDTH = 16
@@ -271,7 +271,7 @@ def _denominator(points: Points, groups: list, leave: dict[int, int]) -> int:
     one path of round-start states from the start, as one row of exponents per point, the
     elementwise max of the rows leading to it. A row is one integer, an exponent every `WIDTH`
     bits, and the max of two is a handful of integer operations over the whole row (`Most`)."""
-    split = {f: _factors(f) for f in set(leave.values()) if f > 1}
+    split = {f: prime_factors(f) for f in set(leave.values()) if f > 1}
     primes = sorted({k for parts in split.values() for k in parts})
     if not primes:
         return 1

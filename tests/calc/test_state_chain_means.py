@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from calc.chain_acyclic import _factors
+from calc.chain_acyclic import prime_factors
 from calc.state_chain import StateChain
 
 
@@ -76,7 +76,7 @@ def test_acyclic_means_equal_the_backward_solve(total, seed):
 
 @pytest.mark.parametrize("n", [2, 12, 360, 1_000_003, 1_000_003 * 1_000_033 * 4, 999_983**2])
 def test_factors_multiply_back(n):
-    parts = _factors(n)
+    parts = prime_factors(n)
     product = 1
     for k, times in parts.items():
         assert k > 1
