@@ -224,3 +224,21 @@ def test_after_cancel_no_line_says_python_is_still_starting(browser, site, contr
         assert "Cancelled" in line, line
     finally:
         ctx.close()
+
+
+def test_the_worker_hides_jspi_from_pyodide(browser, site):
+    """Chromium has JSPI and, with Pyodide on it, now and then crashed the whole renderer when a
+    page was left while its worker started Python (pyodide-worker.mjs): the worker hides it, and
+    the calculators still answer."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(FIRST_READY_MS)
+        page.goto(shared_url(site.base, site))
+        settle(page, SHARED[1])
+        assert page.evaluate("'Suspending' in WebAssembly"), "this Chromium has no JSPI: the test shows nothing"
+        python = [w for w in page.workers if "pyodide-worker" in w.url]
+        assert len(python) == 1, [w.url for w in page.workers]
+        assert python[0].evaluate("['Suspending', 'promising', 'Suspender'].filter((n) => n in WebAssembly)") == []
+    finally:
+        ctx.close()

@@ -22,7 +22,7 @@ let copies = 0;
 /** Load a copy of the entry with EARLY written in as tools/build_site.py does (null: a site not
  * built by it), beside a worker-main.mjs (`main`: its source; null: missing) and the runtime
  * modules, each logging its evaluation; `messages` are posted to it right after. */
-async function loadEntry({ early = EARLY, main = 'globalThis.log.push("worker-main"); export function run(args) { globalThis.ran(args); }', messages = [] } = {}) {
+async function loadEntry({ early = EARLY, main = 'globalThis.log.push("worker-main"); export function run(args) { globalThis.ran(args); }', pyodide = 'globalThis.log.push("pyodide.mjs");', messages = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "cc-entry-"));
   mkdirSync(join(dir, "boot"));
   mkdirSync(join(dir, "pyodide"));
@@ -31,7 +31,7 @@ async function loadEntry({ early = EARLY, main = 'globalThis.log.push("worker-ma
   writeFileSync(join(dir, "boot", "pyodide-worker.mjs"), built);
   if (main !== null) writeFileSync(join(dir, "boot", "worker-main.mjs"), main);
   writeFileSync(join(dir, "boot", "xz-decompress.mjs"), 'globalThis.log.push("xz-decompress");');
-  writeFileSync(join(dir, "pyodide", "pyodide.mjs"), 'globalThis.log.push("pyodide.mjs");');
+  writeFileSync(join(dir, "pyodide", "pyodide.mjs"), pyodide);
 
   const log = [];
   const bodies = new Map(); // file name → its stream's controller
@@ -157,4 +157,18 @@ test("the standard library is requested once 90 % of the wasm (its size from the
   assert.equal(log.at(-1), "fetch python_stdlib_pyc.zip.xz", "at 90 %, before the wasm's end");
   bodies.get("pyodide.asm.wasm.xz").close();
   bodies.get("python_stdlib_pyc.zip.xz").close();
+});
+
+test("JSPI is hidden from Pyodide before any of its code runs (Chromium's renderer crash when a page is left mid-start)", async () => {
+  const stand = () => {};
+  Object.assign(WebAssembly, { Suspending: stand, promising: stand, Suspender: stand });
+  const jspi = '["Suspending", "promising", "Suspender"].filter((n) => n in WebAssembly).join() || "none"';
+  const main = `globalThis.log.push("worker-main sees JSPI: " + (${jspi})); export function run(args) { globalThis.ran(args); }`;
+  const pyodide = `globalThis.log.push("pyodide.mjs sees JSPI: " + (${jspi}));`;
+  const { log, ran } = await loadEntry({ main, pyodide });
+  await ran;
+  await flush();
+  assert.ok(log.includes("pyodide.mjs sees JSPI: none"), log);
+  assert.ok(log.includes("worker-main sees JSPI: none"), log);
+  for (const name of ["Suspending", "promising", "Suspender"]) assert.equal(name in WebAssembly, false, name);
 });
