@@ -6,11 +6,13 @@ prints its inputs and answer, and each GM screen prints on at most two A4 pages.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
 from pages import FIRST_READY_MS, answers, settle
+from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -28,6 +30,23 @@ def _new_page(browser, viewport: dict, **options):
     page = context.new_page()
     page.set_default_timeout(FIRST_READY_MS)
     return context, page
+
+
+def _each_page(browser, site, urls, viewport: dict, media: str | None = None, **options) -> Iterator[tuple[str, Page]]:
+    """Each of `urls` opened in a context of its own, closed after. Why not one tab for them all:
+    Chromium 156 now and then kills a renderer when a page is left while its Python worker is
+    starting, and the next page of the site, sharing that renderer, crashes with it (a failed CHECK
+    on the worker's thread; see pyodide-worker.mjs). These tests look at each page, not at leaving
+    one: a context per page gives each its own renderer."""
+    for url in urls:
+        context, page = _new_page(browser, viewport, **options)
+        try:
+            if media:
+                page.emulate_media(media=media)
+            page.goto(urljoin(site.base, url))
+            yield url, page
+        finally:
+            context.close()
 
 
 def _focus_last_field(page) -> None:
@@ -51,22 +70,19 @@ def test_answer_in_view_on_arrival_and_while_editing(browser, site, viewport):
     """On every calculator page the answer line is inside the viewport on arrival and while the
     last field has focus; it shows the result's summary."""
     mobile = viewport is PHONE
-    context, page = _new_page(browser, viewport, is_mobile=mobile, has_touch=mobile)
     out = []
-    try:
-        for (system, name), case in site.calculator_pages().items():
-            page.goto(urljoin(site.base, case["url"]))
-            shown = settle(page, name)
-            line = page.locator(".cc-calc .cc-answer")
-            arrival = line.evaluate(IN_VIEW)
-            if shown.get("summary"):
-                assert shown["summary"] in line.inner_text(), (system, name)
-            _focus_last_field(page)
-            editing = line.evaluate(IN_VIEW)
-            if not (arrival["visible"] and editing["visible"]):
-                out.append((system, name, arrival, editing))
-    finally:
-        context.close()
+    pages = {case["url"]: key for key, case in site.calculator_pages().items()}
+    for url, page in _each_page(browser, site, pages, viewport, is_mobile=mobile, has_touch=mobile):
+        system, name = pages[url]
+        shown = settle(page, name)
+        line = page.locator(".cc-calc .cc-answer")
+        arrival = line.evaluate(IN_VIEW)
+        if shown.get("summary"):
+            assert shown["summary"] in line.inner_text(), (system, name)
+        _focus_last_field(page)
+        editing = line.evaluate(IN_VIEW)
+        if not (arrival["visible"] and editing["visible"]):
+            out.append((system, name, arrival, editing))
     assert not out, out
 
 
@@ -189,30 +205,25 @@ def test_axe_finds_no_serious_violations(browser, site, kind, theme):
     with a validation error showing."""
     urls = dict(_page_types(site))[kind]
     # bypass_csp: axe is injected as an inline script, which the site's CSP rightly refuses
-    context, page = _new_page(browser, PHONE, color_scheme=theme, bypass_csp=True)
     found = []
-    try:
-        for url in urls:
-            page.goto(urljoin(site.base, url))
-            if kind == "calculators":
-                settle(page)
-                _show_error(page)
-            if kind == "tracker":
-                _seed_fight(page, url.split("/")[0])
-            if kind == "presets":
-                settle(page)
-                _open_presets(page)
-            scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
-            assert scheme == ("slate" if theme == "dark" else "default")
-            page.add_script_tag(path=str(AXE))
-            violations = page.evaluate(
-                "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations.map("
-                "(v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))",
-                AXE_TAGS,
-            )
-            found += [(url, v) for v in violations if v["impact"] in ("serious", "critical")]
-    finally:
-        context.close()
+    for url, page in _each_page(browser, site, urls, PHONE, color_scheme=theme, bypass_csp=True):
+        if kind == "calculators":
+            settle(page)
+            _show_error(page)
+        if kind == "tracker":
+            _seed_fight(page, url.split("/")[0])
+        if kind == "presets":
+            settle(page)
+            _open_presets(page)
+        scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        assert scheme == ("slate" if theme == "dark" else "default")
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(
+            "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations.map("
+            "(v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))",
+            AXE_TAGS,
+        )
+        found += [(url, v) for v in violations if v["impact"] in ("serious", "critical")]
     assert not found, found[:5]
 
 
@@ -228,17 +239,11 @@ def test_every_rule_page_prints_whole_tables(browser, site):
     """Print at A4 width: no navigation, no table wider than the page or clipped by a box."""
     pages = _pages_with_tables(site)
     assert len(pages) >= 10, pages
-    context, page = _new_page(browser, {"width": A4_WIDTH, "height": 1123})
-    page.emulate_media(media="print")
     bad = []
-    try:
-        for url in pages:
-            page.goto(urljoin(site.base, url))
-            page.wait_for_load_state("load")
-            problems = page.evaluate(PRINT_CHECK_JS)
-            bad += [(url, p) for p in problems]
-    finally:
-        context.close()
+    for url, page in _each_page(browser, site, pages, {"width": A4_WIDTH, "height": 1123}, media="print"):
+        page.wait_for_load_state("load")
+        problems = page.evaluate(PRINT_CHECK_JS)
+        bad += [(url, p) for p in problems]
     assert not bad, bad[:10]
 
 
