@@ -203,7 +203,12 @@ class Rules(Sides):
         self.total = 1
         for a in actors:
             self.total *= a.turn * (a.end[0] if a.end else 1)
-        self._groups: dict[tuple[Any, Group], list[tuple[int, Any]]] = {}
+        self._points: list[Any] = []  # a round's states (healths, round states), numbered as met
+        self._numbers: dict[Any, int] = {}
+        self._moves: dict[Group, dict[int, list[tuple[int, int]]]] = {}  # per group: point → its turns
+        self._closes: dict[int, list[tuple[int, int]]] = {}  # point → its end-of-round rolls (numbered)
+        self._healths: list[Healths] = []  # the healths a round ends in, numbered as met
+        self._healths_numbers: dict[Healths, int] = {}
         self._blows: dict[tuple[int, int, Health, int, Health, Any], Sequence[tuple[int, Health, Any]]] = {}
         self.followed = 0  # states stepped over every order's chain: refused past MAX_FOLLOWED
         self._ends: dict[Healths, list[tuple[int, Healths]]] = {}
@@ -222,14 +227,34 @@ class Rules(Sides):
         in one of its out states), the current one in any state, the ones after it untouched."""
         return focus_bound(self.targets, [f.states for f in self.fighters], [f.out_states for f in self.fighters])
 
-    def group(self, state: Any, group: Group) -> list[tuple[int, Any]]:
-        """The group's turns from `state` (healths, round states), as integer weights over the
-        product of its members' turns; members up when the group begins all act."""
-        key = (state, group)
-        got = self._groups.get(key)
-        if got is None:
-            got = self._groups[key] = self._act(state, group)
-        return got
+    def _point(self, state: Any) -> int:
+        """The number of a round's state (healths, round states): the round's dicts then hash small
+        integers, not nested tuples, and each group's turns are cached by it."""
+        n = self._numbers.get(state)
+        if n is None:
+            n = self._numbers[state] = len(self._points)
+            self._points.append(state)
+        return n
+
+    def healths_of(self, k: int) -> Healths:
+        """The healths numbered `k` by `round_numbered`."""
+        return self._healths[k]
+
+    def _healths_number(self, healths: Healths) -> int:
+        k = self._healths_numbers.get(healths)
+        if k is None:
+            k = self._healths_numbers[healths] = len(self._healths)
+            self._healths.append(healths)
+        return k
+
+    def _turns(self, n: int, group: Group) -> list[tuple[int, int]]:
+        """The group's turns from point `n`, as integer weights over the product of its members'
+        turns, to the points they reach (`_act`)."""
+        return [(q, self._point(after)) for q, after in self._act(self._points[n], group)]
+
+    def _close(self, n: int) -> list[tuple[int, int]]:
+        """The end-of-round rolls from point `n` (`end` of its healths), to numbered healths."""
+        return [(q, self._healths_number(hs)) for q, hs in self.end(self._points[n][0])]
 
     def _act(self, state: Any, group: Group) -> list[tuple[int, Any]]:
         healths0 = state[0]
@@ -270,22 +295,42 @@ class Rules(Sides):
         end-of-round rolls, as integer weights over `total`; with the health states met on the way
         (what the time grows with). `standing`: each fighter's round state to start from (the
         rest of a round begun: the blocks and dodges left), else `fresh`."""
+        out, steps = self.round_numbered(order, healths, standing)
+        return {self._healths[k]: w for k, w in out.items()}, steps
+
+    def round_numbered(
+        self, order: Order, healths: Healths, standing: Sequence[Any] | None = None
+    ) -> tuple[dict[int, int], int]:
+        """`round` with the healths it ends in numbered (`healths_of`). The hottest loop of the
+        fixed-order forecast: every state of the round is a number, each group's turns from it
+        cached by that number (read inline, no call per state), the end-of-round rolls by it too."""
         if standing is None:
             standing = [f.fresh(h) for f, h in zip(self.fighters, healths, strict=True)]
-        fresh = tuple(standing)
-        dist: dict[Any, int] = {(healths, fresh): 1}
+        dist: dict[int, int] = {self._point((healths, tuple(standing))): 1}
         steps = 0
         for group in order:
-            nxt: dict[Any, int] = {}
-            for state, p in dist.items():
-                for q, after in self.group(state, group):
-                    nxt[after] = nxt.get(after, 0) + p * q
+            turns = self._moves.get(group)
+            if turns is None:
+                turns = self._moves[group] = {}
+            nxt: dict[int, int] = {}
+            get = nxt.get
+            for n, p in dist.items():
+                got = turns.get(n)
+                if got is None:
+                    got = turns[n] = self._turns(n, group)
+                for q, m in got:
+                    nxt[m] = get(m, 0) + p * q
             dist = nxt
             steps += len(dist)
-        out: dict[Healths, int] = {}
-        for (hs, _), p in dist.items():
-            for q, after in self.end(hs):
-                out[after] = out.get(after, 0) + p * q
+        out: dict[int, int] = {}
+        put = out.get
+        closes = self._closes
+        for n, p in dist.items():
+            ends = closes.get(n)
+            if ends is None:
+                ends = closes[n] = self._close(n)
+            for q, k in ends:
+                out[k] = put(k, 0) + p * q
         return out, steps
 
     def end(self, healths: Healths) -> list[tuple[int, Healths]]:
