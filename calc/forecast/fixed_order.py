@@ -207,6 +207,7 @@ class Rules(Sides):
         self._numbers: dict[Any, int] = {}
         self._moves: dict[Group, dict[int, list[tuple[int, int]]]] = {}  # per group: point → its turns
         self._closes: dict[int, list[tuple[int, int]]] = {}  # point → its end-of-round rolls (numbered)
+        self._lasts: dict[Group, dict[int, tuple[list[tuple[int, int]], tuple[int, ...]]]] = {}  # `_last`
         self._healths: list[Healths] = []  # the healths a round ends in, numbered as met
         self._healths_numbers: dict[Healths, int] = {}
         self._blows: dict[tuple[int, int, Health, int, Health, Any], Sequence[tuple[int, Health, Any]]] = {}
@@ -252,9 +253,23 @@ class Rules(Sides):
         turns, to the points they reach (`_act`)."""
         return [(q, self._point(after)) for q, after in self._act(self._points[n], group)]
 
+    def _last(self, n: int, group: Group) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+        """The group's turns from point `n` as a round's last group: straight on through the
+        end-of-round rolls to the numbered healths (weights merged), with the points its turns reach
+        (counted in the round's steps)."""
+        turns = self._turns(n, group)
+        out: dict[int, int] = {}
+        for q, m in turns:
+            for r, k in self._close(m):
+                out[k] = out.get(k, 0) + q * r
+        return [(w, k) for k, w in out.items()], tuple(m for _, m in turns)
+
     def _close(self, n: int) -> list[tuple[int, int]]:
-        """The end-of-round rolls from point `n` (`end` of its healths), to numbered healths."""
-        return [(q, self._healths_number(hs)) for q, hs in self.end(self._points[n][0])]
+        """The end-of-round rolls from point `n` (`end` of its healths), to numbered healths (cached)."""
+        got = self._closes.get(n)
+        if got is None:
+            got = self._closes[n] = [(q, self._healths_number(hs)) for q, hs in self.end(self._points[n][0])]
+        return got
 
     def _act(self, state: Any, group: Group) -> list[tuple[int, Any]]:
         healths0 = state[0]
@@ -308,7 +323,7 @@ class Rules(Sides):
             standing = [f.fresh(h) for f, h in zip(self.fighters, healths, strict=True)]
         dist: dict[int, int] = {self._point((healths, tuple(standing))): 1}
         steps = 0
-        for group in order:
+        for group in order[:-1]:
             turns = self._moves.get(group)
             if turns is None:
                 turns = self._moves[group] = {}
@@ -324,14 +339,25 @@ class Rules(Sides):
             steps += len(dist)
         out: dict[int, int] = {}
         put = out.get
-        closes = self._closes
+        if not order:  # nobody left to act this round: its end only
+            for n, p in dist.items():
+                for q, k in self._close(n):
+                    out[k] = put(k, 0) + p * q
+            return out, steps
+        group = order[-1]
+        lasts = self._lasts.get(group)
+        if lasts is None:
+            lasts = self._lasts[group] = {}
+        reached: set[int] = set()
         for n, p in dist.items():
-            ends = closes.get(n)
-            if ends is None:
-                ends = closes[n] = self._close(n)
+            last = lasts.get(n)
+            if last is None:
+                last = lasts[n] = self._last(n, group)
+            ends, points = last
             for q, k in ends:
                 out[k] = put(k, 0) + p * q
-        return out, steps
+            reached.update(points)
+        return out, steps + len(reached)
 
     def end(self, healths: Healths) -> list[tuple[int, Healths]]:
         """Each fighter's end-of-round roll (a dying check) while the fight is on (cached)."""
