@@ -35,9 +35,10 @@ MAX_WORK = 400_000
 """The most (orders × states each order's chain may have), checked before anything is computed."""
 
 MAX_FOLLOWED = 4_000
-"""The most states followed by the orders' one chain (`fixed_mixture`; 0.5 to 1.5 ms each in
-CPython: Active Defense's 2 against 2, 8,682 states, takes 9.6 s), counted as they are found: the
-bound above counts every dying fighter's hit points, rarely all reached."""
+"""The most states followed by the orders' one chain (`fixed_mixture`; about 0.5 ms each in CPython,
+the round's walk about half of it, the chain's solve the rest, more with dying checks: `python -m
+calc.forecast.bench --lifted` times the 2 against 2 past it), counted as they are found: the bound
+above counts every dying fighter's hit points, rarely all reached."""
 
 MAX_FIGHTERS = 7
 """The most fighters whose orders are listed (7! = 5,040 orders at most)."""
