@@ -273,36 +273,41 @@ class Rules(Sides):
         return got
 
     def _act(self, state: Any, group: Group) -> list[tuple[int, Any]]:
+        """The group's turns from `state` (each member up when the group begins makes its blows,
+        each at its side's current target): the states they reach, integer weights over the
+        product of the members' turns (a member out counts its turn as not taken)."""
         healths0 = state[0]
         dist: dict[Any, int] = {state: 1}
         pad = 1
+        fighters = self.fighters
+        blows = self._blows
         for i in group:
-            me = self.fighters[i]
+            me = fighters[i]
             own = healths0[i]
             if me.out(own):
                 pad *= me.turn
                 continue
-            aims = self.targets[me.side]
+            aims = [(j, fighters[j].out) for j in self.targets[me.side]]
             for b, blow in enumerate(me.blows):
                 nxt: dict[Any, int] = {}
+                get = nxt.get
                 for cur, p in dist.items():
                     hs, rs = cur
-                    t = next((j for j in aims if not self.fighters[j].out(hs[j])), None)
-                    if t is None:
-                        nxt[cur] = nxt.get(cur, 0) + p * blow.scale
+                    for t, out in aims:  # the side's current target: the first not out
+                        if not out(hs[t]):
+                            break
+                    else:
+                        nxt[cur] = get(cur, 0) + p * blow.scale
                         continue
-                    for q, health, r in self._blow(i, b, own, t, hs[t], rs[t]):
+                    key = (i, b, own, t, hs[t], rs[t])
+                    hits = blows.get(key)
+                    if hits is None:
+                        hits = blows[key] = blow.hit(own, fighters[t], hs[t], rs[t])
+                    for q, health, r in hits:
                         after = ((*hs[:t], health, *hs[t + 1 :]), (*rs[:t], r, *rs[t + 1 :]))
-                        nxt[after] = nxt.get(after, 0) + p * q
+                        nxt[after] = get(after, 0) + p * q
                 dist = nxt
         return [(p * pad, s) for s, p in dist.items()]
-
-    def _blow(self, i: int, b: int, own: Health, t: int, health: Health, r: Any) -> Sequence[tuple[int, Health, Any]]:
-        key = (i, b, own, t, health, r)
-        got = self._blows.get(key)
-        if got is None:
-            got = self._blows[key] = self.fighters[i].blows[b].hit(own, self.fighters[t], health, r)
-        return got
 
     def round(
         self, order: Order, healths: Healths, standing: Sequence[Any] | None = None
