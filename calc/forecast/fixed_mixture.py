@@ -48,6 +48,7 @@ class MixedFight:
         self._idles: dict[Order, int] = {}
         self._up: dict[Healths, tuple[bool, ...]] = {}
         self._kept_orders: dict[tuple[Order, tuple[bool, ...]], Order] = {}
+        self._keys: dict[Order, dict[int, tuple[Order, Healths]]] = {}  # per order: numbered healths → state
 
     def side_out(self, side: str, healths: Healths) -> bool:
         return self.rules.side_out(side, healths)
@@ -75,11 +76,17 @@ class MixedFight:
             pairs = [(order, self.den)]
         merged: dict[tuple[Any, Healths], int] = {}
         for one, weight in pairs:
-            out, steps = self.rules.round(one, healths)
+            out, steps = self.rules.round_numbered(one, healths)
             weight *= self._idle(one)
             self.steps += steps
-            for hs, w in out.items():
-                key = (OVER if self.over(hs) else self._kept(one, hs), hs)
+            keys = self._keys.get(one)
+            if keys is None:
+                keys = self._keys[one] = {}
+            for k, w in out.items():
+                key = keys.get(k)
+                if key is None:
+                    hs = self.rules.healths_of(k)
+                    key = keys[k] = (OVER if self.over(hs) else self._kept(one, hs), hs)
                 merged[key] = merged.get(key, 0) + weight * w
         return [(w, s) for s, w in merged.items()]
 

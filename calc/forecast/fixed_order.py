@@ -35,9 +35,10 @@ MAX_WORK = 400_000
 """The most (orders × states each order's chain may have), checked before anything is computed."""
 
 MAX_FOLLOWED = 4_000
-"""The most states followed by the orders' one chain (`fixed_mixture`; 0.5 to 1.5 ms each in
-CPython: Active Defense's 2 against 2, 8,682 states, takes 9.6 s), counted as they are found: the
-bound above counts every dying fighter's hit points, rarely all reached."""
+"""The most states followed by the orders' one chain (`fixed_mixture`; about 0.5 ms each in CPython,
+the round's walk about half of it, the chain's solve the rest, more with dying checks: `python -m
+calc.forecast.bench --lifted` times the 2 against 2 past it), counted as they are found: the bound
+above counts every dying fighter's hit points, rarely all reached."""
 
 MAX_FIGHTERS = 7
 """The most fighters whose orders are listed (7! = 5,040 orders at most)."""
@@ -203,7 +204,13 @@ class Rules(Sides):
         self.total = 1
         for a in actors:
             self.total *= a.turn * (a.end[0] if a.end else 1)
-        self._groups: dict[tuple[Any, Group], list[tuple[int, Any]]] = {}
+        self._points: list[Any] = []  # a round's states (healths, round states), numbered as met
+        self._numbers: dict[Any, int] = {}
+        self._moves: dict[Group, dict[int, list[tuple[int, int]]]] = {}  # per group: point → its turns
+        self._closes: dict[int, list[tuple[int, int]]] = {}  # point → its end-of-round rolls (numbered)
+        self._lasts: dict[Group, dict[int, tuple[list[tuple[int, int]], tuple[int, ...]]]] = {}  # `_last`
+        self._healths: list[Healths] = []  # the healths a round ends in, numbered as met
+        self._healths_numbers: dict[Healths, int] = {}
         self._blows: dict[tuple[int, int, Health, int, Health, Any], Sequence[tuple[int, Health, Any]]] = {}
         self.followed = 0  # states stepped over every order's chain: refused past MAX_FOLLOWED
         self._ends: dict[Healths, list[tuple[int, Healths]]] = {}
@@ -222,46 +229,85 @@ class Rules(Sides):
         in one of its out states), the current one in any state, the ones after it untouched."""
         return focus_bound(self.targets, [f.states for f in self.fighters], [f.out_states for f in self.fighters])
 
-    def group(self, state: Any, group: Group) -> list[tuple[int, Any]]:
-        """The group's turns from `state` (healths, round states), as integer weights over the
-        product of its members' turns; members up when the group begins all act."""
-        key = (state, group)
-        got = self._groups.get(key)
+    def _point(self, state: Any) -> int:
+        """The number of a round's state (healths, round states): the round's dicts then hash small
+        integers, not nested tuples, and each group's turns are cached by it."""
+        n = self._numbers.get(state)
+        if n is None:
+            n = self._numbers[state] = len(self._points)
+            self._points.append(state)
+        return n
+
+    def healths_of(self, k: int) -> Healths:
+        """The healths numbered `k` by `round_numbered`."""
+        return self._healths[k]
+
+    def _healths_number(self, healths: Healths) -> int:
+        k = self._healths_numbers.get(healths)
+        if k is None:
+            k = self._healths_numbers[healths] = len(self._healths)
+            self._healths.append(healths)
+        return k
+
+    def _turns(self, n: int, group: Group) -> list[tuple[int, int]]:
+        """The group's turns from point `n`, as integer weights over the product of its members'
+        turns, to the points they reach (`_act`)."""
+        return [(q, self._point(after)) for q, after in self._act(self._points[n], group)]
+
+    def _last(self, n: int, group: Group) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+        """The group's turns from point `n` as a round's last group: straight on through the
+        end-of-round rolls to the numbered healths (weights merged), with the points its turns reach
+        (counted in the round's steps)."""
+        turns = self._turns(n, group)
+        out: dict[int, int] = {}
+        for q, m in turns:
+            for r, k in self._close(m):
+                out[k] = out.get(k, 0) + q * r
+        return [(w, k) for k, w in out.items()], tuple(m for _, m in turns)
+
+    def _close(self, n: int) -> list[tuple[int, int]]:
+        """The end-of-round rolls from point `n` (`end` of its healths), to numbered healths (cached)."""
+        got = self._closes.get(n)
         if got is None:
-            got = self._groups[key] = self._act(state, group)
+            got = self._closes[n] = [(q, self._healths_number(hs)) for q, hs in self.end(self._points[n][0])]
         return got
 
     def _act(self, state: Any, group: Group) -> list[tuple[int, Any]]:
+        """The group's turns from `state` (each member up when the group begins makes its blows,
+        each at its side's current target): the states they reach, integer weights over the
+        product of the members' turns (a member out counts its turn as not taken)."""
         healths0 = state[0]
         dist: dict[Any, int] = {state: 1}
         pad = 1
+        fighters = self.fighters
+        blows = self._blows
         for i in group:
-            me = self.fighters[i]
+            me = fighters[i]
             own = healths0[i]
             if me.out(own):
                 pad *= me.turn
                 continue
-            aims = self.targets[me.side]
+            aims = [(j, fighters[j].out) for j in self.targets[me.side]]
             for b, blow in enumerate(me.blows):
                 nxt: dict[Any, int] = {}
+                get = nxt.get
                 for cur, p in dist.items():
                     hs, rs = cur
-                    t = next((j for j in aims if not self.fighters[j].out(hs[j])), None)
-                    if t is None:
-                        nxt[cur] = nxt.get(cur, 0) + p * blow.scale
+                    for t, out in aims:  # the side's current target: the first not out
+                        if not out(hs[t]):
+                            break
+                    else:
+                        nxt[cur] = get(cur, 0) + p * blow.scale
                         continue
-                    for q, health, r in self._blow(i, b, own, t, hs[t], rs[t]):
+                    key = (i, b, own, t, hs[t], rs[t])
+                    hits = blows.get(key)
+                    if hits is None:
+                        hits = blows[key] = blow.hit(own, fighters[t], hs[t], rs[t])
+                    for q, health, r in hits:
                         after = ((*hs[:t], health, *hs[t + 1 :]), (*rs[:t], r, *rs[t + 1 :]))
-                        nxt[after] = nxt.get(after, 0) + p * q
+                        nxt[after] = get(after, 0) + p * q
                 dist = nxt
         return [(p * pad, s) for s, p in dist.items()]
-
-    def _blow(self, i: int, b: int, own: Health, t: int, health: Health, r: Any) -> Sequence[tuple[int, Health, Any]]:
-        key = (i, b, own, t, health, r)
-        got = self._blows.get(key)
-        if got is None:
-            got = self._blows[key] = self.fighters[i].blows[b].hit(own, self.fighters[t], health, r)
-        return got
 
     def round(
         self, order: Order, healths: Healths, standing: Sequence[Any] | None = None
@@ -270,23 +316,54 @@ class Rules(Sides):
         end-of-round rolls, as integer weights over `total`; with the health states met on the way
         (what the time grows with). `standing`: each fighter's round state to start from (the
         rest of a round begun: the blocks and dodges left), else `fresh`."""
+        out, steps = self.round_numbered(order, healths, standing)
+        return {self._healths[k]: w for k, w in out.items()}, steps
+
+    def round_numbered(
+        self, order: Order, healths: Healths, standing: Sequence[Any] | None = None
+    ) -> tuple[dict[int, int], int]:
+        """`round` with the healths it ends in numbered (`healths_of`). The hottest loop of the
+        fixed-order forecast: every state of the round is a number, each group's turns from it
+        cached by that number (read inline, no call per state), the end-of-round rolls by it too."""
         if standing is None:
             standing = [f.fresh(h) for f, h in zip(self.fighters, healths, strict=True)]
-        fresh = tuple(standing)
-        dist: dict[Any, int] = {(healths, fresh): 1}
+        dist: dict[int, int] = {self._point((healths, tuple(standing))): 1}
         steps = 0
-        for group in order:
-            nxt: dict[Any, int] = {}
-            for state, p in dist.items():
-                for q, after in self.group(state, group):
-                    nxt[after] = nxt.get(after, 0) + p * q
+        for group in order[:-1]:
+            turns = self._moves.get(group)
+            if turns is None:
+                turns = self._moves[group] = {}
+            nxt: dict[int, int] = {}
+            get = nxt.get
+            for n, p in dist.items():
+                got = turns.get(n)
+                if got is None:
+                    got = turns[n] = self._turns(n, group)
+                for q, m in got:
+                    nxt[m] = get(m, 0) + p * q
             dist = nxt
             steps += len(dist)
-        out: dict[Healths, int] = {}
-        for (hs, _), p in dist.items():
-            for q, after in self.end(hs):
-                out[after] = out.get(after, 0) + p * q
-        return out, steps
+        out: dict[int, int] = {}
+        put = out.get
+        if not order:  # nobody left to act this round: its end only
+            for n, p in dist.items():
+                for q, k in self._close(n):
+                    out[k] = put(k, 0) + p * q
+            return out, steps
+        group = order[-1]
+        lasts = self._lasts.get(group)
+        if lasts is None:
+            lasts = self._lasts[group] = {}
+        reached: set[int] = set()
+        for n, p in dist.items():
+            last = lasts.get(n)
+            if last is None:
+                last = lasts[n] = self._last(n, group)
+            ends, points = last
+            for q, k in ends:
+                out[k] = put(k, 0) + p * q
+            reached.update(points)
+        return out, steps + len(reached)
 
     def end(self, healths: Healths) -> list[tuple[int, Healths]]:
         """Each fighter's end-of-round roll (a dying check) while the fight is on (cached)."""
