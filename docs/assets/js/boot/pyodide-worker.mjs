@@ -14,13 +14,13 @@ const started = performance.now();
 const here = (path) => new URL(path, import.meta.url).href;
 
 // Pyodide runs Python on JSPI's switchable stacks (WebAssembly.Suspending) wherever the engine
-// has them. Chromium 156 then kills the whole renderer (a failed CHECK on the worker's thread,
-// the same address in every crash dump) now and then when a page is left while its worker is
+// has them. Chromium 156 kills the whole renderer (a failed CHECK on the worker's thread, the
+// same address in every crash dump) now and then when a page is left while its worker is
 // starting Python: the next page of the same site, sharing that renderer, shows "Page crashed".
-// Leaving rule pages at their load event crashed 3 rounds in 18 (20 pages each), and none in 25
-// with JSPI hidden. The calculators never suspend Python (no run_sync, no async import), so
-// Pyodide is shown an engine without JSPI, before any of its code runs, and calls Python the
-// classic way.
+// Leaving rule pages at their load event crashed 5 rounds in 43 (20 pages each) with JSPI, none
+// in 25 without; a whole browser-test run without it still met one such crash: rarer, not gone.
+// The calculators never suspend Python (no run_sync, no async import), so Pyodide is shown an
+// engine without JSPI, before any of its code runs, and calls Python the classic way.
 for (const name of ["Suspending", "promising", "Suspender"]) delete WebAssembly[name];
 
 // Messages that arrive before worker-main.mjs is here ("go", the first requests) are kept for it.
