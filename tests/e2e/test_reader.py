@@ -32,14 +32,19 @@ def _new_page(browser, viewport: dict, **options):
     return context, page
 
 
-def _each_page(browser, site, urls, viewport: dict, media: str | None = None, **options) -> Iterator[tuple[str, Page]]:
-    """Each of `urls` opened in a context of its own, closed after. Why not one tab for them all:
-    Chromium 156 now and then kills a renderer when a page is left while its Python worker is
-    starting, and the next page of the site, sharing that renderer, crashes with it (a failed CHECK
-    on the worker's thread; see pyodide-worker.mjs). These tests look at each page, not at leaving
-    one: a context per page gives each its own renderer."""
+def _each_page(
+    browser, site, urls, viewport: dict, media: str | None = None, storage=None, **options
+) -> Iterator[tuple[str, Page]]:
+    """Each of `urls` opened in a context of its own, closed after, its local storage seeded
+    first (`storage(url)`: {key: value}), never by a reload. Why: Chromium 156 now and then kills
+    a renderer when a page is left or reloaded while its Python worker is busy, and the next page
+    of the site, sharing that renderer, crashes with it (a failed CHECK on the worker's thread; see
+    pyodide-worker.mjs). These tests look at each page, not at leaving one: a context per page
+    gives each its own renderer."""
     for url in urls:
-        context, page = _new_page(browser, viewport, **options)
+        items = [{"name": k, "value": v} for k, v in (storage(url) if storage else {}).items()]
+        state = {"storage_state": {"cookies": [], "origins": [{"origin": site.origin, "localStorage": items}]}}
+        context, page = _new_page(browser, viewport, **options, **(state if items else {}))
         try:
             if media:
                 page.emulate_media(media=media)
@@ -144,10 +149,10 @@ PAGE_TYPES = [
 ]
 
 
-def _seed_fight(page, system: str) -> None:
+def _fight_storage(url: str) -> dict[str, str]:
     """A fight in the tracker's storage (round 1, the foe's turn, damage and a condition; Ann below
-    0, so a health state shows where the rules name one), loaded, the Rulings and add form open;
-    then a refused action, so its message shows too."""
+    0, so a health state shows where the rules name one)."""
+    system = url.split("/")[0]
     people = [
         {"id": "c1", "name": "Ann", "side": "pc", "max": 20, "damage": 23, "tags": ["Hurt"]},
         {"id": "c2", "name": "Orc", "side": "foe", "max": 15, "damage": 0, "tags": []},
@@ -166,8 +171,12 @@ def _seed_fight(page, system: str) -> None:
         "nextId": 3,
     }
     history = {"past": [present], "present": present, "future": []}
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"cc-tracker-{system}", json.dumps(history)])
-    page.reload()
+    return {f"cc-tracker-{system}": json.dumps(history)}
+
+
+def _seed_fight(page, system: str) -> None:
+    """The stored fight (`_fight_storage`) loaded, the Rulings and add form open; then a refused
+    action, so its message shows too."""
     page.wait_for_selector(".cc-tracker[data-cc-bound] .cc-tk-card")
     assert page.locator(".cc-tk-order li[aria-current]").count() == 1
     if system in ("countup", "action-points"):
@@ -178,15 +187,15 @@ def _seed_fight(page, system: str) -> None:
     page.wait_for_selector(".cc-tk-status.cc-tk-problem")
 
 
+def _carried_storage(url: str) -> dict[str, str]:
+    """Values carried from another calculator to the round calculator at `url`."""
+    carried = {"attacker": {}, "target": {"target_hp": "9"}, "from": {"calculator": "damage", "title": "Damage"}}
+    return {f"cc-current:{url.split('/')[0]}": json.dumps(carried)}
+
+
 def _open_presets(page) -> None:
-    """Values carried from another calculator (the note showing), the preset picker open with a
+    """The carried values' note showing (`_carried_storage`), the preset picker open with a
     saved preset and an error showing (a blank name saved)."""
-    page.evaluate(
-        "(system) => localStorage.setItem(`cc-current:${system}`, JSON.stringify({attacker: {},"
-        " target: {target_hp: '9'}, from: {calculator: 'damage', title: 'Damage'}}))",
-        page.eval_on_selector(".cc-calc", "(c) => c.dataset.ccSystem"),
-    )
-    page.reload()
     settle(page)
     assert page.locator(".cc-calc .cc-carried").is_visible()
     page.locator(".cc-calc .cc-presets summary").click()
@@ -206,14 +215,14 @@ def test_axe_finds_no_serious_violations(browser, site, kind, theme):
     urls = dict(_page_types(site))[kind]
     # bypass_csp: axe is injected as an inline script, which the site's CSP rightly refuses
     found = []
-    for url, page in _each_page(browser, site, urls, PHONE, color_scheme=theme, bypass_csp=True):
+    storage = {"tracker": _fight_storage, "presets": _carried_storage}.get(kind)
+    for url, page in _each_page(browser, site, urls, PHONE, storage=storage, color_scheme=theme, bypass_csp=True):
         if kind == "calculators":
             settle(page)
             _show_error(page)
         if kind == "tracker":
             _seed_fight(page, url.split("/")[0])
         if kind == "presets":
-            settle(page)
             _open_presets(page)
         scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         assert scheme == ("slate" if theme == "dark" else "default")
