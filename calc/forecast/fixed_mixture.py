@@ -15,6 +15,7 @@ own chains (what the tests compare the one chain with).
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
@@ -48,7 +49,8 @@ class MixedFight:
         self._idles: dict[Order, int] = {}
         self._up: dict[Healths, tuple[bool, ...]] = {}
         self._kept_orders: dict[tuple[Order, tuple[bool, ...]], Order] = {}
-        self._keys: dict[Order, dict[int, tuple[Order, Healths]]] = {}  # per order: numbered healths → state
+        # per order: numbered healths → the chain's state
+        self._keys: defaultdict[Order, dict[int, tuple[Order, Healths]]] = defaultdict(dict)
 
     def side_out(self, side: str, healths: Healths) -> bool:
         return self.rules.side_out(side, healths)
@@ -79,9 +81,7 @@ class MixedFight:
             out, steps = self.rules.round_numbered(one, healths)
             weight *= self._idle(one)
             self.steps += steps
-            keys = self._keys.get(one)
-            if keys is None:
-                keys = self._keys[one] = {}
+            keys = self._keys[one]
             for k, w in out.items():
                 key = keys.get(k)
                 if key is None:

@@ -14,6 +14,7 @@ one turn, each at its side's current target as the fight stands then), a target'
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -196,6 +197,22 @@ def most_orders(n: int, strict: bool) -> int:
 
 
 # --- one fight under one order ---------------------------------------------------------------
+class Numbered:
+    """Values numbered as they are met (`number`), each found again by its number (`values`):
+    the round's dicts then hash small integers, not nested tuples."""
+
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self._numbers: dict[Any, int] = {}
+
+    def number(self, value: Any) -> int:
+        n = self._numbers.get(value)
+        if n is None:
+            n = self._numbers[value] = len(self.values)
+            self.values.append(value)
+        return n
+
+
 class Rules(Sides):
     """What every order of one fight shares: the actors, whom each side attacks, the caches."""
 
@@ -204,13 +221,11 @@ class Rules(Sides):
         self.total = 1
         for a in actors:
             self.total *= a.turn * (a.end[0] if a.end else 1)
-        self._points: list[Any] = []  # a round's states (healths, round states), numbered as met
-        self._numbers: dict[Any, int] = {}
-        self._moves: dict[Group, dict[int, list[tuple[int, int]]]] = {}  # per group: point → its turns
+        self._points = Numbered()  # a round's states (healths, round states): each group's turns cached by them
+        self._healths = Numbered()  # the healths a round ends in
+        self._moves: defaultdict[Group, dict[int, list[tuple[int, int]]]] = defaultdict(dict)  # point → its turns
         self._closes: dict[int, list[tuple[int, int]]] = {}  # point → its end-of-round rolls (numbered)
-        self._lasts: dict[Group, dict[int, tuple[list[tuple[int, int]], tuple[int, ...]]]] = {}  # `_last`
-        self._healths: list[Healths] = []  # the healths a round ends in, numbered as met
-        self._healths_numbers: dict[Healths, int] = {}
+        self._lasts: defaultdict[Group, dict[int, tuple[list[tuple[int, int]], tuple[int, ...]]]] = defaultdict(dict)
         self._blows: dict[tuple[int, int, Health, int, Health, Any], Sequence[tuple[int, Health, Any]]] = {}
         self.followed = 0  # states stepped over every order's chain: refused past MAX_FOLLOWED
         self._ends: dict[Healths, list[tuple[int, Healths]]] = {}
@@ -229,30 +244,15 @@ class Rules(Sides):
         in one of its out states), the current one in any state, the ones after it untouched."""
         return focus_bound(self.targets, [f.states for f in self.fighters], [f.out_states for f in self.fighters])
 
-    def _point(self, state: Any) -> int:
-        """The number of a round's state (healths, round states): the round's dicts then hash small
-        integers, not nested tuples, and each group's turns are cached by it."""
-        n = self._numbers.get(state)
-        if n is None:
-            n = self._numbers[state] = len(self._points)
-            self._points.append(state)
-        return n
-
     def healths_of(self, k: int) -> Healths:
         """The healths numbered `k` by `round_numbered`."""
-        return self._healths[k]
-
-    def _healths_number(self, healths: Healths) -> int:
-        k = self._healths_numbers.get(healths)
-        if k is None:
-            k = self._healths_numbers[healths] = len(self._healths)
-            self._healths.append(healths)
-        return k
+        return cast(Healths, self._healths.values[k])
 
     def _turns(self, n: int, group: Group) -> list[tuple[int, int]]:
         """The group's turns from point `n`, as integer weights over the product of its members'
         turns, to the points they reach (`_act`)."""
-        return [(q, self._point(after)) for q, after in self._act(self._points[n], group)]
+        number = self._points.number
+        return [(q, number(after)) for q, after in self._act(self._points.values[n], group)]
 
     def _last(self, n: int, group: Group) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
         """The group's turns from point `n` as a round's last group: straight on through the
@@ -269,7 +269,7 @@ class Rules(Sides):
         """The end-of-round rolls from point `n` (`end` of its healths), to numbered healths (cached)."""
         got = self._closes.get(n)
         if got is None:
-            got = self._closes[n] = [(q, self._healths_number(hs)) for q, hs in self.end(self._points[n][0])]
+            got = self._closes[n] = [(q, self._healths.number(hs)) for q, hs in self.end(self._points.values[n][0])]
         return got
 
     def _act(self, state: Any, group: Group) -> list[tuple[int, Any]]:
@@ -317,7 +317,7 @@ class Rules(Sides):
         (what the time grows with). `standing`: each fighter's round state to start from (the
         rest of a round begun: the blocks and dodges left), else `fresh`."""
         out, steps = self.round_numbered(order, healths, standing)
-        return {self._healths[k]: w for k, w in out.items()}, steps
+        return {self.healths_of(k): w for k, w in out.items()}, steps
 
     def round_numbered(
         self, order: Order, healths: Healths, standing: Sequence[Any] | None = None
@@ -327,12 +327,10 @@ class Rules(Sides):
         cached by that number (read inline, no call per state), the end-of-round rolls by it too."""
         if standing is None:
             standing = [f.fresh(h) for f, h in zip(self.fighters, healths, strict=True)]
-        dist: dict[int, int] = {self._point((healths, tuple(standing))): 1}
+        dist: dict[int, int] = {self._points.number((healths, tuple(standing))): 1}
         steps = 0
         for group in order[:-1]:
-            turns = self._moves.get(group)
-            if turns is None:
-                turns = self._moves[group] = {}
+            turns = self._moves[group]
             nxt: dict[int, int] = {}
             get = nxt.get
             for n, p in dist.items():
@@ -351,9 +349,7 @@ class Rules(Sides):
                     out[k] = put(k, 0) + p * q
             return out, steps
         group = order[-1]
-        lasts = self._lasts.get(group)
-        if lasts is None:
-            lasts = self._lasts[group] = {}
+        lasts = self._lasts[group]
         reached: set[int] = set()
         for n, p in dist.items():
             last = lasts.get(n)
