@@ -21,10 +21,10 @@ from calc.data import SystemData
 from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import answer, chain, half_rounds, rest_of_round
-from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
+from calc.forecast.fighters import FOES, PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each, entry
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
-from calc.systems.segments.initiative import actors, round_order, turns_of
+from calc.systems.segments.initiative import actors, in_melee, round_order, turns_of
 from calc.systems.segments.round import one_attacker
 
 RULINGS = ("table_cap", "star_reading", "damage_floor")
@@ -75,15 +75,19 @@ def _floor(drops: int, dead: int | None, h: int) -> int:
 def scripts(specs: list[dict[str, Any]], inputs: dict[str, Any], data: SystemData) -> list[Script]:
     """Every order a round can take, with its weight over the two sides' d6 rolls: the initiative
     calculator's order (`initiative.round_order`) for each pair of rolls, a multi-attacker's first
-    routine before group initiative and the rest after LOW."""
+    routine before group initiative when it is in melee (the multi-attack-in-melee ruling), else in
+    its side's initiative, and the rest after LOW."""
     sides = data.die_sides("group-initiative", "die")
+    early_ones = set(_early(inputs))
     people = [
-        s["actor"].__class__(**{**vars(s["actor"]), "name": str(i), "group": 0 if s["side"] == PARTY else 1})
+        s["actor"].__class__(
+            **{**vars(s["actor"]), "name": str(i), "group": 0 if s["side"] == PARTY else 1, "routines": 1}
+        )
         for i, s in enumerate(specs)
-        if s["routines"] == 1
+        if i not in early_ones
     ]
     multi = [i for i, s in enumerate(specs) if s["routines"] > 1]
-    early: Slot = tuple((i, 1) for i in multi)
+    early: Slot = tuple((i, 1) for i in sorted(early_ones))
     late: Slot = tuple((i, specs[i]["routines"] - 1) for i in multi)
     asked = {"weapon_phases": inputs["weapon_phases"], "spell_ties": "high-first"}
     counted: Counter[tuple[Slot, ...]] = Counter()
@@ -95,6 +99,14 @@ def scripts(specs: list[dict[str, Any]], inputs: dict[str, Any], data: SystemDat
             counted[tuple(s for s in (early, *slots, late) if s)] += 1
     common = math.gcd(*counted.values())
     return [Script(w // common, slots) for slots, w in counted.items()]
+
+
+def _early(inputs: dict[str, Any]) -> list[int]:
+    """The multi-attackers in melee (by index, party then foes), whose first routine comes before
+    group initiative."""
+    melee = in_melee(inputs)
+    items = [*inputs[PARTY], *inputs[FOES]]
+    return [i for i, item in enumerate(items) if item["routines"] > 1 and item["action"] in melee]
 
 
 def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
@@ -140,20 +152,22 @@ def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:
     return ScriptedFight(fighters, policies(inputs), scripted, strikes, outs, first_differs, reads_own=False)
 
 
-def rest_slots(fight: ScriptedFight, order: list[int], acted: int) -> list[Slot]:
+def rest_slots(fight: ScriptedFight, inputs: dict[str, Any], order: list[int], acted: int) -> list[Slot]:
     """The rest of a round begun, by the rule the fresh round's scripts follow (`scripts`): the
-    multi-attackers' first routine before group initiative (still to come only while nobody of
-    this round's order has acted), those of the order still to act one at a time (a multi-attacker
-    has no turn in HIGH or LOW), then every multi-attacker's remaining routines after LOW."""
+    first routine of the multi-attackers in melee before group initiative (still to come only while
+    nobody of this round's order has acted), those of the order still to act one at a time (one
+    in melee has no turn in HIGH or LOW; another multi-attacker makes its first routine there),
+    then every multi-attacker's remaining routines after LOW."""
     multi = [i for i, f in enumerate(fight.fighters) if f.most > 1]
-    early: Slot = tuple((i, 1) for i in multi) if not acted else ()
+    in_melee_now = _early(inputs)
+    early: Slot = tuple((i, 1) for i in in_melee_now) if not acted else ()
     late: Slot = tuple((i, fight.fighters[i].most - 1) for i in multi)
-    return [s for s in (early, *(((i, 1),) for i in order[acted:] if i not in multi), late) if s]
+    return [s for s in (early, *(((i, 1),) for i in order[acted:] if i not in in_melee_now), late) if s]
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     fight = build(inputs, data)
-    mid = rest_of_round.mid_round(fight, inputs, partial(rest_slots, fight))
+    mid = rest_of_round.mid_round(fight, inputs, partial(rest_slots, fight, inputs))
     if half_rounds.applies(mid):  # the same answers, the round never multiplied out
         result = half_rounds.forecast(mid, inputs["rounds"])
     else:
@@ -194,10 +208,25 @@ def steps(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
         data.step(
             "attack-routine",
             "Each fighter makes its attack routine every round, every attack of it at one target; a "
-            "multi-attacker makes its first routine before group initiative and the rest after LOW.",
+            "multi-attacker in melee makes its first routine before group initiative, and every multi-attacker "
+            "the rest after LOW.",
         ),
         targets_step(data, inputs),
+        *_multi_step(inputs, data),
     ]
+
+
+def _multi_step(inputs: dict[str, Any], data: SystemData) -> list[dict[str, str]]:
+    """Which multi-attackers are in melee, when the fight has any."""
+    if not any(item["routines"] > 1 for item in (*inputs[PARTY], *inputs[FOES])):
+        return []
+    text = (
+        "A multi-attacker is in melee when it makes a melee attack; with a missile attack it makes its first "
+        "routine in its side's initiative."
+        if len(in_melee(inputs)) == 1
+        else "A multi-attacker is in melee when it makes a melee or a missile attack (the other reading)."
+    )
+    return [data.step("ruling:multi-attack-in-melee", text)]
 
 
 __all__: Sequence[str] = ("forecast",)

@@ -86,6 +86,7 @@ class Actor:
     delayed: bool
     casting_time: int
     has_weapon: bool
+    routines: int = 1
 
 
 def _speed(text: str, where: str, data: SystemData) -> tuple[int, bool]:
@@ -118,8 +119,38 @@ def actors(inputs: dict[str, Any], data: SystemData) -> tuple[list[str], list[Ac
         if c["action"] == "spell" and c["casting_time"] < 1:
             raise InputError(f"combatants[{i}].casting_time", "a spell needs a casting time of at least 1 segment")
         time = speed + per_segment * c["minor_actions"] + per_after * c["minor_after"]
-        out.append(Actor(c["name"], seen[key] - 1, c["action"], time, c["delayed"], c["casting_time"], has_weapon))
+        out.append(
+            Actor(
+                c["name"],
+                seen[key] - 1,
+                c["action"],
+                time,
+                c["delayed"],
+                c["casting_time"],
+                has_weapon,
+                c.get("routines", 1),
+            )
+        )
     return names, out
+
+
+def in_melee(inputs: dict[str, Any]) -> tuple[str, ...]:
+    """The declared actions that put a multi-attacker "in melee" (steps 4 and 6 of the round), as
+    the multi-attack-in-melee ruling reads them."""
+    return ("melee",) if inputs.get("multi_attack", "melee") == "melee" else ("melee", "missile")
+
+
+ATTACKS = ("missile", "melee")
+"""The declared actions that make an attack routine (a multi-attacker's routines split over the round)."""
+
+
+def multi_attackers(inputs: dict[str, Any], people: list[Actor]) -> tuple[list[Actor], list[Actor]]:
+    """Multi-attackers (more than one routine) who attack: those in melee make their first routine
+    at step 4, before group initiative; the others (a missile attack, under the site's ruling) in
+    their group's initiative; both the rest at step 6, after LOW."""
+    melee = in_melee(inputs)
+    attacking = [a for a in people if a.routines > 1 and a.action in ATTACKS]
+    return [a for a in attacking if a.action in melee], [a for a in attacking if a.action not in melee]
 
 
 def type_orders(inputs: dict[str, Any], data: SystemData) -> dict[str, tuple[int, str]]:
@@ -154,7 +185,13 @@ def round_order(
         return _low_turn(turns[a.group], turns) if a.delayed else turns[a.group]
 
     slots: dict[tuple, list[Actor]] = {}
+    in_melee_now, attacking = (set(group) for group in multi_attackers(inputs, people))
     for a in people:
+        if a in in_melee_now or a in attacking:  # the rest of its routines at step 6
+            slots.setdefault((flow["multi-attack-rest"], turns[a.group].index, 0), []).append(a)
+        if a in in_melee_now:  # its first routine at step 4; no turn in HIGH or LOW
+            slots.setdefault((flow["multi-attack-first"], turns[a.group].index, 0), []).append(a)
+            continue
         if a.action == "fast":  # fast actions keep their group's initiative, delayed or not
             key = (flow["fast"], turns[a.group].index, 0)
         elif a.action == "complex":
@@ -172,7 +209,11 @@ def round_order(
         members = slots[key]
         sample = members[0]
         together = "acts together" if len(members) > 1 else ""
-        if sample.action == "fast":
+        if key[0] == flow["multi-attack-first"]:
+            ranked.append((f"Multi-attack, first routine · {turns[sample.group].name}", members, together))
+        elif key[0] == flow["multi-attack-rest"]:
+            ranked.append((f"Multi-attack, other routines · {turns[sample.group].name}", members, together))
+        elif sample.action == "fast":
             ranked.append((f"Fast action · {turns[sample.group].name}", members, together))
         elif sample.action == "complex":
             ranked.append(("Last (complex activity)", members, together))
@@ -256,6 +297,33 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             + ", then spells, then complex activities",
         )
     )
+    early, grouped = multi_attackers(inputs, people)
+    if early or grouped:
+        melee = "a melee or a missile attack" if len(in_melee(inputs)) > 1 else "a melee attack"
+        for a in early:
+            steps.append(
+                data.step(
+                    "combat-round-sequence",
+                    f"{a.name} has {a.routines} attack routines and declared {melee}: its first routine at step 4, "
+                    "before group initiative, the rest at step 6, after LOW",
+                )
+            )
+        for a in grouped:
+            steps.append(
+                data.step(
+                    "combat-round-sequence",
+                    f"{a.name} has {a.routines} attack routines and declared a {a.action} attack, not in melee: its "
+                    "first routine in its group's initiative, the rest at step 6, after LOW",
+                )
+            )
+        steps.append(
+            data.step(
+                "ruling:multi-attack-in-melee",
+                "In melee: a declared melee attack"
+                if len(in_melee(inputs)) == 1
+                else "In melee: a declared melee or missile attack (the other reading)",
+            )
+        )
     if any(p.delayed for p in people):
         steps.append(data.step("delayed-condition", "a delayed creature acts in LOW whatever its group rolled"))
     after = [p for p, c in zip(people, inputs["combatants"], strict=True) if c["minor_after"]]
