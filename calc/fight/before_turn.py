@@ -37,18 +37,32 @@ MAX_ORDERS = 5_000
 MAX_LISTS = 24
 """The most distinct lists of attackers (one round calculator request each)."""
 
-Seq = tuple[str, ...]
+Turn = tuple[str, tuple[tuple[str, int], ...]]
+"""An attacker's turn: its id and the values that turn carries over its own (segments: a
+multi-attacker's routines at step 4 or step 6), as sorted pairs."""
+Seq = tuple[Turn, ...]
 
 
-def _this_round(fight: Mapping[str, Any], attacker: str, target: Mapping[str, Any], acts: Mapping[str, bool]):
-    """The attackers from the current turn on, and whether the target's turn comes this round."""
-    seq = [attacker]
+def _turn(t: Mapping[str, Any]) -> Turn:
+    return t["id"], tuple(sorted((t.get("inputs") or {}).items()))
+
+
+def _add(seq: list[Turn], turn: Turn) -> None:
+    """A turn that carries values of its own is an attack apart (a multi-attacker's second
+    routine); a combatant's other turns count once (phases' several phases of one attack)."""
+    if turn[1] or all(ident != turn[0] for ident, _ in seq):
+        seq.append(turn)
+
+
+def _this_round(fight: Mapping[str, Any], target: Mapping[str, Any], acts: Mapping[str, bool]):
+    """The attackers' turns from the current turn on, and whether the target's turn comes this round."""
     order = fight["order"]
+    seq = [_turn(order[fight["turn"]])]
     for t in order[fight["turn"] + 1 :]:
         if t["id"] == target["id"]:
             return seq, True
-        if _foe(fight, t["id"], target) and acts[t["id"]] and t["id"] not in seq:
-            seq.append(t["id"])
+        if _foe(fight, t["id"], target) and acts[t["id"]]:
+            _add(seq, _turn(t))
     return seq, False
 
 
@@ -57,14 +71,14 @@ def _foe(fight: Mapping[str, Any], ident: str, target: Mapping[str, Any]) -> boo
     return bool(c["side"] != target["side"])
 
 
-def _fixed_next(fight: Mapping[str, Any], target: Mapping[str, Any], acts: Mapping[str, bool]) -> list[str]:
+def _fixed_next(fight: Mapping[str, Any], target: Mapping[str, Any], acts: Mapping[str, bool]) -> list[Turn]:
     """Initiative rolled once: next round's fighters before the target are this round's."""
-    out: list[str] = []
+    out: list[Turn] = []
     for t in fight["order"]:
         if t["id"] == target["id"]:
             break
-        if _foe(fight, t["id"], target) and acts[t["id"]] and t["id"] not in out:
-            out.append(t["id"])
+        if _foe(fight, t["id"], target) and acts[t["id"]]:
+            _add(out, _turn(t))
     return out
 
 
@@ -89,19 +103,30 @@ def _rolled_next(fight: Mapping[str, Any], data: SystemData, options: Mapping[st
     inner = getattr(fight_model, "inner", fight_model)
     me = ids.index(target["id"])
     out: dict[Seq, int] = {}
+    share = getattr(systems.engine(data.id).TURNS, "TURN_INPUT", None)
     if hasattr(inner, "orders"):
         # the target's allies never change which of its foes come before it, nor their order
         # (everyone rolls apart): only the target and its foes are walked
         members = tuple(i for i, ident in enumerate(ids) if i == me or _foe(fight, ident, target))
         _rolled(inner.orders, me, members, out)
-    else:
-        _walk(inner.tree, lambda step: tuple(i for i, _ in step), me, (), out, [0])
+    else:  # a scripted round's slot gives each fighter's share of its attacks there
+        _walk(inner.tree, bool(share), me, (), out, [0])
     whole = sum(out.values())
-    named = {k: tuple(ids[i] for i in k if _foe(fight, ids[i], target)) for k in out}
+
+    def turn(point: Any) -> Turn:
+        i, n = point if isinstance(point, tuple) else (point, 0)
+        return ids[i], ((share, n),) if share and n else ()
+
+    named = {k: tuple(turn(p) for p in k if _foe(fight, ids[_index(p)], target)) for k in out}
     mixed: dict[Seq, Fraction] = {}
     for k, w in out.items():
         mixed[named[k]] = mixed.get(named[k], Fraction(0)) + Fraction(w, whole)
     return mixed
+
+
+def _index(point: Any) -> int:
+    """The fighter of a point of a walked order: its index, or (index, share) in a scripted round."""
+    return int(point[0]) if isinstance(point, tuple) else int(point)
 
 
 def _rolled(orders: Any, me: int, members: tuple[int, ...], out: dict) -> None:
@@ -130,20 +155,22 @@ def _rolled(orders: Any, me: int, members: tuple[int, ...], out: dict) -> None:
     grow(members, [1] * len(orders.points[0]), True, ())
 
 
-def _walk(node: Any, slot: Any, me: int, before: tuple[int, ...], out: dict, seen: list[int]) -> None:
+def _walk(node: Any, shares: bool, me: int, before: tuple, out: dict, seen: list[int]) -> None:
     """Every path down the tree of orders to the target's group (those before it), with the
-    weight of the orders below."""
+    weight of the orders below. A step is a slot of (fighter, share of its attacks) pairs: with
+    `shares` each pair is kept (a multi-attacker's routines at step 4 and at step 6 are two
+    attacks), otherwise each fighter once, by index."""
     seen[0] += 1
     if seen[0] > MAX_ORDERS:
         raise InputError("target", f"the next round can take more than {MAX_ORDERS:,} orders: fewer combatants")
     if node.weight:
         out[before] = out.get(before, 0) + node.weight  # an order without the target (never here)
     for step, child in node.children.items():
-        group = slot(step)
-        if me in group:
+        if any(i == me for i, _ in step):
             out[before] = out.get(before, 0) + _weight(child)
             continue
-        _walk(child, slot, me, before + tuple(i for i in group if i not in before), out, seen)
+        added = tuple(step) if shares else tuple(i for i, _ in step if i not in before)
+        _walk(child, shares, me, before + added, out, seen)
 
 
 def _weight(node: Any) -> int:
@@ -167,7 +194,9 @@ def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str
     if target is None:
         raise InputError("target", "names no combatant of the fight")
     acts = {ident: bool(h["acts"]) for ident, h in health.items()}
-    seq, comes = _this_round(fight, attacker, target, acts)
+    if fight["order"][fight["turn"]]["id"] != attacker:
+        raise InputError("attacker", "is not the combatant whose turn it is")
+    seq, comes = _this_round(fight, target, acts)
     later: dict[Seq, Fraction]  # the next round's attackers before the target, with their chance
     if comes or not acts[target_id]:
         later = {(): Fraction(1)}
@@ -203,7 +232,7 @@ def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str
             q = _across(here, ask(fight, k), _need(target, data, options, rules))
         label = answer["rounds"][0]["label"]
         total += p * q
-        shown.append({"names": [names[i] for i in (*seq, *k)], "p": result.prob(p), "drops": result.prob(q)})
+        shown.append({"names": [names[i] for i, _ in (*seq, *k)], "p": result.prob(p), "drops": result.prob(q)})
     rule = tracker(data)["rule"]
     step = data.step(
         "ruling:forecast-targets",
@@ -261,8 +290,15 @@ def _order_text(data: SystemData) -> str:
 
 def _request(fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any], states: Mapping[str, str],
              seq: Seq, target: str, calculator: str) -> dict[str, Any]:  # fmt: skip
-    """The round calculator's request: the first attacker's inputs, and with others, `attackers`."""
-    first = fighter.inputs_for(fight, seq[0], target, calculator, data, options, states)
+    """The round calculator's request: the first attacker's inputs, and with others, `attackers`
+    (each turn with the values it carries: a multi-attacker's routines there)."""
+
+    def own(turn: Turn) -> dict[str, Any]:
+        ident, values = turn
+        return fighter.inputs_for(fighter.with_values(fight, ident, dict(values)), ident, target, calculator, data,
+                                  options, states)  # fmt: skip
+
+    first = own(seq[0])
     if len(seq) == 1:
         return {"system": data.id, "calculator": calculator, "inputs": first}
     decl = next(d for d in data.calculator(calculator)["inputs"] if d["name"] == fighter.ATTACKERS)
@@ -270,7 +306,6 @@ def _request(fight: Mapping[str, Any], data: SystemData, options: Mapping[str, A
     if len(seq) > decl["max_items"]:
         raise InputError("target", f"{len(seq)} attackers before its turn, more than the round's {decl['max_items']}")
     listed = []
-    for ident in seq:
-        own = fighter.inputs_for(fight, ident, target, calculator, data, options, states)
-        listed.append({k: v for k, v in own.items() if k in fields})
+    for turn in seq:
+        listed.append({k: v for k, v in own(turn).items() if k in fields})
     return {"system": data.id, "calculator": calculator, "inputs": {**first, fighter.ATTACKERS: listed}}

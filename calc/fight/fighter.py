@@ -55,6 +55,29 @@ def _by_id(fight: Mapping[str, Any], ident: Any, where: str) -> dict[str, Any]:
     raise InputError(where, f"no combatant has the id {inputs.shown(ident)}")
 
 
+def with_values(fight: Mapping[str, Any], ident: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The fight with combatant `ident` carrying `values` over its own (a turn's share of its
+    attacks: segments' multi-attacker makes 1 routine at step 4 and the rest at step 6)."""
+    if not values:
+        return dict(fight)
+    return {
+        **fight,
+        "combatants": [
+            {**c, "values": {**c["values"], **values}} if c["id"] == ident else c for c in fight["combatants"]
+        ],
+    }
+
+
+def this_turn(fight: Mapping[str, Any]) -> dict[str, Any]:
+    """The fight as the turn at hand sees the one acting: with the values its turn carries
+    (`inputs` of the order entry), so its odds, links and "before it acts again" ask for what this
+    turn makes."""
+    order, turn = fight["order"], fight["turn"]
+    if turn >= len(order):
+        return dict(fight)
+    return with_values(fight, order[turn]["id"], order[turn].get("inputs") or {})
+
+
 def health_input(data: SystemData, calculator: str) -> str | None:
     """The input of `calculator` the target's current hit points fill (None: it has none)."""
     spec = declaration(data) or {}

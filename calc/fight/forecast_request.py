@@ -127,12 +127,17 @@ def forecast_request(
 
 def mid_round(fight: Mapping[str, Any], named: Mapping[str, str]) -> dict[str, Any]:
     """The forecast's `order` and `acted` from the round the tracker stands in: every fighter by
-    its turn in this round's order (a combatant in several turns, phases', at its last), those
-    before the current turn having acted; a fighter with no turn this round (added since) last.
-    Nothing before the first round is rolled: the forecast starts from a fresh round."""
+    its turn in this round's order (a combatant in several turns, phases', at its last; one whose
+    turns carry their share of its attacks, segments' multi-attacker, at its first: the forecast
+    keeps the rest of its routines at their place after LOW), those before the current turn having
+    acted; a fighter with no turn this round (added since) last. Nothing before the first round is
+    rolled: the forecast starts from a fresh round."""
     if not fight["round"] or not fight["order"]:
         return {}
-    at = {t["id"]: i for i, t in enumerate(fight["order"]) if t["id"] in named}
+    at: dict[str, int] = {}
+    for i, t in enumerate(fight["order"]):
+        if t["id"] in named and not (t.get("inputs") and t["id"] in at):
+            at[t["id"]] = i
     ranked = sorted(named, key=lambda ident: at.get(ident, len(fight["order"])))
     acted = sum(1 for ident in ranked if at.get(ident, len(fight["order"])) < fight["turn"])
     return {"order": [{"name": named[ident]} for ident in ranked], "acted": acted}

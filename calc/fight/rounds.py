@@ -181,9 +181,8 @@ def start(fight: dict, rolls: Any, data: SystemData, rules: Any, options: dict) 
     if answer and any(e["key"] not in given for e in answer["needs"]):
         # ties to re-roll first: the round stays pending, and its view lists those dice too
         return {**fight, "pending": {**fight["pending"], "needs": answer["needs"]}}
-    order = [
-        {k: t[k] for k in ("id", "when", "rank", "why", "phase") if k in t} for t in (answer or {}).get("turns", [])
-    ]
+    kept_keys = ("id", "when", "rank", "why", "phase", "inputs")
+    order = [{k: t[k] for k in kept_keys if k in t} for t in (answer or {}).get("turns", [])]
     kept = {k: v for k, v in given.items() if not _round_only(k)} if tracker(data)["rolled"] == "once" else given
     started = {
         **fight,

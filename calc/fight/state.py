@@ -31,6 +31,9 @@ MAX_TAGS = 12
 HEALTH_MAX = 100000
 ID_LIMIT = turns_mod.ID_LIMIT
 SIDES = turns_mod.SIDES
+TURN_INPUTS_MAX = 4
+"""Values one turn of the order may carry over its combatant's."""
+TURN_INPUT_MAX = 99
 MAX_ORDER = 400
 """Entries of a round's order a saved state may hold (phases: a combatant in up to five phases)."""
 TEXT_MAX = 500
@@ -298,7 +301,22 @@ def _turn(raw: Any, where: str, ids: set[str]) -> dict[str, Any]:
     }
     if raw.get("phase") is not None:
         entry["phase"] = str(raw["phase"])[:ID_LIMIT]
+    if raw.get("inputs"):
+        entry["inputs"] = _turn_inputs(raw["inputs"], f"{where}.inputs")
     return entry
+
+
+def _turn_inputs(raw: Any, where: str) -> dict[str, int]:
+    """The values one turn carries over its combatant's (segments: the routines of a multi-attacker's
+    turn), small whole numbers under input names; the calculator checks them when asked."""
+    if not isinstance(raw, Mapping) or len(raw) > TURN_INPUTS_MAX:
+        raise InputError(where, f"must be an object of at most {TURN_INPUTS_MAX} input names to whole numbers")
+    out = {}
+    for k, v in raw.items():
+        if not isinstance(k, str) or not k or len(k) > ID_LIMIT:
+            raise InputError(where, "must name inputs")
+        out[k] = _whole(v, f"{where}.{k}", 0, TURN_INPUT_MAX)
+    return out
 
 
 def _pending(raw: Any) -> dict[str, Any] | None:

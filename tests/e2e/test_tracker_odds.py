@@ -260,3 +260,49 @@ def test_resolve_rolls_the_other_dice_in_two_taps(browser, site, system, tmp_pat
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_multi_attackers_two_turns_each_show_the_odds_of_one_routine(browser, site, tmp_path):
+    """Segments' multi-attacker in melee (steps 4 and 6 of the round): on a phone, its first turn
+    comes before group initiative and its card's odds ask for one routine (the declared default, so
+    `routines` is left out of the request), not the two it makes in a round; after the Hero's turn
+    (Next turn, one tap) its second turn, after LOW, asks for the other routine."""
+    from tests.calc.fight_helpers import Fight
+
+    built = Fight("segments")
+    built.add("Hero", "pc", 12, action="melee", weapon="long sword", level=3)
+    beast = built.add("Beast", "foe", 20, action="melee", routines=2, ac=6)
+    built.round({"side:pc": 5, "side:foe": 2})
+    assert built.order() == ["Beast", "Hero", "Beast"] and built.view["current"] == beast
+    context = browser.new_context(viewport=PHONE, color_scheme="dark", bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_tracker(page, site, "segments")
+        saved = json.dumps({"past": [], "present": built.state, "future": [], "view": built.view})
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", ["cc-tracker-segments", saved])
+        page.reload()
+        page.wait_for_selector(".cc-tracker[data-cc-bound]")
+        settle(page)
+        for label in ("Multi-attack, first routine", "Multi-attack, other routines"):
+            assert current_id(page) == beast
+            when = tracker(page).locator(".cc-tk-order [aria-current='step'] .cc-tk-when").inner_text()
+            assert when.startswith(label), when
+            request = check_panel(page, "segments")
+            assert "routines" not in request["inputs"], request
+            whole = {**request, "inputs": {**request["inputs"], "routines": 2}}
+            assert evaluate(whole)["first_attack"] != evaluate(request)["first_attack"] or (
+                evaluate(whole)["rounds"] != evaluate(request)["rounds"]
+            )
+            page.screenshot(path=str(tmp_path / f"multi-attack-{label.split()[-2]}.png"))
+            if label.endswith("first routine"):
+                bar = tracker(page).locator(".cc-tk-bar")
+                bar.get_by_role("button", name="Next turn").click()
+                settle(page)
+                bar.get_by_role("button", name="Next turn").click()
+                settle(page)
+        assert not errors, errors
+    finally:
+        context.close()

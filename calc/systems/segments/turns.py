@@ -1,8 +1,10 @@
 """Segments' round for the encounter tracker: every round each side rolls one d6 (group
 initiative: higher is HIGH, lower LOW, a tie puts both in HIGH); the round then runs fast actions,
 each initiative by action type (D1–D4, weapon speed settling ties between groups), spells by the
-segment they complete on, and complex activities last. The order comes from the round-order
-calculator, with one group per side."""
+segment they complete on, and complex activities last. A multi-attacker in melee (2 attack
+routines) has two turns: its first routine at step 4, before group initiative, the other at step 6,
+after LOW; each turn carries the routines it makes (`inputs`), which its odds ask for. The order
+comes from the round-order calculator, with one group per side."""
 
 from __future__ import annotations
 
@@ -16,6 +18,10 @@ ROUND_INPUTS: tuple[str, ...] = ()
 
 GROUPS = {"pc": "PCs", "foe": "Foes"}
 """The group each side forms (its name shows in the steps)."""
+
+TURN_INPUT = "routines"
+"""The round calculator's input a turn's share of its combatant's attacks fills: a multi-attacker's
+turn at step 4 makes 1 routine, its turn at step 6 the rest."""
 
 
 def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> list[dict]:
@@ -37,6 +43,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
             "name": kit.tag(i),
             "group": GROUPS[p["side"]],
             **{k: p[k] for k in ("action", "weapon", "minor_actions", "minor_after", "delayed", "casting_time")},
+            TURN_INPUT: _routines(p),
         }
         for i, p in enumerate(people)
     ]
@@ -57,24 +64,41 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
     kind = [s for s in shared if s["rule"] == "action-order"]
     delayed = [s for s in shared if s["rule"] == "delayed-condition"]
     spell = [s for s in shared if s["rule"] == "spell-initiative"]
+    multi = [s for s in shared if s["rule"] == "ruling:multi-attack-in-melee"]
+    split = {i for i, steps in by_person.items() for s in steps if s["rule"] == "combat-round-sequence"}
 
     def why(group: dict, i: int) -> list[dict]:
         own = [{**s, "text": kit.named(s["text"], people)} for s in by_person[i]]
         steps = rolled + kind
         steps += delayed if people[i]["delayed"] else []
         steps += spell if people[i]["action"] == "spell" else []
+        steps += multi if i in split else []
         steps += own
         if group["note"]:
             steps.append(data.step("action-order", kit.named(group["note"], people) + "."))
         return steps
 
     listed = kit.turns_from_order(answer["order"], people, when, why)
+    made: dict[str, int] = {}  # a multi-attacker's routines made in its turns so far
+    index = {p["id"]: k for k, p in enumerate(people)}
+    for t in listed:
+        i = index[t["id"]]
+        if i in split:
+            share = 1 if t["id"] not in made else _routines(people[i]) - made[t["id"]]
+            made[t["id"]] = made.get(t["id"], 0) + share
+            t["inputs"] = {TURN_INPUT: share}
     notes = [{**s, "text": kit.named(s["text"], people)} for s in shared]
     return {
         "turns": listed,
         "notes": notes,
         "high": [side for side, g in zip(GROUPS, groups, strict=True) if _high(answer, g)],
     }
+
+
+def _routines(person: dict[str, Any]) -> Any:
+    """The attack routines a combatant carries as a fighter (the round calculator's input), 1 when
+    it carries none; the round-order calculator checks the value."""
+    return person["given"].get(TURN_INPUT, 1)
 
 
 def _high(answer: dict, group: dict) -> bool:
