@@ -206,3 +206,22 @@ def test_the_forecast_places_a_missile_multi_attackers_first_routine_by_the_ruli
     expected = hero_first * SURE + (1 - hero_first) * (1 - SURE) * SURE
     assert Fraction(party_wins["p"]["fraction"]) == expected
     assert any(s["rule"] == "ruling:multi-attack-in-melee" for s in answer["steps"])
+
+
+def test_the_panels_forecast_from_a_missile_multi_attackers_first_turn_counts_both_routines() -> None:
+    """Not in melee (the ruling), the beast's first routine comes at its place in LOW: from that turn
+    the rest of the round is its two routines on the Hero, so the foes win in round 1 exactly when
+    the round calculator's two routines drop the Hero in its first round."""
+    f = Fight("segments")
+    f.add("Hero", "pc", 5, **HERO)
+    f.add("Beast", "foe", 20, **{**BEAST, "action": "missile"})
+    f.round(FACES).do("next_turn")
+    assert f.current() == "Beast" and f.order() == ["Hero", "Beast", "Beast"]
+    built = fight.forecast("segments", f.state)
+    assert built["request"]["inputs"]["order"] == [{"name": "Hero"}, {"name": "Beast"}]
+    assert built["request"]["inputs"]["acted"] == 1
+    one_round = evaluate({**built["request"], "inputs": {**built["request"]["inputs"], "rounds": 1}})
+    foes_win = next(c for c in one_round["chances"] if c["label"] == "Foes win")
+    asked = odds_request(f, "Hero")
+    two = {**asked, "inputs": {**asked["inputs"], "routines": 2}}
+    assert Fraction(foes_win["p"]["fraction"]) == _first_round(two)

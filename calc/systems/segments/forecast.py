@@ -177,10 +177,10 @@ def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         said.append(
             data.step(
                 "combat-round-sequence",
-                "Mid-round, a multi-attacker's routines keep their places in the round (the first before group "
-                "initiative, the rest after LOW), wherever this round's order lists it: once anyone of the order "
-                "has acted its first routine counts as made, the rest still to come (the tracker does not count "
-                "routines).",
+                "Mid-round, a multi-attacker's routines keep their places in the round (in melee, the first before "
+                "group initiative; the rest after LOW), wherever this round's order lists it: once anyone of the "
+                "order has acted, the first routine of one in melee counts as made, the rest still to come; one not "
+                "in melee makes its first at its place in the order.",
             )
         )
     return answer.answer(result, fight.fighters, said, data, inputs)
