@@ -225,3 +225,17 @@ def test_the_panels_forecast_from_a_missile_multi_attackers_first_turn_counts_bo
     asked = odds_request(f, "Hero")
     two = {**asked, "inputs": {**asked["inputs"], "routines": 2}}
     assert Fraction(foes_win["p"]["fraction"]) == _first_round(two)
+
+
+def test_a_delayed_multi_attacker_makes_its_first_routine_in_low_not_before_initiative() -> None:
+    """Delayed, a creature acts in LOW whatever its group rolled: its first routine comes there, even
+    with its group HIGH, and the rest at step 6 (after LOW) all the same."""
+    beast = {"name": "Beast", "group": "Party", "action": "melee", "routines": 2, "delayed": True}
+    orc = {"name": "Orc", "group": "Monsters", "action": "other"}
+    got = order_of([FIGHTER, beast, orc])
+    assert got == [
+        ("Fighter", "HIGH D3"),
+        ("Beast", "LOW D3"),
+        ("Orc", "LOW D4"),
+        ("Beast", "Multi-attack, other routines · HIGH"),
+    ]

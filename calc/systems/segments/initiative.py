@@ -146,11 +146,13 @@ ATTACKS = ("missile", "melee")
 
 def multi_attackers(inputs: dict[str, Any], people: list[Actor]) -> tuple[list[Actor], list[Actor]]:
     """Multi-attackers (more than one routine) who attack: those in melee make their first routine
-    at step 4, before group initiative; the others (a missile attack, under the site's ruling) in
-    their group's initiative; both the rest at step 6, after LOW."""
+    at step 4, before group initiative; the others (a missile attack, under the site's ruling, or a
+    delayed creature, which acts in LOW whatever its group rolled) in their initiative; both the
+    rest at step 6, after LOW."""
     melee = in_melee(inputs)
     attacking = [a for a in people if a.routines > 1 and a.action in ATTACKS]
-    return [a for a in attacking if a.action in melee], [a for a in attacking if a.action not in melee]
+    early = [a for a in attacking if a.action in melee and not a.delayed]
+    return early, [a for a in attacking if a not in early]
 
 
 def type_orders(inputs: dict[str, Any], data: SystemData) -> dict[str, tuple[int, str]]:
@@ -312,8 +314,9 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
             steps.append(
                 data.step(
                     "combat-round-sequence",
-                    f"{a.name} has {a.routines} attack routines and declared a {a.action} attack, not in melee: its "
-                    "first routine in its group's initiative, the rest at step 6, after LOW",
+                    f"{a.name} has {a.routines} attack routines and "
+                    + ("is delayed" if a.delayed else f"declared a {a.action} attack, not in melee")
+                    + ": its first routine in its initiative, the rest at step 6, after LOW",
                 )
             )
         steps.append(
