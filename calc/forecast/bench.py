@@ -2,8 +2,9 @@
 case, the number of states the chain followed, the wall time (median) and the least CPU time (the
 honest figure on a shared, loaded machine); the issue's target: 4 against 4, typical fighters,
 focus fire, within 250 ms in CPython. A fight past the bound is shown as refused, with the reason.
-`--lifted` adds the fixed-order 2 against 2 cases with the fixed-order forecast's bounds raised for
-the run (measuring only: what a state costs past today's bound, the product's limits unchanged)."""
+`--lifted` adds the 2 against 2 cases refused today (the fixed-order systems', and Phases' under
+both readings of its phase-ties ruling) with the forecast's bounds raised for the run (measuring
+only: what a state costs past today's bound, the product's limits unchanged)."""
 
 from __future__ import annotations
 
@@ -92,16 +93,28 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
     return out
 
 
-LIFTED = ("action-points", "active-defense")
-"""The systems whose initiative is rolled once (`calc.forecast.fixed_order`): `--lifted` times their
-2 against 2 past the bound."""
+LIFTED = ("action-points", "active-defense", "phases")
+"""The systems whose 2 against 2 is refused today: `--lifted` times it past the bound (the
+fixed-order systems, `calc.forecast.fixed_order`, and Phases' rolled chain)."""
 
 LIFTED_LABEL = "2 against 2 (bound lifted)"
 
+LIFTED_READINGS = {"phases": ("ties", ("simultaneous", "reroll"))}
+"""A ruling whose readings change the round's orders: each lifted case runs under every reading
+(Phases' ties in a phase: acting at once, or rolled again, every order equally likely)."""
+
 
 def lifted_cases() -> list[tuple[str, str, dict[str, Any]]]:
-    """The fixed-order systems' 2 against 2, run under `lifted()`."""
-    return [(s, LIFTED_LABEL, inputs) for s, label, inputs in cases() if s in LIFTED and label == "2 against 2"]
+    """The refused 2 against 2 cases, run under `lifted()`, once per reading where one matters."""
+    out = []
+    for system_id, label, inputs in cases():
+        if system_id not in LIFTED or label != "2 against 2":
+            continue
+        name, readings = LIFTED_READINGS.get(system_id, ("", ("",)))
+        for reading in readings:
+            shown = f"{LIFTED_LABEL[:-1]}, {name} {reading})" if name else LIFTED_LABEL
+            out.append((system_id, shown, {**inputs, name: reading} if name else inputs))
+    return out
 
 
 @contextmanager
@@ -131,7 +144,7 @@ def run(repeat: int = 3, only: str = "", lift: bool = False) -> list[dict[str, A
         for _ in range(repeat):
             start, start_cpu = time.perf_counter(), time.process_time()
             try:
-                with lifted() if label == LIFTED_LABEL else nullcontext():
+                with lifted() if label.startswith(LIFTED_LABEL[:-1]) else nullcontext():
                     answer = evaluate(request)
             except CalcError as e:
                 error = f"{e.reason} (refused in {(time.process_time() - start_cpu) * 1000:.0f} ms CPU)"
@@ -152,15 +165,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lifted", action="store_true", help="add the fixed-order 2 against 2, bounds raised")
     args = parser.parse_args(argv)
     evaluate({"system": "countup", "calculator": "forecast", "inputs": {}})  # warm-up: imports, data
-    print(f"{'system':<16}{'case':<28}{'states':>8}{'median ms':>12}{'least CPU ms':>14}{'µs/state':>10}  target")
+    print(f"{'system':<16}{'case':<46}{'states':>8}{'median ms':>12}{'least CPU ms':>14}{'µs/state':>10}  target")
     for r in run(args.repeat, args.only, args.lifted):
         if r["error"]:
-            print(f"{r['system']:<16}{r['case']:<28}{'—':>8}{'—':>12}{'—':>14}{'—':>10}  refused: {r['error']}")
+            print(f"{r['system']:<16}{r['case']:<46}{'—':>8}{'—':>12}{'—':>14}{'—':>10}  refused: {r['error']}")
             continue
         verdict = "ok" if r["cpu_ms"] <= TARGET_MS else "SLOW"
         per = r["cpu_ms"] * 1000 / int(r["states"].replace(",", ""))
         print(
-            f"{r['system']:<16}{r['case']:<28}{r['states']:>8}{r['median_ms']:>12.1f}{r['cpu_ms']:>14.1f}{per:>10.0f}"
+            f"{r['system']:<16}{r['case']:<46}{r['states']:>8}{r['median_ms']:>12.1f}{r['cpu_ms']:>14.1f}{per:>10.0f}"
             f"  ≤ {TARGET_MS} ms {verdict}"
         )
     return 0
