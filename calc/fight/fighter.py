@@ -68,16 +68,6 @@ def with_values(fight: Mapping[str, Any], ident: str, values: Mapping[str, Any])
     }
 
 
-def this_turn(fight: Mapping[str, Any]) -> dict[str, Any]:
-    """The fight as the turn at hand sees the one acting: with the values its turn carries
-    (`inputs` of the order entry), so its odds, links and "before it acts again" ask for what this
-    turn makes."""
-    order, turn = fight["order"], fight["turn"]
-    if turn >= len(order):
-        return dict(fight)
-    return with_values(fight, order[turn]["id"], order[turn].get("inputs") or {})
-
-
 def health_input(data: SystemData, calculator: str) -> str | None:
     """The input of `calculator` the target's current hit points fill (None: it has none)."""
     spec = declaration(data) or {}

@@ -70,8 +70,7 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         dice = rounds.pending_dice(fight, data, rules, options)
         ready = all(d["optional"] or d["value"] is not None for d in dice)
         pending = {"round": fight["pending"]["round"], "dice": dice, "ready": ready}
-    # this round's values (active-defense: reserves left), the one acting as its turn has it
-    now = fighter.this_turn(resolve.standing(fight, data, rules))
+    now = resolve.standing(fight, data, rules)  # this round's values (active-defense: reserves left)
     odds = _odds(now, data, options, health)
     return {
         "round": fight["round"],

@@ -2,8 +2,8 @@
 routines who is in melee makes its first routine before group initiative and the other after LOW,
 with no turn in HIGH or LOW, in the round-order calculator and in the tracker alike. "In melee" is
 read from the declared action by the multi-attack-in-melee ruling (both readings tested). Each of
-its tracker turns asks for the routine it makes: its odds, "drops before it acts again" and the
-Forecast panel count every routine once."""
+its tracker turns carries the routine it makes: "drops before it acts again" and the Forecast panel
+count every routine once, while the card's odds keep the whole round for the rounds to drop."""
 
 from __future__ import annotations
 
@@ -116,21 +116,26 @@ def odds_request(f: Fight, target: str) -> dict:
     return t["request"]
 
 
-def test_each_turns_odds_ask_for_one_routine_not_the_whole_round() -> None:
+def one_routine(request: dict) -> dict:
+    """The same request with the beast's round cut to one routine (the declared default)."""
+    return {**request, "inputs": {k: v for k, v in request["inputs"].items() if k != "routines"}}
+
+
+def test_both_turns_odds_ask_with_the_whole_round_the_first_attack_being_one_attacks() -> None:
+    """The card's odds: this attack's figures are the routine's first attack whatever the routines;
+    the rounds to drop the Hero and the chance within 3 count the beast's whole round (2 routines),
+    at either of its turns, and its links ask the same question."""
     f = duel()
     assert f.current() == "Beast"
     asked = odds_request(f, "Hero")
-    assert "routines" not in asked["inputs"]  # 1, the declared default: left out of the request
-    whole = {**asked, "inputs": {**asked["inputs"], "routines": 2}}
-    assert evaluate(asked)["rounds"] != evaluate(whole)["rounds"]
+    assert asked["inputs"]["routines"] == 2
+    cut = evaluate(one_routine(asked))
+    assert evaluate(asked)["first_attack"] == cut["first_attack"]
+    assert evaluate(asked)["rounds"] != cut["rounds"]
     f.do("next_turn").do("next_turn")
-    assert f.current() == "Beast"
-    assert "routines" not in odds_request(f, "Hero")["inputs"]
-    # the link to the Hero's round calculator asks the same question as the card's odds
+    assert f.current() == "Beast" and odds_request(f, "Hero") == asked
     link = f.who("Hero")["links"]["round"]
-    assert link["attacker"] == "Beast" and link["inputs"] == odds_request(f, "Hero")["inputs"]
-    f.do("previous_turn")  # the Hero's own turn: its odds on Beast carry no routines of Beast's
-    assert f.current() == "Hero" and "routines" not in odds_request(f, "Beast")["inputs"]
+    assert link["attacker"] == "Beast" and link["inputs"] == asked["inputs"]
 
 
 def _first_round(request: dict) -> Fraction:
@@ -143,15 +148,13 @@ def test_drops_before_it_acts_again_counts_each_routine_once() -> None:
     # Beast's first routine: the Hero acts next, so only this routine comes before
     early = fight.before("segments", f.state, beast, hero)
     assert [x["names"] for x in early["lists"]] == [["Beast"]]
-    assert Fraction(early["p"]["fraction"]) == _first_round(odds_request(f, "Hero"))
+    assert Fraction(early["p"]["fraction"]) == _first_round(one_routine(odds_request(f, "Hero")))
     # Beast's second routine: the Hero has acted; next round Beast's first routine always comes
     # before anyone's group initiative, so two routines in all come before the Hero acts again
     f.do("next_turn").do("next_turn")
     late = fight.before("segments", f.state, beast, hero)
     assert all(x["names"][:2] == ["Beast", "Beast"] for x in late["lists"])
-    asked = odds_request(f, "Hero")
-    two = {**asked, "inputs": {**asked["inputs"], "routines": 2}}
-    assert Fraction(late["p"]["fraction"]) == _first_round(two)
+    assert Fraction(late["p"]["fraction"]) == _first_round(odds_request(f, "Hero"))
 
 
 def test_the_forecast_panel_places_the_multi_attacker_at_its_first_turn() -> None:
@@ -222,9 +225,7 @@ def test_the_panels_forecast_from_a_missile_multi_attackers_first_turn_counts_bo
     assert built["request"]["inputs"]["acted"] == 1
     one_round = evaluate({**built["request"], "inputs": {**built["request"]["inputs"], "rounds": 1}})
     foes_win = next(c for c in one_round["chances"] if c["label"] == "Foes win")
-    asked = odds_request(f, "Hero")
-    two = {**asked, "inputs": {**asked["inputs"], "routines": 2}}
-    assert Fraction(foes_win["p"]["fraction"]) == _first_round(two)
+    assert Fraction(foes_win["p"]["fraction"]) == _first_round(odds_request(f, "Hero"))
 
 
 def test_a_delayed_multi_attacker_makes_its_first_routine_in_low_not_before_initiative() -> None:
