@@ -31,9 +31,8 @@ MAX_TAGS = 12
 HEALTH_MAX = 100000
 ID_LIMIT = turns_mod.ID_LIMIT
 SIDES = turns_mod.SIDES
-TURN_INPUTS_MAX = 4
-"""Values one turn of the order may carry over its combatant's."""
 TURN_INPUT_MAX = 99
+"""The most a turn's share of its combatant's attacks can be (segments' routines: 1 or 2)."""
 MAX_ORDER = 400
 """Entries of a round's order a saved state may hold (phases: a combatant in up to five phases)."""
 TEXT_MAX = 500
@@ -273,11 +272,12 @@ def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tu
     state["rolls"] = keep("rolls", lambda: _rolls(raw.get("rolls"), "rolls"), {})
     state["next_id"] = keep("next_id", lambda: _whole(raw.get("next_id", 1), "next_id", 1, 10**9), 1)
     order = raw.get("order") or []
+    shares = _turn_input_names(data)
     if not isinstance(order, list) or len(order) > MAX_ORDER:
         keep("order", lambda: _raise("order", f"must be a list of at most {MAX_ORDER} turns"), None)
         order = []
     for i, t in enumerate(order, start=1):
-        entry = keep(f"order[{i}]", lambda t=t, i=i: _turn(t, f"order[{i}]", seen_ids), None)
+        entry = keep(f"order[{i}]", lambda t=t, i=i: _turn(t, f"order[{i}]", seen_ids, shares), None)
         if entry is not None:
             state["order"].append(entry)
     state["turn"] = keep("turn", lambda: _whole(raw.get("turn", 0), "turn", 0, len(state["order"])), 0)
@@ -290,7 +290,14 @@ def _raise(where: str, reason: str) -> Any:
     raise InputError(where, reason)
 
 
-def _turn(raw: Any, where: str, ids: set[str]) -> dict[str, Any]:
+def _turn_input_names(data: SystemData) -> set[str]:
+    """The inputs a turn of this system may carry over its combatant's (`TURN_INPUT` of its turns
+    module: segments' routines), none elsewhere."""
+    name = getattr(turns_mod.systems.engine(data.id).TURNS, "TURN_INPUT", None)
+    return {name} if name else set()
+
+
+def _turn(raw: Any, where: str, ids: set[str], shares: set[str]) -> dict[str, Any]:
     if not isinstance(raw, Mapping) or raw.get("id") not in ids:
         raise InputError(f"{where}.id", "names no combatant of the fight")
     entry = {
@@ -302,19 +309,21 @@ def _turn(raw: Any, where: str, ids: set[str]) -> dict[str, Any]:
     if raw.get("phase") is not None:
         entry["phase"] = str(raw["phase"])[:ID_LIMIT]
     if raw.get("inputs"):
-        entry["inputs"] = _turn_inputs(raw["inputs"], f"{where}.inputs")
+        entry["inputs"] = _turn_inputs(raw["inputs"], f"{where}.inputs", shares)
     return entry
 
 
-def _turn_inputs(raw: Any, where: str) -> dict[str, int]:
+def _turn_inputs(raw: Any, where: str, shares: set[str]) -> dict[str, int]:
     """The values one turn carries over its combatant's (segments: the routines of a multi-attacker's
-    turn), small whole numbers under input names; the calculator checks them when asked."""
-    if not isinstance(raw, Mapping) or len(raw) > TURN_INPUTS_MAX:
-        raise InputError(where, f"must be an object of at most {TURN_INPUTS_MAX} input names to whole numbers")
+    turn): small whole numbers under the names the system allows; the calculator checks them when
+    asked."""
+    if not isinstance(raw, Mapping):
+        raise InputError(where, "must be an object of input names to whole numbers")
     out = {}
     for k, v in raw.items():
-        if not isinstance(k, str) or not k or len(k) > ID_LIMIT:
-            raise InputError(where, "must name inputs")
+        if k not in shares:
+            allowed = ", ".join(sorted(shares)) or "none here"
+            raise InputError(where, f"{inputs.shown(k)} is no input a turn carries (allowed: {allowed})")
         out[k] = _whole(v, f"{where}.{k}", 0, TURN_INPUT_MAX)
     return out
 

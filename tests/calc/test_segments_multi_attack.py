@@ -240,3 +240,12 @@ def test_a_delayed_multi_attacker_makes_its_first_routine_in_low_not_before_init
         ("Orc", "LOW D4"),
         ("Beast", "Multi-attack, other routines · HIGH"),
     ]
+
+
+def test_a_saved_turn_carries_only_the_systems_turn_input() -> None:
+    """A tampered save cannot give the acting combatant other values through its turn."""
+    f = duel()
+    bad = {**f.state, "order": [{**f.state["order"][0], "inputs": {"ac": -10}}, *f.state["order"][1:]]}
+    loaded = fight.act("segments", None, {"type": "load", "state": bad})
+    assert [d["input"] for d in loaded["dropped"]] == ["order[1].inputs"]
+    assert len(loaded["state"]["order"]) == 2
