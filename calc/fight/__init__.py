@@ -105,4 +105,4 @@ def before(system_id: str, state: Any, attacker: Any, target: Any) -> dict[str, 
     if fight["turn"] >= len(fight["order"]) or fight["order"][fight["turn"]]["id"] != attacker:
         raise InputError("attacker", "is not the combatant whose turn it is")
     now = resolve.standing(fight, data, rules)
-    return before_turn(fight, data, options, health, str(attacker), str(target), now)
+    return before_turn(fight, data, options, health, str(target), now)

@@ -39,7 +39,7 @@ MAX_LISTS = 24
 
 Turn = tuple[str, tuple[tuple[str, int], ...]]
 """An attacker's turn: its id and the values that turn carries over its own (segments: a
-multi-attacker's routines at step 4 or step 6), as sorted pairs."""
+multi-attacker's routines before group initiative or after LOW), as sorted pairs."""
 Seq = tuple[Turn, ...]
 
 
@@ -158,7 +158,7 @@ def _rolled(orders: Any, me: int, members: tuple[int, ...], out: dict) -> None:
 def _walk(node: Any, shares: bool, me: int, before: tuple, out: dict, seen: list[int]) -> None:
     """Every path down the tree of orders to the target's group (those before it), with the
     weight of the orders below. A step is a slot of (fighter, share of its attacks) pairs: with
-    `shares` each pair is kept (a multi-attacker's routines at step 4 and at step 6 are two
+    `shares` each pair is kept (a multi-attacker's routines before group initiative and after LOW are two
     attacks), otherwise each fighter once, by index."""
     seen[0] += 1
     if seen[0] > MAX_ORDERS:
@@ -178,15 +178,16 @@ def _weight(node: Any) -> int:
 
 
 def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any],
-                health: Mapping[str, Mapping[str, Any]], attacker: str, target_id: str,
+                health: Mapping[str, Mapping[str, Any]], target_id: str,
                 now: Mapping[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
     """`{"p", "label", "lists": [{"names", "p", "drops"}], "steps"}`: the chance the target drops
     before its next turn, every foe of it who acts before then attacking it, in the order they
-    act. `now`: the fight with this round's values (`resolve.standing`: active-defense's reserves
-    left), which this round's attackers meet; those of the next round meet the values a round
-    starts with. A system whose fight has values held afresh each round (`ROUND_VALUES`) has a
-    list that runs into the next round asked as two requests, this round's and the next's, their
-    damage added (independent: nothing carries over); otherwise one request serves the list."""
+    act, from the current turn on (the one acting first). `now`: the fight with this round's
+    values (`resolve.standing`: active-defense's reserves left), which this round's attackers
+    meet; those of the next round meet the values a round starts with. A system whose fight has
+    values held afresh each round (`ROUND_VALUES`) has a list that runs into the next round asked
+    as two requests, this round's and the next's, their damage added (independent: nothing carries
+    over); otherwise one request serves the list."""
     spec = fighter.declaration(data)
     if spec is None or fight["turn"] >= len(fight["order"]):
         raise InputError("attacker", "nobody is acting now")
@@ -194,8 +195,6 @@ def before_turn(fight: Mapping[str, Any], data: SystemData, options: Mapping[str
     if target is None:
         raise InputError("target", "names no combatant of the fight")
     acts = {ident: bool(h["acts"]) for ident, h in health.items()}
-    if fight["order"][fight["turn"]]["id"] != attacker:
-        raise InputError("attacker", "is not the combatant whose turn it is")
     seq, comes = _this_round(fight, target, acts)
     later: dict[Seq, Fraction]  # the next round's attackers before the target, with their chance
     if comes or not acts[target_id]:

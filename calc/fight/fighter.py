@@ -57,7 +57,7 @@ def _by_id(fight: Mapping[str, Any], ident: Any, where: str) -> dict[str, Any]:
 
 def with_values(fight: Mapping[str, Any], ident: str, values: Mapping[str, Any]) -> dict[str, Any]:
     """The fight with combatant `ident` carrying `values` over its own (a turn's share of its
-    attacks: segments' multi-attacker makes 1 routine at step 4 and the rest at step 6)."""
+    attacks: segments' multi-attacker makes 1 routine before group initiative and the rest after LOW)."""
     if not values:
         return dict(fight)
     return {

@@ -97,7 +97,8 @@ LIFTED = ("action-points", "active-defense", "phases")
 """The systems whose 2 against 2 is refused today: `--lifted` times it past the bound (the
 fixed-order systems, `calc.forecast.fixed_order`, and Phases' rolled chain)."""
 
-LIFTED_LABEL = "2 against 2 (bound lifted)"
+LIFTED_LABEL = "2 against 2 (bound lifted{})"
+"""A lifted case's label, with the reading it runs under where one matters."""
 
 LIFTED_READINGS = {"phases": ("ties", ("simultaneous", "reroll"))}
 """A ruling whose readings change the round's orders: each lifted case runs under every reading
@@ -112,7 +113,7 @@ def lifted_cases() -> list[tuple[str, str, dict[str, Any]]]:
             continue
         name, readings = LIFTED_READINGS.get(system_id, ("", ("",)))
         for reading in readings:
-            shown = f"{LIFTED_LABEL[:-1]}, {name} {reading})" if name else LIFTED_LABEL
+            shown = LIFTED_LABEL.format(f", {name} {reading}" if name else "")
             out.append((system_id, shown, {**inputs, name: reading} if name else inputs))
     return out
 
@@ -136,7 +137,9 @@ def lifted() -> Iterator[None]:
 
 def run(repeat: int = 3, only: str = "", lift: bool = False) -> list[dict[str, Any]]:
     rows = []
-    for system_id, label, inputs in cases() + (lifted_cases() if lift else []):
+    extra = lifted_cases() if lift else []
+    lifted_labels = {label for _, label, _ in extra}
+    for system_id, label, inputs in cases() + extra:
         if only not in f"{system_id}/{label}":
             continue
         request = {"system": system_id, "calculator": "forecast", "inputs": inputs}
@@ -144,7 +147,7 @@ def run(repeat: int = 3, only: str = "", lift: bool = False) -> list[dict[str, A
         for _ in range(repeat):
             start, start_cpu = time.perf_counter(), time.process_time()
             try:
-                with lifted() if label.startswith(LIFTED_LABEL[:-1]) else nullcontext():
+                with lifted() if label in lifted_labels else nullcontext():
                     answer = evaluate(request)
             except CalcError as e:
                 error = f"{e.reason} (refused in {(time.process_time() - start_cpu) * 1000:.0f} ms CPU)"

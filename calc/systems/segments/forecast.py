@@ -24,7 +24,7 @@ from calc.forecast import answer, chain, half_rounds, rest_of_round
 from calc.forecast.fighters import FOES, PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each, entry
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
-from calc.systems.segments.initiative import actors, in_melee, round_order, turns_of
+from calc.systems.segments.initiative import actors, first_before_initiative, in_melee, round_order, turns_of
 from calc.systems.segments.round import one_attacker
 
 RULINGS = ("table_cap", "star_reading", "damage_floor")
@@ -102,11 +102,12 @@ def scripts(specs: list[dict[str, Any]], inputs: dict[str, Any], data: SystemDat
 
 
 def _early(inputs: dict[str, Any]) -> list[int]:
-    """The multi-attackers in melee (by index, party then foes), whose first routine comes before
-    group initiative."""
-    melee = in_melee(inputs)
+    """The fighters (by index, party then foes) whose first routine comes before group initiative:
+    the round-order calculator's rule (a forecast's fighter is never delayed)."""
     items = [*inputs[PARTY], *inputs[FOES]]
-    return [i for i, item in enumerate(items) if item["routines"] > 1 and item["action"] in melee]
+    return [
+        i for i, item in enumerate(items) if first_before_initiative(inputs, item["action"], item["routines"], False)
+    ]
 
 
 def build(inputs: dict[str, Any], data: SystemData) -> ScriptedFight:

@@ -135,7 +135,7 @@ def actors(inputs: dict[str, Any], data: SystemData) -> tuple[list[str], list[Ac
 
 
 def in_melee(inputs: dict[str, Any]) -> tuple[str, ...]:
-    """The declared actions that put a multi-attacker "in melee" (steps 4 and 6 of the round), as
+    """The declared actions that put a multi-attacker "in melee" (the flowchart's multi-attack steps), as
     the multi-attack-in-melee ruling reads them."""
     return ("melee",) if inputs.get("multi_attack", "melee") == "melee" else ("melee", "missile")
 
@@ -144,14 +144,19 @@ ATTACKS = ("missile", "melee")
 """The declared actions that make an attack routine (a multi-attacker's routines split over the round)."""
 
 
+def first_before_initiative(inputs: dict[str, Any], action: str, routines: int, delayed: bool) -> bool:
+    """Whether a combatant makes its first attack routine before group initiative: a multi-attacker
+    in melee (the multi-attack-in-melee ruling), unless delayed (it acts in LOW whatever its group
+    rolled). The round-order calculator and the forecast both ask this."""
+    return routines > 1 and action in in_melee(inputs) and not delayed
+
+
 def multi_attackers(inputs: dict[str, Any], people: list[Actor]) -> tuple[list[Actor], list[Actor]]:
-    """Multi-attackers (more than one routine) who attack: those in melee make their first routine
-    at step 4, before group initiative; the others (a missile attack, under the site's ruling, or a
-    delayed creature, which acts in LOW whatever its group rolled) in their initiative; both the
-    rest at step 6, after LOW."""
-    melee = in_melee(inputs)
+    """Multi-attackers (more than one routine) who attack: those whose first routine comes before
+    group initiative (`first_before_initiative`), and the others, who make it in their own
+    initiative; both make the rest after LOW."""
     attacking = [a for a in people if a.routines > 1 and a.action in ATTACKS]
-    early = [a for a in attacking if a.action in melee and not a.delayed]
+    early = [a for a in attacking if first_before_initiative(inputs, a.action, a.routines, a.delayed)]
     return early, [a for a in attacking if a not in early]
 
 
@@ -189,9 +194,9 @@ def round_order(
     slots: dict[tuple, list[Actor]] = {}
     in_melee_now, attacking = (set(group) for group in multi_attackers(inputs, people))
     for a in people:
-        if a in in_melee_now or a in attacking:  # the rest of its routines at step 6
+        if a in in_melee_now or a in attacking:  # the rest of its routines after LOW
             slots.setdefault((flow["multi-attack-rest"], turns[a.group].index, 0), []).append(a)
-        if a in in_melee_now:  # its first routine at step 4; no turn in HIGH or LOW
+        if a in in_melee_now:  # its first routine before group initiative; no turn in HIGH or LOW
             slots.setdefault((flow["multi-attack-first"], turns[a.group].index, 0), []).append(a)
             continue
         if a.action == "fast":  # fast actions keep their group's initiative, delayed or not
@@ -302,12 +307,14 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
     early, grouped = multi_attackers(inputs, people)
     if early or grouped:
         melee = "a melee or a missile attack" if len(in_melee(inputs)) > 1 else "a melee attack"
+        flow = {row["id"]: row["step"] for row in data.table("action-order-flowchart")}
+        first, rest = flow["multi-attack-first"], flow["multi-attack-rest"]
         for a in early:
             steps.append(
                 data.step(
                     "combat-round-sequence",
-                    f"{a.name} has {a.routines} attack routines and declared {melee}: its first routine at step 4, "
-                    "before group initiative, the rest at step 6, after LOW",
+                    f"{a.name} has {a.routines} attack routines and declared {melee}: its first routine at step "
+                    f"{first}, before group initiative, the rest at step {rest}, after LOW",
                 )
             )
         for a in grouped:
@@ -316,7 +323,7 @@ def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
                     "combat-round-sequence",
                     f"{a.name} has {a.routines} attack routines and "
                     + ("is delayed" if a.delayed else f"declared a {a.action} attack, not in melee")
-                    + ": its first routine in its initiative, the rest at step 6, after LOW",
+                    + f": its first routine in its initiative, the rest at step {rest}, after LOW",
                 )
             )
         steps.append(

@@ -2,12 +2,14 @@
 initiative: higher is HIGH, lower LOW, a tie puts both in HIGH); the round then runs fast actions,
 each initiative by action type (D1–D4, weapon speed settling ties between groups), spells by the
 segment they complete on, and complex activities last. A multi-attacker in melee (2 attack
-routines) has two turns: its first routine at step 4, before group initiative, the other at step 6,
-after LOW; each turn carries the routines it makes (`inputs`), which its odds ask for. The order
-comes from the round-order calculator, with one group per side."""
+routines) has two turns, the flowchart's multi-attack steps: its first routine before group
+initiative, the other after LOW; each turn carries the routines it makes (`inputs`), which "drops
+before it acts again" counts. The order comes from the round-order calculator, with one group per
+side."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from calc import turn_helpers as kit
@@ -21,7 +23,7 @@ GROUPS = {"pc": "PCs", "foe": "Foes"}
 
 TURN_INPUT = "routines"
 """The round calculator's input a turn's share of its combatant's attacks fills: a multi-attacker's
-turn at step 4 makes 1 routine, its turn at step 6 the rest."""
+turn before group initiative makes 1 routine, its turn after LOW the rest."""
 
 
 def dice_needed(people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> list[dict]:
@@ -65,7 +67,8 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
     delayed = [s for s in shared if s["rule"] == "delayed-condition"]
     spell = [s for s in shared if s["rule"] == "spell-initiative"]
     multi = [s for s in shared if s["rule"] == "ruling:multi-attack-in-melee"]
-    split = {i for i, steps in by_person.items() for s in steps if s["rule"] == "combat-round-sequence"}
+    listed_at = Counter(kit.untag(name) for group in answer["order"] for name in group["names"])
+    split = {i for i, n in listed_at.items() if n > 1}  # a multi-attacker: its first routine, then the rest
 
     def why(group: dict, i: int) -> list[dict]:
         own = [{**s, "text": kit.named(s["text"], people)} for s in by_person[i]]
@@ -79,14 +82,13 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
         return steps
 
     listed = kit.turns_from_order(answer["order"], people, when, why)
-    made: dict[str, int] = {}  # a multi-attacker's routines made in its turns so far
     index = {p["id"]: k for k, p in enumerate(people)}
+    first_made: set[str] = set()
     for t in listed:
         i = index[t["id"]]
         if i in split:
-            share = 1 if t["id"] not in made else _routines(people[i]) - made[t["id"]]
-            made[t["id"]] = made.get(t["id"], 0) + share
-            t["inputs"] = {TURN_INPUT: share}
+            t["inputs"] = {TURN_INPUT: _routines(people[i]) - 1 if t["id"] in first_made else 1}
+            first_made.add(t["id"])
     notes = [{**s, "text": kit.named(s["text"], people)} for s in shared]
     return {
         "turns": listed,
