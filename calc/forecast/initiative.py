@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from calc.forecast.order import Group, Node, trie
+from calc.forecast.order import Dag, Group, Node, tree_dag, trie
 
 
 class Initiative(Protocol):
@@ -29,8 +29,12 @@ class Initiative(Protocol):
         """The orders of a round starting with the fighters in the bit mask `up` in the fight."""
         ...
 
+    def graph(self, up: int) -> Dag:
+        """`tree(up)` as the `Dag` a round walks."""
+        ...
+
     def count(self, up: int, limit: int) -> int:
-        """The prefixes of `tree(up)` (what a round's work grows with), at most `limit` + 1: counted
+        """The steps of `graph(up)` (what a round's work grows with), at most `limit` + 1: counted
         before the work is bounded, so cheaply."""
         ...
 
@@ -50,9 +54,16 @@ class Sequences:
         self.faces = faces
         self._orders = orders
         self._trees: dict[int, Node] = {}
+        self._graphs: dict[int, Dag] = {}
 
     def count(self, up: int, limit: int) -> int:
-        return min(self.tree(up).size(), limit + 1)
+        return min(self.graph(up).size(), limit + 1)
+
+    def graph(self, up: int) -> Dag:
+        got = self._graphs.get(up)
+        if got is None:
+            got = self._graphs[up] = tree_dag(self.tree(up))
+        return got
 
     def tree(self, up: int) -> Node:
         got = self._trees.get(up)

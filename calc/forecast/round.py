@@ -4,7 +4,8 @@ order, and a fighter out of the fight before its turn comes does not act.
 The round walks the tree of the orders of the fighters up at its start, as the fight's initiative
 procedure gives it (`calc.forecast.initiative`; by default every fighter rolls each round): each
 group of fighters acts on the distribution of everyone's health as it stands after the groups
-before it, so shared prefixes are walked once. Fighters of one group act together: all of them
+before it, walked as the orders' `calc.forecast.order.Dag` (shared prefixes and equal suffixes
+once). Fighters of one group act together: all of them
 act, even one felled by another of them.
 
 Weights stay integers over one total per round, the same from every state (so `StateChain` gets
@@ -62,8 +63,8 @@ class Fight(FocusWalk):
         return count
 
     def orders_walked(self, limit: int) -> int:
-        """The prefixes of the orders a round walks from the start (every fighter up), counted up
-        to `limit` + 1: with the states, what the work grows with."""
+        """The steps of the orders a round walks from the start (every fighter up, its `Dag`),
+        counted up to `limit` + 1: with the states, what the work grows with."""
         return self.orders.count(sum(1 << i for i in range(len(self.fighters))), limit)
 
     # --- one round ----------------------------------------------------------------------------
@@ -78,7 +79,7 @@ class Fight(FocusWalk):
             if not up >> i & 1:
                 idle *= self.idle[i]
         merged: dict[Healths, int] = {}
-        self._walk(self.orders.tree(up), {healths: idle}, first, merged)
+        self._walk(self.orders.graph(up), {healths: idle}, first, merged)
         return [(w, (False, h)) for h, w in merged.items()]
 
     def _act(self, h: Healths, group: Group, first: bool) -> list[tuple[int, Healths]]:

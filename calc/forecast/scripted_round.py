@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from calc.forecast.fighters import Fighter, Health, focus_bound
-from calc.forecast.order import trie
+from calc.forecast.order import tree_dag, trie
 from calc.forecast.walk import FocusWalk
 
 Healths = tuple[Health, ...]
@@ -68,6 +68,7 @@ class ScriptedFight(FocusWalk):
             if made != [f.most for f in self.fighters]:
                 raise ValueError(f"a script gives strikes {made}, not each fighter's most")
         self.tree = trie((s.weight, s.slots) for s in self.scripts)  # shared prefixes walked once
+        self.graph = tree_dag(self.tree)  # and equal suffixes
         self.total = sum(s.weight for s in self.scripts)
         for f in self.fighters:
             self.total *= f.scale**f.most
@@ -83,16 +84,16 @@ class ScriptedFight(FocusWalk):
         return 2 * focus_bound(self.targets, [f.states for f in self.fighters], self.outs)
 
     def orders_walked(self, limit: int) -> int:
-        """The slots a round walks from each state: with the states, what the time grows with (a
-        handful of scripts, counted whole whatever `limit`)."""
-        return self.tree.size() - 1
+        """The slots a round walks from each state (its `Dag`'s steps): with the states, what the
+        time grows with (a handful of scripts, counted whole whatever `limit`)."""
+        return self.graph.size()
 
     def step(self, state: State) -> list[tuple[int, State]]:
         first, healths = state
         if self.over(healths):
             return [(self.total, state)]
         merged: dict[Healths, int] = {}
-        self._walk(self.tree, {healths: 1}, first, merged)
+        self._walk(self.graph, {healths: 1}, first, merged)
         return [(w, (False, h)) for h, w in merged.items()]
 
     def _plan(self, slot: Slot) -> tuple[int, int] | None:

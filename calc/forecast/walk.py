@@ -8,19 +8,12 @@ left) counts as the striker's `scale`, a weight that changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from operator import itemgetter
-from typing import Any, Protocol
+from typing import Any
 
 from calc.forecast.fighters import Fighter, Health, Sides
+from calc.forecast.order import Dag, Node, tree_dag
 
 Healths = tuple[Health, ...]
-
-
-class Tree(Protocol):
-    """A prefix of a round's orders: the weight of those ending here, the steps that may come next."""
-
-    weight: int
-    children: Any
 
 
 class FocusWalk(Sides):
@@ -30,58 +23,54 @@ class FocusWalk(Sides):
     def __init__(self, fighters: Sequence[Fighter], policies: dict[str, str]) -> None:
         super().__init__(fighters, policies)
         self._acts: dict[tuple[Hashable, bool], dict[Healths, list[tuple[int, Healths]]]] = {}
+        self._dags: dict[Node, Dag] = {}
         self._strikes: dict[tuple, Sequence[tuple[int, Health]]] = {}
         self._outs = tuple(f.out for f in self.fighters)
-        self.steps = 0  # health states met while walking the rounds' orders: what the time grows with
+        self.steps = 0  # healths met and made while walking the rounds' orders: what the time grows with
 
-    def _walk(self, node: Tree, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
+    def _walk(self, node: Node | Dag, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
         """Every order below `node` from the healths `dist`, the round's ends summed into `out`.
-        The hottest loop of the forecast: the cache of steps is read inline (no call per health),
-        one cache per step, keyed by the healths alone (no hashing of the step per health)."""
-        self.steps += len(dist)
-        if node.weight:
-            get = out.get
-            for h, w in dist.items():
-                out[h] = get(h, 0) + w * node.weight
-        for step, child in node.children.items():
-            acts = self._acts.get((step, first))
-            if acts is None:
-                acts = self._acts[(step, first)] = {}
-            if child.weight and not child.children:  # a last step: its ends go straight into `out`
-                self.steps += self._last(dist, acts, step, first, child.weight, out)
+        The orders are walked as their `Dag` (equal subtrees once, each node's healths gathered from
+        every way into it). The hottest loop of the forecast: the cache of steps is read inline (no
+        call per health), one cache per step, keyed by the healths alone."""
+        graph = node if isinstance(node, Dag) else self._dag_of(node)
+        here_at: list[dict[Healths, int] | None] = [None] * len(graph.weights)
+        here_at[0] = dist if graph.scale == 1 else {h: w * graph.scale for h, w in dist.items()}
+        for at, weight in enumerate(graph.weights):
+            here = here_at[at]
+            if here is None:
                 continue
-            nxt: dict[Healths, int] = {}
-            put = nxt.get
-            for h, w in dist.items():
-                got = acts.get(h)
-                if got is None:
-                    got = acts[h] = self._act(h, step, first)
-                for x, after in got:
-                    nxt[after] = put(after, 0) + w * x
-            self._walk(child, nxt, first, out)
+            here_at[at] = None
+            self.steps += len(here)
+            if weight:
+                get = out.get
+                for h, w in here.items():
+                    out[h] = get(h, 0) + w * weight
+            for step, child, times in graph.edges[at]:
+                acts = self._acts.get((step, first))
+                if acts is None:
+                    acts = self._acts[(step, first)] = {}
+                nxt = here_at[child]
+                if nxt is None:
+                    nxt = here_at[child] = {}
+                put = nxt.get
+                met = 0
+                for h, w in here.items():
+                    got = acts.get(h)
+                    if got is None:
+                        got = acts[h] = self._act(h, step, first)
+                    w *= times
+                    met += len(got)
+                    for x, after in got:
+                        nxt[after] = put(after, 0) + w * x
+                self.steps += met
 
-    def _last(
-        self,
-        dist: dict[Healths, int],
-        acts: dict[Healths, list[tuple[int, Healths]]],
-        step: Any,
-        first: bool,
-        weight: int,
-        out: dict[Healths, int],
-    ) -> int:
-        """`_walk` of a last step (a leaf of weight `weight`): summed into `out` as they come, no
-        dict of its own; how many healths it ended in (counted in `steps` as a leaf's dist is)."""
-        put = out.get
-        ends: set[Healths] = set()
-        for h, w in dist.items():
-            got = acts.get(h)
-            if got is None:
-                got = acts[h] = self._act(h, step, first)
-            w *= weight
-            for x, after in got:
-                out[after] = put(after, 0) + w * x
-            ends.update(map(itemgetter(1), got))
-        return len(ends)
+    def _dag_of(self, node: Node) -> Dag:
+        """A tree's `Dag`, made once per tree."""
+        got = self._dags.get(node)
+        if got is None:
+            got = self._dags[node] = tree_dag(node)
+        return got
 
     def _act(self, h: Healths, step: Any, first: bool) -> list[tuple[int, Healths]]:
         raise NotImplementedError

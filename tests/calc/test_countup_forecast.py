@@ -110,7 +110,7 @@ def test_past_the_steps_bound_the_answer_says_what_to_reduce():
         {**HERO, "name": "A", "attacks": 2, "target_hp": 14, "dice": "1d10"},
         {**HERO, "name": "B", "target_hp": 12},
     ]
-    ogre = {**ORC, "name": "Ogre", "npc_hurt": True, "attacks": 2, "target_hp": 30, "dice": "2d6"}
+    ogre = {**ORC, "name": "Ogre", "npc_hurt": True, "attacks": 2, "target_hp": 40, "dice": "3d6"}
     with pytest.raises(InputError) as err:
         run(party, [ogre])
     assert "steps" in err.value.reason and "fewer attacks" in err.value.reason
