@@ -24,13 +24,15 @@ from calc.state_chain import StateChain
 MAX_STATES = 40_000
 """The most fight states followed exactly (memory grows with them)."""
 
-MAX_WORK = 400_000
-"""The most (states × prefixes of the round's orders walked from each), checked before computing:
-the prefixes are counted no further than this allows (4 against 4 has 109,601 of them)."""
+MAX_WORK = 800_000
+"""The most (states × steps of the round's orders walked from each, `calc.forecast.order.Dag`),
+checked before computing: the steps are counted no further than this allows (4 against 4 on one
+d20 has over a million prefixes of orders, and still thousands of steps once merged)."""
 
-MAX_STEPS = 1_000_000
-"""The most health states met while walking the rounds (`Fight.steps`: about 1.5 µs each in
-CPython), checked as the states are found: wide damage and many attacks widen every round."""
+MAX_STEPS = 4_000_000
+"""The most healths met and made while walking the rounds (`Fight.steps`: 0.2 to 0.8 µs each in
+CPython, about 2.5 s at most), checked as the states are found: wide damage and many attacks widen
+every round."""
 
 REDUCE = "fewer fighters or fewer hit points"
 REDUCE_STEPS = "fewer fighters, fewer attacks a round, or fewer hit points"
@@ -61,7 +63,7 @@ def explore(fight: Fight, bound: int = MAX_STATES) -> dict[State, list[tuple[int
 
 def check_bound(fight: Fight, bound: int) -> int:
     """The most states `fight` can have, refused with an InputError before any work when past
-    `bound`, or when a round walks too many orders from each of them."""
+    `bound`, or when a round walks too many steps of its orders from each of them."""
     most = fight.state_bound()
     if most > bound:
         raise InputError(
@@ -72,8 +74,8 @@ def check_bound(fight: Fight, bound: int) -> int:
     if walked > limit:
         raise InputError(
             "foes",
-            f"this fight has up to {most:,} states, each round walking more than {limit:,} orders of who acts "
-            f"when: more than the {MAX_WORK:,} steps followed exactly: try {REDUCE}",
+            f"this fight has up to {most:,} states, each round walking more than {limit:,} steps of its orders "
+            f"of who acts when: more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
         )
     return most
 

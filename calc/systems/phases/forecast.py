@@ -21,9 +21,8 @@ from calc.data import SystemData
 from calc.errors import InputError
 from calc.forecast import answer, chain, rest_of_round
 from calc.forecast.between_rounds import BetweenRounds
-from calc.forecast.fighters import FOES, PARTY, Fighter, Health, policies, targets_step
+from calc.forecast.fighters import FOES, Fighter, Health, policies, targets_step
 from calc.forecast.inputs import each
-from calc.forecast.order import fubini
 from calc.forecast.round import Fight
 from calc.forecast.scripted_round import Script, ScriptedFight
 from calc.systems.phases import round_morale
@@ -160,7 +159,6 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
         strikes.append(strike)
     inner: Any
     if inputs["ties"] == "simultaneous":
-        _orders_bounded(fighters, [s["phase"] for s in specs])
         inner = Fight(fighters, policies(inputs), high_first=True)
     else:
         inner = ScriptedFight(fighters, policies(inputs), _shuffled(specs), strikes, [3] * len(fighters), False)
@@ -171,28 +169,6 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
         _closes,
         [faces if j in waits else 1 for j in range(len(fighters))],
     )
-
-
-def _prefixes(n: int) -> int:
-    """The prefixes of the orders of n fighters on the same die, equal rolls together (ordered set
-    partitions, counted by the Fubini numbers): the orders tree a phase walks."""
-    return sum(math.comb(n, j) * fubini(j) for j in range(n + 1))
-
-
-def _orders_bounded(fighters: list[Fighter], phases: list[int]) -> None:
-    """The chain's work bound (states × orders walked) checked before the orders are listed: with
-    a d20 each, eight fighters in one phase already make a million prefixes."""
-    walked = math.prod(_prefixes(phases.count(n)) for n in set(phases))  # as `order.Orders` builds it
-    most = 2
-    for side in (PARTY, FOES):
-        most *= sum(f.states for f in fighters if f.side == side) + 1
-    if most * walked > chain.MAX_WORK:
-        raise InputError(
-            "foes",
-            f"this fight has up to {most:,} states, each round walking {walked:,} orders of who acts when: "
-            f"{most * walked:,} steps, more than the {chain.MAX_WORK:,} followed exactly: try fewer fighters "
-            "(in one phase) or fewer hit points",
-        )
 
 
 def _shuffled(specs: list[dict[str, Any]]) -> list[Script]:
