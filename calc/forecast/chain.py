@@ -31,7 +31,7 @@ d20 has over a million prefixes of orders, and still thousands of steps once mer
 
 MAX_STEPS = 4_000_000
 """The most healths met and made while walking the rounds (`Fight.steps`: 0.2 to 0.8 µs each in
-CPython, about 2.5 s at most), checked as the states are found: wide damage and many attacks widen
+CPython, about 3 s at most), checked as the states are found: wide damage and many attacks widen
 every round."""
 
 REDUCE = "fewer fighters or fewer hit points"

@@ -1,6 +1,7 @@
 // The tracker's Forecast panel: the fight as it stands (the roster with its current hit points and
 // states, the round and turn reached) sent to the system's `forecast` calculator, on demand (a forecast can
-// take up to a second). The request is Python's: the page sends the fight's state
+// take a few seconds: Phases 2 against 2 is about 2 s in CPython). The request is Python's: the page
+// sends the fight's state
 // (`{"kind": "forecast"}`, calc/browser.py), calc/fight/forecast_request.py builds the forecast's
 // request from it and answers it with the request; the page shows the answer as the forecast
 // calculator's page does (calc-results.mjs: "Party wins" first, the rounds table, each assumption
