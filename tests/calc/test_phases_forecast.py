@@ -5,6 +5,7 @@ orc's first-Wound morale roll), each ruling both ways, errors, the state bound a
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import time
 from collections import Counter
@@ -23,6 +24,7 @@ from calc.forecast import chain
 from tests.calc import forecast_cases as cases
 
 FORECAST = importlib.import_module("calc.systems.phases.forecast")
+phases_round = importlib.import_module("calc.systems.phases.round")
 SYSTEM = data.system("phases")
 
 HERO = {"name": "Hero", "target_source": "direct", "attack_target": 8, "defense": 2, "target_kind": "character",
@@ -295,3 +297,17 @@ def test_many_fighters_in_one_phase_are_refused_before_their_orders_are_listed(n
         run([{**tiny, "name": f"H{i}"} for i in range(n)], [{**tiny, "name": f"O{i}"} for i in range(n)])
     assert "orders of who acts when" in err.value.reason and "fewer fighters" in err.value.reason
     assert time.process_time() - start < 1
+
+
+@pytest.mark.parametrize("extra", [{}, {"ties": "reroll"}, {"morale_when": "at-once"}])
+def test_a_critical_wound_that_cannot_decide_a_death_is_merged_away(extra, monkeypatch):
+    """Last round's critical Wound is dropped at the round's end where no blows of the next round
+    could make it decide a death (the Wounds that kill less the most a round can add): the same
+    answers, every chance round by round and every mean, from fewer states than keeping it."""
+    party = [{**HERO, "name": "A", "free_slots": 8, "target_hp": 4}, {**HERO, "name": "B", "free_slots": 6}]
+    foes = [{**ORC, "name": "Orc", "morale": 7, "hd": 3, "target_hp": 5}]
+    merged = exact(party, foes, **extra)
+    monkeypatch.setattr(phases_round, "LUMP_CRITICALS", False)
+    kept = exact(party, foes, **extra)
+    assert dataclasses.replace(merged, states=0) == dataclasses.replace(kept, states=0)
+    assert merged.states < kept.states

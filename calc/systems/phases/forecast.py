@@ -25,6 +25,7 @@ from calc.forecast.fighters import FOES, Fighter, Health, policies, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
 from calc.forecast.scripted_round import Script, ScriptedFight
+from calc.systems.phases import round as phases_round
 from calc.systems.phases import round_morale
 from calc.systems.phases.attack_roll import phase_die, row_by
 from calc.systems.phases.round import MAX_DICE, MAX_SIDES, attack_outcomes, target_rules
@@ -71,6 +72,18 @@ class Blows:
         self.faces = faces if spec["inputs"]["morale_when"] == "at-once" else 1
         self.held = self.faces - self.fled
         self.scale = math.lcm(*totals) * self.faces if totals else 1
+
+    def added(self, j: int, hp: int) -> set[int]:
+        """What one blow of this attack can add to foe j's Wounds (its critical Wound with it), at
+        any of its hit points, a miss's 0 too: what decides whether a critical Wound carried into
+        a round counts."""
+        blows_at, _ = self.by_target[j]
+        return {0} | {
+            plus + extra
+            for left in range(hp + 1)
+            for _, after, plus, _, _, extra in blows_at(left)
+            if after is not None
+        }
 
     def strike(
         self,
@@ -125,9 +138,12 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
     dies = {j: s["dies_at"] for j, s in enumerate(specs)}
     die = phase_die(data)
     fighters, strikes = [], []
+    reach = [{0} for _ in specs]  # the Wounds (with critical ones) a fighter can take in one round
     for i, spec in enumerate(specs):
         enemies = [(j, s) for j, s in enumerate(specs) if s["side"] != spec["side"]]
         blows = Blows(spec, enemies, data)
+        for j, e in enemies:
+            reach[j] = {a + b for a in reach[j] for b in blows.added(j, e["inputs"]["target_hp"])}
         strike = partial(blows.strike, morale, dies)
         hp = spec["inputs"]["target_hp"]
         crit = 2 if inputs["critical_wound"] == "counts" and inputs["natural_rolls"] else 1
@@ -163,10 +179,11 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
     else:
         inner = ScriptedFight(fighters, policies(inputs), _shuffled(specs), strikes, [3] * len(fighters), False)
     waits = {j: m for j, m in morale.items()} if not at_once else {}
+    lasting = Lasting(dies, reach, phases_round.LUMP_CRITICALS)
     return BetweenRounds(
         inner,
         partial(_opens, waits, faces),
-        _closes,
+        lasting.closes,
         [faces if j in waits else 1 for j in range(len(fighters))],
     )
 
@@ -210,11 +227,32 @@ def _opens(waits: dict[int, tuple[int, int]], faces: int, i: int, h: Any) -> lis
     return [(w, s) for w, s in ((fled, FLED), (held, (*h[:5], HELD))) if w]
 
 
-def _closes(i: int, h: Any) -> Any:
-    """The round ends: this round's critical Wound becomes last round's, last round's ends."""
-    if isinstance(h, str):
-        return h
-    return (h[0], h[1], h[3], 0, h[4], h[5])
+class Lasting:
+    """The round's end: this round's critical Wound becomes last round's, last round's ends. The
+    Wound is kept only when it can decide a death next round: when some Wounds the fighter can take
+    in a round (`reach[i]`, partial sums included) kill with it and not without. Otherwise the
+    states with and without it move alike, so they are one (exact, as the round calculator's
+    `LUMP_CRITICALS`; `lump` False keeps every one, to compare)."""
+
+    def __init__(self, dies: dict[int, int], reach: list[set[int]], lump: bool) -> None:
+        self.dies = dies
+        self.reach = reach
+        self.lump = lump
+        self._counts: dict[tuple[int, int, int], bool] = {}
+
+    def counts(self, i: int, wounds: int, last: int) -> bool:
+        key = (i, wounds, last)
+        got = self._counts.get(key)
+        if got is None:
+            low, high = self.dies[i] - wounds - last, self.dies[i] - wounds
+            got = self._counts[key] = not self.lump or any(low <= v < high for v in self.reach[i])
+        return got
+
+    def closes(self, i: int, h: Any) -> Any:
+        if isinstance(h, str):
+            return h
+        last = h[3] if h[3] and self.counts(i, h[1], h[3]) else 0
+        return (h[0], h[1], last, 0, h[4], h[5])
 
 
 def _foes_broke(foes: tuple[int, ...], healths: tuple[Any, ...]) -> bool:
