@@ -16,6 +16,10 @@ class Around:
     def steps(self) -> int:
         return self.inner.steps  # type: ignore[no-any-return]
 
+    @property
+    def max_steps(self) -> int | None:
+        return getattr(self.inner, "max_steps", None)
+
     def side_out(self, side: str, healths: tuple[Any, ...]) -> bool:
         return self.inner.side_out(side, healths)  # type: ignore[no-any-return]
 

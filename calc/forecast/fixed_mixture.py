@@ -52,6 +52,12 @@ class MixedFight:
         # per order: numbered healths → the chain's state
         self._keys: defaultdict[Order, dict[int, tuple[Order, Healths]]] = defaultdict(dict)
 
+    @property
+    def max_steps(self) -> int:
+        from calc.forecast import fixed_order  # the bound lives with the fixed-order chains (imports this module)
+
+        return fixed_order.MAX_STEPS
+
     def side_out(self, side: str, healths: Healths) -> bool:
         return self.rules.side_out(side, healths)
 

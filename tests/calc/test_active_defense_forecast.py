@@ -101,3 +101,15 @@ def test_the_reserve_is_shared_over_every_attacker():
     each = chance(run([hero], orcs, rounds=3, spend_reserve="each-attack"), "Hero drops")
     none = chance(run([{**hero, "reserves": 0}], orcs, rounds=3), "Hero drops")
     assert when_hit < each < none
+
+
+@pytest.mark.parametrize("mid_round", [False, True])
+def test_the_fixed_order_chains_keep_their_own_steps_bound(mid_round, monkeypatch):
+    """The fixed-order chains count their steps in their own unit (`fixed_order.MAX_STEPS`), not the
+    rolled rounds' (`chain.MAX_STEPS`), also when the fight starts mid-round (wrapped)."""
+    extra = {"order": [{"name": "Hero"}, {"name": "Orc"}], "acted": 1} if mid_round else {}
+    assert run([HERO], [ORC], **extra)["chances"]
+    monkeypatch.setattr(fixed_order, "MAX_STEPS", 50)
+    with pytest.raises(calc.errors.InputError) as err:
+        run([HERO], [ORC], **extra)
+    assert "more than 50 steps" in err.value.reason
