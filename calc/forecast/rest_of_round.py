@@ -25,7 +25,7 @@ from calc.errors import InputError
 from calc.forecast import chain, fixed_order
 from calc.forecast.around import Around
 from calc.forecast.fighters import FOES, PARTY, Health
-from calc.forecast.order import trie
+from calc.forecast.order import tree_dag, trie
 
 Healths = tuple[Health, ...]
 Rest = Callable[[Healths], list[tuple[int, Healths]]]
@@ -100,11 +100,11 @@ def walked_rest(
         steps = list(slots)
     else:
         steps = [((i, inner.fighters[i].most),) for i in to_act] if scripted else [(i,) for i in to_act]
-    tree = trie([(1, steps)])  # the one order of the rest of the round
+    graph = tree_dag(trie([(1, steps)]))  # the one order of the rest of the round
 
     def rest(healths: Healths) -> list[tuple[int, Healths]]:
         out: dict[Healths, int] = {}
-        inner._walk(tree, {healths: 1}, first, out)
+        inner._walk(graph, {healths: 1}, first, out)
         if inner is fight:
             return [(w, h) for h, w in out.items()]
         return [(w, h if fight.over(h) else fight._close(h)) for h, w in out.items()]  # the round's end

@@ -11,7 +11,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from calc.forecast.fighters import Fighter, Health, Sides
-from calc.forecast.order import Dag, Node, tree_dag
+from calc.forecast.order import Dag
 
 Healths = tuple[Health, ...]
 
@@ -23,17 +23,15 @@ class FocusWalk(Sides):
     def __init__(self, fighters: Sequence[Fighter], policies: dict[str, str]) -> None:
         super().__init__(fighters, policies)
         self._acts: dict[tuple[Hashable, bool], dict[Healths, list[tuple[int, Healths]]]] = {}
-        self._dags: dict[Node, Dag] = {}
         self._strikes: dict[tuple, Sequence[tuple[int, Health]]] = {}
         self._outs = tuple(f.out for f in self.fighters)
         self.steps = 0  # healths met and made while walking the rounds' orders: what the time grows with
 
-    def _walk(self, node: Node | Dag, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
-        """Every order below `node` from the healths `dist`, the round's ends summed into `out`.
+    def _walk(self, graph: Dag, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
+        """Every order of `graph` from the healths `dist`, the round's ends summed into `out`.
         The orders are walked as their `Dag` (equal subtrees once, each node's healths gathered from
         every way into it). The hottest loop of the forecast: the cache of steps is read inline (no
         call per health), one cache per step, keyed by the healths alone."""
-        graph = node if isinstance(node, Dag) else self._dag_of(node)
         here_at: list[dict[Healths, int] | None] = [None] * len(graph.weights)
         here_at[0] = dist if graph.scale == 1 else {h: w * graph.scale for h, w in dist.items()}
         for at, weight in enumerate(graph.weights):
@@ -64,13 +62,6 @@ class FocusWalk(Sides):
                     for x, after in got:
                         nxt[after] = put(after, 0) + w * x
                 self.steps += met
-
-    def _dag_of(self, node: Node) -> Dag:
-        """A tree's `Dag`, made once per tree."""
-        got = self._dags.get(node)
-        if got is None:
-            got = self._dags[node] = tree_dag(node)
-        return got
 
     def _act(self, h: Healths, step: Any, first: bool) -> list[tuple[int, Healths]]:
         raise NotImplementedError
