@@ -74,16 +74,10 @@ class Blows:
         self.scale = math.lcm(*totals) * self.faces if totals else 1
 
     def added(self, j: int, hp: int) -> set[int]:
-        """What one blow of this attack can add to foe j's Wounds (its critical Wound with it), at
-        any of its hit points, a miss's 0 too: what decides whether a critical Wound carried into
-        a round counts."""
+        """What one blow of this attack can add to foe j's Wounds, at any of its hit points
+        (`round.wounds_added`), a miss's 0 too."""
         blows_at, _ = self.by_target[j]
-        return {0} | {
-            plus + extra
-            for left in range(hp + 1)
-            for _, after, plus, _, _, extra in blows_at(left)
-            if after is not None
-        }
+        return {0}.union(*(phases_round.wounds_added(blows_at, left) for left in range(hp + 1)))
 
     def strike(
         self,

@@ -306,6 +306,13 @@ def target_rules(inputs: dict[str, Any], data: SystemData, steps: list[Step]) ->
     return blows_from, dies_at
 
 
+def wounds_added(blows_at: Callable[[int], list[Any]], left: int) -> list[int]:
+    """What each blow that lands on a target with `left` hit points adds to its Wounds (the
+    blow's critical Wound with it), instant deaths left out (they kill whatever the count): what
+    decides whether a critical Wound carried into the next round can change a death."""
+    return [add + more for _, after, add, _, _, more in blows_at(left) if after is not None and add >= 0]
+
+
 def _target(
     inputs: dict[str, Any],
     data: SystemData,
@@ -330,9 +337,7 @@ def _target(
         key = (left, count, extra)
         if key not in kept:
             if left not in sums:
-                sums[left] = [
-                    add + more for _, after, add, _, _, more in blows_at(left) if after is not None and add >= 0
-                ]
+                sums[left] = wounds_added(blows_at, left)
             lo, hi = dies_at - count - extra, dies_at - count
             kept[key] = extra if not LUMP_CRITICALS or any(lo <= v < hi for v in sums[left]) else 0
         return kept[key]
