@@ -34,6 +34,12 @@ MAX_STEPS = 4_000_000
 CPython, about 3 s at most), checked as the states are found: wide damage and many attacks widen
 every round."""
 
+MAX_MOVES = 800_000
+"""The most one-round moves between states kept for the solve (`StateChain`: one big-integer
+product each, about 1.4 µs in Active Defense, 2.4 µs in Action Points, whose dying checks widen
+every round; about 2 s at most), counted as the states are found: what the chain's solve costs
+and what its moves hold in memory, past what the states and the steps of the walk bound."""
+
 REDUCE = "fewer fighters or fewer hit points"
 REDUCE_STEPS = "fewer fighters, fewer attacks a round, or fewer hit points"
 
@@ -91,6 +97,7 @@ def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State]
     todo = [0]
     done = 0
     most_steps = steps_bound(fight)
+    kept = 0
     while todo:
         at = todo.pop()
         out = fight.step(states[at])
@@ -114,6 +121,13 @@ def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State]
                     raise InputError("foes", f"this fight reaches more than {bound:,} states: try {REDUCE}")
             row.append((w, n))
         moves[at] = row
+        kept += len(row)
+        if kept > MAX_MOVES:
+            raise InputError(
+                "foes",
+                f"this fight has more than {MAX_MOVES:,} moves from one state to another to follow exactly "
+                f"({done:,} of up to {most:,} states done): try {REDUCE_STEPS}",
+            )
     return states, moves
 
 

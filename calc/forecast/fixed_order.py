@@ -35,16 +35,18 @@ Healths = tuple[Health, ...]
 MAX_WORK = 400_000
 """The most (orders × states each order's chain may have), checked before anything is computed."""
 
-MAX_FOLLOWED = 4_000
-"""The most states followed by the orders' one chain (`fixed_mixture`; about 0.5 ms each in CPython,
-the round's walk about half of it, the chain's solve the rest, more with dying checks: `python -m
-calc.forecast.bench --lifted` times the 2 against 2 past it), counted as they are found: the bound
-above counts every dying fighter's hit points, rarely all reached."""
+MAX_FOLLOWED = 10_000
+"""The most states followed by the orders' one chain (`fixed_mixture`), counted as they are found;
+past twice it, estimated from one order's chain, a fight is refused before the mixture is followed
+(`_refuse_early`). The time is bounded by the steps below and by the moves the chain's solve
+reads (`chain.MAX_MOVES`): Active Defense 2 against 2, 8,682 states, 1.3 million steps and 0.73
+million moves, answers in about 2 s (`python -m calc.forecast.bench`). The bound above counts
+every dying fighter's hit points, rarely all reached."""
 
-MAX_STEPS = 1_000_000
+MAX_STEPS = 1_500_000
 """The most healths met while walking the rounds of every order's chain (`FixedFight.steps`,
-`MixedFight.steps`: about 1.6 µs each in CPython), checked as the states are found; the rolled
-rounds' walk counts in its own unit (`chain.MAX_STEPS`)."""
+`MixedFight.steps`: about 0.75 µs each in CPython, about 1.1 s at most, the solve bounded apart),
+checked as the states are found; the rolled rounds' walk counts in its own unit (`chain.MAX_STEPS`)."""
 
 MAX_FIGHTERS = 7
 """The most fighters whose orders are listed (7! = 5,040 orders at most)."""

@@ -113,3 +113,16 @@ def test_the_fixed_order_chains_keep_their_own_steps_bound(mid_round, monkeypatc
     with pytest.raises(calc.errors.InputError) as err:
         run([HERO], [ORC], **extra)
     assert "more than 50 steps" in err.value.reason
+
+
+def test_the_moves_the_solve_reads_are_bounded(monkeypatch):
+    """The chain's moves (what its solve costs and holds) are counted as the states are found:
+    past `chain.MAX_MOVES` a refusal that names the bound and what to reduce, before any solve."""
+    from calc.forecast import chain
+
+    assert run([HERO], [ORC])["chances"]
+    monkeypatch.setattr(chain, "MAX_MOVES", 50)
+    with pytest.raises(calc.errors.InputError) as err:
+        run([HERO], [ORC])
+    assert "more than 50 moves from one state to another" in err.value.reason
+    assert "try fewer fighters" in err.value.reason
