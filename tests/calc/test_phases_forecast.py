@@ -311,3 +311,16 @@ def test_a_critical_wound_that_cannot_decide_a_death_is_merged_away(extra, monke
     kept = exact(party, foes, **extra)
     assert dataclasses.replace(merged, states=0) == dataclasses.replace(kept, states=0)
     assert merged.states < kept.states
+
+
+def test_the_rerolled_orders_listed_have_their_own_bound(monkeypatch):
+    """The re-rolled ties' orders are counted in turns to list (`MAX_LISTED`), their own bound, not
+    the chain's steps: one against two in one phase lists 3! × 3 = 18 turns, refused past 17."""
+    from calc.systems.phases import forecast as phases_forecast
+
+    fight = ([HERO], [ORC, {**ORC, "name": "Orc 2"}])
+    assert run(*fight, ties="reroll")["chances"]
+    monkeypatch.setattr(phases_forecast, "MAX_LISTED", 17)
+    with pytest.raises(InputError) as err:
+        run(*fight, ties="reroll")
+    assert err.value.input == "ties" and "18 turns to list: more than the 17 listed" in err.value.reason

@@ -182,17 +182,24 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
     )
 
 
+MAX_LISTED = 800_000
+"""The most turns (orders × fighters) of the re-rolled ties' orders listed as a round's scripts,
+checked before they are listed (8 fighters in one phase, 8! × 8 = 322,560, are listed; 9, about
+3.3 million, refused at once); the walk of the scripts is bounded apart, by the chain
+(`calc.forecast.chain.MAX_WORK`, `MAX_STEPS`)."""
+
+
 def _shuffled(specs: list[dict[str, Any]]) -> list[Script]:
     """Ties rolled again: with everyone rolling the same d20, every order of a phase's fighters is
-    equally likely; the phases come in their order. Counted before they are listed: past the
-    chain's work bound the answer is a refusal, never a long wait."""
+    equally likely; the phases come in their order. Counted before they are listed: past
+    `MAX_LISTED` the answer is a refusal, never a long wait."""
     phases = sorted({s["phase"] for s in specs})
     orders = math.prod(math.factorial(sum(s["phase"] == n for s in specs)) for n in phases)
-    if orders * len(specs) > chain.MAX_WORK:
+    if orders * len(specs) > MAX_LISTED:
         raise InputError(
             "ties",
-            f"with equal rolls rolled again, a round can take {orders:,} orders of who acts when, each "
-            f"walked from every state: more than the {chain.MAX_WORK:,} steps followed exactly; try fewer "
+            f"with equal rolls rolled again, a round can take {orders:,} orders of who acts when, "
+            f"{orders * len(specs):,} turns to list: more than the {MAX_LISTED:,} listed; try fewer "
             "fighters in one phase, or equal rolls acting simultaneously",
         )
     each_phase = [list(permutations([i for i, s in enumerate(specs) if s["phase"] == n])) for n in phases]
