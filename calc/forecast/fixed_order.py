@@ -26,6 +26,7 @@ from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain, fixed_mixture
 from calc.forecast.fighters import Health, Sides, focus_bound
+from calc.forecast.numbered import Numbered
 from calc.forecast.order import fubini
 
 Group = tuple[int, ...]
@@ -204,22 +205,6 @@ def most_orders(n: int, strict: bool) -> int:
 
 
 # --- one fight under one order ---------------------------------------------------------------
-class Numbered:
-    """Values numbered as they are met (`number`), each found again by its number (`values`):
-    the round's dicts then hash small integers, not nested tuples."""
-
-    def __init__(self) -> None:
-        self.values: list[Any] = []
-        self._numbers: dict[Any, int] = {}
-
-    def number(self, value: Any) -> int:
-        n = self._numbers.get(value)
-        if n is None:
-            n = self._numbers[value] = len(self.values)
-            self.values.append(value)
-        return n
-
-
 class Rules(Sides):
     """What every order of one fight shares: the actors, whom each side attacks, the caches."""
 

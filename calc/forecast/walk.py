@@ -11,6 +11,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from calc.forecast.fighters import Fighter, Health, Sides
+from calc.forecast.numbered import Numbered
 from calc.forecast.order import Dag
 
 Healths = tuple[Health, ...]
@@ -22,7 +23,8 @@ class FocusWalk(Sides):
 
     def __init__(self, fighters: Sequence[Fighter], policies: dict[str, str]) -> None:
         super().__init__(fighters, policies)
-        self._acts: dict[tuple[Hashable, bool], dict[Healths, list[tuple[int, Healths]]]] = {}
+        self._acts: dict[tuple[Hashable, bool], dict[int, list[tuple[int, int]]]] = {}
+        self._healths = Numbered()  # the healths a walk meets: its dicts and caches hash their numbers
         self._strikes: dict[tuple, Sequence[tuple[int, Health]]] = {}
         self._outs = tuple(f.out for f in self.fighters)
         self.steps = 0  # healths met and made while walking the rounds' orders: what the time grows with
@@ -30,10 +32,14 @@ class FocusWalk(Sides):
     def _walk(self, graph: Dag, dist: dict[Healths, int], first: bool, out: dict[Healths, int]) -> None:
         """Every order of `graph` from the healths `dist`, the round's ends summed into `out`.
         The orders are walked as their `Dag` (equal subtrees once, each node's healths gathered from
-        every way into it). The hottest loop of the forecast: the cache of steps is read inline (no
-        call per health), one cache per step, keyed by the healths alone."""
-        here_at: list[dict[Healths, int] | None] = [None] * len(graph.weights)
-        here_at[0] = dist if graph.scale == 1 else {h: w * graph.scale for h, w in dist.items()}
+        every way into it). The hottest loop of the forecast: every healths is a number
+        (`Numbered`: a dict then hashes a small integer, not a tuple of tuples, at every step), the
+        cache of steps is read inline (no call per health), one cache per step."""
+        number, values = self._healths.number, self._healths.values
+        scale = graph.scale
+        here_at: list[dict[int, int] | None] = [None] * len(graph.weights)
+        here_at[0] = {number(h): w * scale for h, w in dist.items()}
+        ends: dict[int, int] = {}
         for at, weight in enumerate(graph.weights):
             here = here_at[at]
             if here is None:
@@ -41,9 +47,9 @@ class FocusWalk(Sides):
             here_at[at] = None
             self.steps += len(here)
             if weight:
-                get = out.get
-                for h, w in here.items():
-                    out[h] = get(h, 0) + w * weight
+                get = ends.get
+                for n, w in here.items():
+                    ends[n] = get(n, 0) + w * weight
             for step, child, times in graph.edges[at]:
                 acts = self._acts.get((step, first))
                 if acts is None:
@@ -53,15 +59,19 @@ class FocusWalk(Sides):
                     nxt = here_at[child] = {}
                 put = nxt.get
                 met = 0
-                for h, w in here.items():
-                    got = acts.get(h)
+                for n, w in here.items():
+                    got = acts.get(n)
                     if got is None:
-                        got = acts[h] = self._act(h, step, first)
+                        got = acts[n] = [(x, number(after)) for x, after in self._act(values[n], step, first)]
                     w *= times
                     met += len(got)
                     for x, after in got:
                         nxt[after] = put(after, 0) + w * x
                 self.steps += met
+        get = out.get
+        for n, w in ends.items():
+            h = values[n]
+            out[h] = get(h, 0) + w
 
     def _act(self, h: Healths, step: Any, first: bool) -> list[tuple[int, Healths]]:
         raise NotImplementedError
