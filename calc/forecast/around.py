@@ -20,6 +20,10 @@ class Around:
     def max_steps(self) -> int | None:
         return getattr(self.inner, "max_steps", None)
 
+    @property
+    def max_work(self) -> int | None:
+        return getattr(self.inner, "max_work", None)
+
     def side_out(self, side: str, healths: tuple[Any, ...]) -> bool:
         return self.inner.side_out(side, healths)  # type: ignore[no-any-return]
 

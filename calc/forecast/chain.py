@@ -75,13 +75,14 @@ def check_bound(fight: Fight, bound: int) -> int:
         raise InputError(
             "foes", f"this fight has up to {most:,} states, more than the {bound:,} followed exactly: try {REDUCE}"
         )
-    limit = MAX_WORK // most
+    work = work_bound(fight)
+    limit = work // most
     walked = fight.orders_walked(limit)
     if walked > limit:
         raise InputError(
             "foes",
             f"this fight has up to {most:,} states, each round walking more than {limit:,} steps of its orders "
-            f"of who acts when: more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
+            f"of who acts when: more than the {work:,} followed exactly: try {REDUCE}",
         )
     return most
 
@@ -132,10 +133,17 @@ def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State]
 
 
 def steps_bound(fight: Any) -> int:
-    """The most steps `fight` may take: its own `max_steps` where its steps are another unit (the
-    fixed-order chains count healths met per group, about 1.6 µs each), else `MAX_STEPS`."""
+    """The most steps `fight` may take: its own `max_steps` where its steps cost another time (the
+    fixed-order chains count healths met per group; Countup's steps are cheaper), else `MAX_STEPS`."""
     own = getattr(fight, "max_steps", None)
     return MAX_STEPS if own is None else int(own)
+
+
+def work_bound(fight: Any) -> int:
+    """The most work (states × the round's steps) `fight` may start: its own `max_work` where its
+    steps cost another time, else `MAX_WORK`."""
+    own = getattr(fight, "max_work", None)
+    return MAX_WORK if own is None else int(own)
 
 
 def _marked(i: int, mark: Callable[[Any], bool], healths: Any) -> bool:

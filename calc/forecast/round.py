@@ -33,14 +33,22 @@ class Fight(FocusWalk):
     (a `calc.forecast.initiative.Initiative`), by default every fighter's own roll each round, lower
     totals first unless `high_first`."""
 
+    max_work: int | None = None
+    max_steps: int | None = None
+
     def __init__(
         self,
         fighters: Sequence[Fighter],
         policies: dict[str, str],
         high_first: bool,
         initiative: Initiative | None = None,
+        bounds: tuple[int, int] | None = None,
     ) -> None:
+        """`bounds`: (the most work, the most steps) where a system's steps cost another time than
+        the chain's own bounds assume (`calc.forecast.chain.work_bound`, `steps_bound`)."""
         super().__init__(fighters, policies)
+        if bounds is not None:
+            self.max_work, self.max_steps = bounds
         self.orders: Initiative = initiative if initiative is not None else Orders(self.fighters, high_first)
         self.idle = [f.scale**f.most for f in self.fighters]  # the weight of a fighter's attacks not made
         self.total = self.orders.faces

@@ -104,8 +104,10 @@ def test_a_fighter_down_before_its_turn_does_not_act():
     assert chance(answer, "Orc dies") == 0
 
 
-def test_past_the_steps_bound_the_answer_says_what_to_reduce():
-    """Few states but wide rounds (many attacks, wide damage): refused while the states are found."""
+def test_past_the_steps_bound_the_answer_says_what_to_reduce(monkeypatch):
+    """Few states but wide rounds (many attacks, wide damage): refused while the states are found,
+    past Countup's own steps bound (4.4 million steps here, the bound lowered to 2 million)."""
+    monkeypatch.setattr(FORECAST, "BOUNDS", (FORECAST.BOUNDS[0], 2_000_000))
     party = [
         {**HERO, "name": "A", "attacks": 2, "target_hp": 14, "dice": "1d10"},
         {**HERO, "name": "B", "target_hp": 12},
@@ -113,7 +115,23 @@ def test_past_the_steps_bound_the_answer_says_what_to_reduce():
     ogre = {**ORC, "name": "Ogre", "npc_hurt": True, "attacks": 2, "target_hp": 40, "dice": "3d6"}
     with pytest.raises(InputError) as err:
         run(party, [ogre])
-    assert "steps" in err.value.reason and "fewer attacks" in err.value.reason
+    assert "more than 2,000,000 steps" in err.value.reason and "fewer attacks" in err.value.reason
+
+
+def test_three_against_three_answers_under_countups_own_bounds(monkeypatch):
+    """Countup's steps are cheap (bare hit points), so its fight carries its own bounds: the
+    benchmark's 3 against 3 (917 states, 14.9 million steps) answers; under the chain's own bounds
+    (800,000 work, 4 million steps) it is refused."""
+    from calc.forecast import chain
+    from calc.forecast.bench import cases
+
+    inputs = next(i for s, c, i in cases() if s == "countup" and c == "3 against 3")
+    request = {"system": "countup", "calculator": "forecast", "inputs": inputs}
+    assert "917 states" in calc.evaluate(request)["table"]["title"]
+    monkeypatch.setattr(FORECAST, "BOUNDS", (chain.MAX_WORK, chain.MAX_STEPS))
+    with pytest.raises(InputError) as err:
+        calc.evaluate(request)
+    assert f"more than the {chain.MAX_WORK:,} followed exactly" in err.value.reason
 
 
 def test_each_targeting_policy_picks_its_first_target():

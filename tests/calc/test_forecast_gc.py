@@ -26,7 +26,7 @@ def test_the_collector_is_left_as_it_was(enabled):
         evaluate(_request("segments/2 against 2"))
         assert gc.isenabled() is enabled
         with pytest.raises(InputError):
-            evaluate(_request("countup/3 against 3"))  # refused inside, by `chain.explore_numbered`
+            evaluate(_request("countup/4 against 4"))  # refused inside, by `chain.explore_numbered`
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()

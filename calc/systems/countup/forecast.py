@@ -26,6 +26,13 @@ from calc.systems.countup.hit import hit
 from calc.systems.countup.initiative import initiative_dice
 from calc.systems.countup.round import HIT_INPUTS, attacks_per_round, damage_inputs
 
+BOUNDS = (3_000_000, 24_000_000)
+"""Countup's own (work, steps) bounds (`calc.forecast.chain.work_bound`, `steps_bound`): its
+healths are bare hit points, so a step of its round costs about 0.1 µs in CPython, a third of
+Phases' (`python -m calc.forecast.bench`: 3 against 3, 917 states, 14.9 million steps, about
+1.3 s; random fights of up to 3 against 3, at most 22 million steps, 2 s), and the chain's
+bounds, set for the dearest steps, would refuse it."""
+
 RULINGS = ("natural_rolls", "damage_floor", "reload_reading")
 """Inputs of the whole forecast that the round calculator reads for every fighter."""
 
@@ -117,7 +124,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> Fight:
             defense=(spec["inputs"]["ac"], spec["dead_at"]),
         )
         fighters.append(f)
-    return Fight(fighters, policies(inputs), high_first=False)
+    return Fight(fighters, policies(inputs), high_first=False, bounds=BOUNDS)
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
