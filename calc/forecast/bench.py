@@ -126,7 +126,7 @@ def lifted() -> Iterator[None]:
 
     raised = [
         (fixed_order, "MAX_WORK"), (fixed_order, "MAX_FOLLOWED"), (chain, "MAX_WORK"), (chain, "MAX_STEPS"),
-        (half_rounds, "MAX_MOVES"), (fixed_order, "MAX_STEPS"), (chain, "MAX_MOVES"),
+        (half_rounds, "MAX_MOVES"), (fixed_order, "MAX_STEPS"), (chain, "MAX_MOVE_BITS"),
     ]  # fmt: skip
     saved = [getattr(module, name) for module, name in raised]
     for module, name in raised:

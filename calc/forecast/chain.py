@@ -34,11 +34,12 @@ MAX_STEPS = 4_000_000
 CPython, about 3 s at most), checked as the states are found: wide damage and many attacks widen
 every round."""
 
-MAX_MOVES = 800_000
-"""The most one-round moves between states kept for the solve (`StateChain`: one big-integer
-product each, about 1.4 µs in Active Defense, 2.4 µs in Action Points, whose dying checks widen
-every round; about 2 s at most), counted as the states are found: what the chain's solve costs
-and what its moves hold in memory, past what the states and the steps of the walk bound."""
+MAX_MOVE_BITS = 50_000_000
+"""The most (one-round moves between states kept for the solve × the bits of the round's total
+weight), counted as the states are found: the solve does one big-integer product a move, and its
+time and the moves' memory grow with both (about 27 to 30 ns a move and bit in CPython: Active
+Defense 2 against 2, 733,574 moves of 55 bits, 1.2 s; Action Points 2 against 2, 693,321 moves
+of 133 bits, 2.4 s; so about 1.5 s at most), past what the states and the walk's steps bound."""
 
 REDUCE = "fewer fighters or fewer hit points"
 REDUCE_STEPS = "fewer fighters, fewer attacks a round, or fewer hit points"
@@ -98,6 +99,7 @@ def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State]
     todo = [0]
     done = 0
     most_steps = steps_bound(fight)
+    most_moves = moves_bound(fight)
     kept = 0
     while todo:
         at = todo.pop()
@@ -123,10 +125,10 @@ def explore_numbered(fight: Fight, bound: int = MAX_STATES) -> tuple[list[State]
             row.append((w, n))
         moves[at] = row
         kept += len(row)
-        if kept > MAX_MOVES:
+        if kept > most_moves:
             raise InputError(
                 "foes",
-                f"this fight has more than {MAX_MOVES:,} moves from one state to another to follow exactly "
+                f"this fight has more than {most_moves:,} moves from one state to another to follow exactly "
                 f"({done:,} of up to {most:,} states done): try {REDUCE_STEPS}",
             )
     return states, moves
@@ -137,6 +139,12 @@ def steps_bound(fight: Any) -> int:
     fixed-order chains count healths met per group; Countup's steps are cheaper), else `MAX_STEPS`."""
     own = getattr(fight, "max_steps", None)
     return MAX_STEPS if own is None else int(own)
+
+
+def moves_bound(fight: Any) -> int:
+    """The most moves `fight`'s chain may keep: `MAX_MOVE_BITS` over the bits of its round's total
+    weight (Active Defense's 55 bits: 909,090 moves; Action Points' 133: 375,939)."""
+    return MAX_MOVE_BITS // max(int(fight.total).bit_length(), 1)
 
 
 def work_bound(fight: Any) -> int:

@@ -117,12 +117,26 @@ def test_the_fixed_order_chains_keep_their_own_steps_bound(mid_round, monkeypatc
 
 def test_the_moves_the_solve_reads_are_bounded(monkeypatch):
     """The chain's moves (what its solve costs and holds) are counted as the states are found:
-    past `chain.MAX_MOVES` a refusal that names the bound and what to reduce, before any solve."""
+    past `chain.moves_bound` (`MAX_MOVE_BITS` over the bits of the round's weights) a refusal that
+    names the bound and what to reduce, before any solve."""
     from calc.forecast import chain
 
     assert run([HERO], [ORC])["chances"]
-    monkeypatch.setattr(chain, "MAX_MOVES", 50)
+    monkeypatch.setattr(chain, "MAX_MOVE_BITS", 5_000)  # 777 moves of 19 bits here: 263 kept at most
     with pytest.raises(calc.errors.InputError) as err:
         run([HERO], [ORC])
-    assert "more than 50 moves from one state to another" in err.value.reason
+    limit = int(err.value.reason.split("more than ")[1].split(" moves")[0].replace(",", ""))
+    assert limit == 5_000 // 19
+    assert "moves from one state to another" in err.value.reason
     assert "try fewer fighters" in err.value.reason
+
+
+def test_the_moves_kept_are_bounded_by_the_bits_of_the_rounds_weight():
+    """The solve's cost grows with the moves and with the width of their weights: 55-bit weights
+    keep 909,090 moves, 133-bit ones 375,939 (`chain.MAX_MOVE_BITS`, 50 million)."""
+    from types import SimpleNamespace
+
+    from calc.forecast import chain
+
+    assert chain.moves_bound(SimpleNamespace(total=2**54)) == 50_000_000 // 55 == 909_090
+    assert chain.moves_bound(SimpleNamespace(total=2**132 + 1)) == 50_000_000 // 133 == 375_939
