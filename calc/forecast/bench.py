@@ -2,9 +2,10 @@
 case, the number of states the chain followed, the wall time (median) and the least CPU time (the
 honest figure on a shared, loaded machine); the issue's target: 4 against 4, typical fighters,
 focus fire, within 250 ms in CPython. A fight past the bound is shown as refused, with the reason.
-`--lifted` adds the 2 against 2 cases refused today (the fixed-order systems', and Phases' under
-both readings of its phase-ties ruling) with the forecast's bounds raised for the run (measuring
-only: what a state costs past today's bound, the product's limits unchanged)."""
+`--lifted` adds 2 against 2 cases with the forecast's bounds raised for the run (measuring only,
+the product's limits unchanged): Action Points', refused today (what a state costs past the
+bound), and Active Defense's and Phases' under both readings of its phase-ties ruling, answered
+today near the bounds."""
 
 from __future__ import annotations
 
@@ -94,8 +95,9 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
 
 
 LIFTED = ("action-points", "active-defense", "phases")
-"""The systems whose 2 against 2 is refused today: `--lifted` times it past the bound (the
-fixed-order systems, `calc.forecast.fixed_order`, and Phases' rolled chain)."""
+"""The systems whose 2 against 2 `--lifted` times with the bounds raised: Action Points' is refused
+today (its dying fighters' hit points multiply the states); Active Defense's and Phases' answer
+near the bounds."""
 
 LIFTED_LABEL = "2 against 2 (bound lifted{})"
 """A lifted case's label, with the reading it runs under where one matters."""
@@ -106,7 +108,7 @@ LIFTED_READINGS = {"phases": ("ties", ("simultaneous", "reroll"))}
 
 
 def lifted_cases() -> list[tuple[str, str, dict[str, Any]]]:
-    """The refused 2 against 2 cases, run under `lifted()`, once per reading where one matters."""
+    """The `LIFTED` 2 against 2 cases, run under `lifted()`, once per reading where one matters."""
     out = []
     for system_id, label, inputs in cases():
         if system_id not in LIFTED or label != "2 against 2":
@@ -168,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m calc.forecast.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per case (default 3)")
     parser.add_argument("--only", default="", help='just the cases whose "system/case" contains this')
-    parser.add_argument("--lifted", action="store_true", help="add the fixed-order 2 against 2, bounds raised")
+    parser.add_argument("--lifted", action="store_true", help="add the LIFTED 2 against 2 cases, bounds raised")
     args = parser.parse_args(argv)
     evaluate({"system": "countup", "calculator": "forecast", "inputs": {}})  # warm-up: imports, data
     print(f"{'system':<16}{'case':<46}{'states':>8}{'median ms':>12}{'least CPU ms':>14}{'µs/state':>10}  target")
