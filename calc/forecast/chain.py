@@ -77,7 +77,7 @@ def check_bound(fight: Fight, bound: int) -> int:
             "foes", f"this fight has up to {most:,} states, more than the {bound:,} followed exactly: try {REDUCE}"
         )
     work = work_bound(fight)
-    limit = work // most
+    limit = max(work // most, 1)  # one order a round (the fixed-order chains) is never past it
     walked = fight.orders_walked(limit)
     if walked > limit:
         raise InputError(

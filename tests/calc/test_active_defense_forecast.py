@@ -140,3 +140,13 @@ def test_the_moves_kept_are_bounded_by_the_bits_of_the_rounds_weight():
 
     assert chain.moves_bound(SimpleNamespace(total=2**54)) == 50_000_000 // 55 == 909_090
     assert chain.moves_bound(SimpleNamespace(total=2**132 + 1)) == 50_000_000 // 133 == 375_939
+
+
+def test_a_fixed_order_fight_is_never_refused_by_the_rolled_rounds_work_check(monkeypatch):
+    """The fixed-order chains walk one order a round, their work bounded by their own checks
+    (`fixed_order.MAX_WORK`): a state bound past the rolled rounds' work bound (here lowered to 10)
+    must not turn into a refusal for walking "more than 0 steps"."""
+    from calc.forecast import chain
+
+    monkeypatch.setattr(chain, "MAX_WORK", 10)
+    assert chance(run([HERO], [ORC]), "Party wins") > 0
