@@ -57,6 +57,9 @@ if (args.forecast) {
     const figures = r.error ? `refused: ${r.error}` : `${r.states} states, median ${r.median_ms} ms, least CPU ${r.cpu_ms} ms`;
     console.log(`${r.system.padEnd(12)}${r.case.padEnd(14)}${figures}`);
   }
+  // WebAssembly memory only grows: its size after the run is the high-water mark of every case run
+  // (one case at a time with --only), what a phone's tab must hold.
+  console.log(`WebAssembly memory after the run: ${(pyodide._module.HEAPU8.length / 2 ** 20).toFixed(0)} MiB`);
   process.exit(0);
 }
 
