@@ -77,12 +77,20 @@ def test_the_forecast_panel_answers_the_fight_as_it_stands(browser, site, theme,
         assert shown[:2] == ["Party wins", "Foes win"]
         wins = answer.locator(".cc-chances dd").first.locator(".cc-frac").get_attribute("data-fraction")
         assert wins == want["Party wins"]
+        # each exact fraction a tap away, as on the cards (hundreds of digits would fill the phone)
+        first = answer.locator(".cc-chances dd").first
+        assert first.locator(".cc-frac").is_hidden()
+        first.locator("summary").click()
+        assert first.locator(".cc-frac").is_visible() and first.locator(".cc-frac").inner_text() == wins
         rules = answer.locator(".cc-steps a[href]")  # every assumption beside its rule
         assert rules.count() >= 5
         assert all(href.startswith(site.base) for href in rules.evaluate_all("(xs) => xs.map((a) => a.href)"))
         assert panel.locator(".cc-tk-forecast-out").is_hidden()
-        # the panel fits a phone: nothing wider than the screen
+        # the panel fits a phone: nothing wider than the screen, the rounds table's columns within
+        # its box (the exact mean in its caption wraps, never widens the table)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        table = answer.locator(".cc-table-block .cc-scroll")
+        assert table.evaluate("(box) => box.scrollWidth <= box.clientWidth"), table.evaluate("(b) => b.scrollWidth")
         panel.screenshot(path=str(tmp_path / f"tracker-forecast-{theme}.png"))  # to look at
         # axe-core with the forecast showing, in this colour scheme
         page.add_script_tag(path=str(AXE))

@@ -34,14 +34,16 @@ function chanceText(p) {
 /**
  * `options.showAll`: every distribution row (rendered in chunks); otherwise a long distribution
  * collapses (see ROW_LIMIT). `options.onShowAll()`: asked for by the "Show all" button when the
- * worker sent only the most likely rows.
+ * worker sent only the most likely rows. `options.chance(p)`: how a chance of the list shows
+ * (the tracker's: its exact fraction a tap away), else its percentage and fraction side by side.
  */
 export function renderResult(result, siteRoot, options = {}) {
   const out = el("div", { class: "cc-result-body" });
   if (result.summary) out.append(el("p", { class: "cc-summary" }, result.summary));
 
   if (result.chances?.length) {
-    out.append(el("dl", { class: "cc-chances" }, ...result.chances.flatMap((c) => [el("dt", {}, c.label), el("dd", {}, ...chanceText(c.p))])));
+    const chance = options.chance ?? ((p) => chanceText(p));
+    out.append(el("dl", { class: "cc-chances" }, ...result.chances.flatMap((c) => [el("dt", {}, c.label), el("dd", {}, chance(c.p))])));
   }
   if (result.roll_needed) {
     const r = result.roll_needed;

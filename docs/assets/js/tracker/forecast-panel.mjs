@@ -9,7 +9,7 @@
 // which names what to reduce. Shown only for a system whose data declares a forecast calculator.
 import { el, replace, siteHref } from "../shared/dom.mjs";
 import { renderResult } from "../calculator/calc-results.mjs";
-import { button, engineProblem, SITE_ROOT } from "./ui.mjs";
+import { button, engineProblem, figure, SITE_ROOT } from "./ui.mjs";
 
 export class ForecastPanel {
   constructor(tk) {
@@ -84,7 +84,7 @@ export class ForecastPanel {
     replace(this.leftOut, out.length ? `Out of the fight, left out: ${out.map((c) => (c.state ? `${c.name} (${c.state})` : c.name)).join(", ")}.` : "");
     this.section.dataset.ccState = "done";
     const ms = Number.isFinite(reply.ms) ? ` (${Math.round(reply.ms)} ms)` : "";
-    replace(this.output, renderResult(result, SITE_ROOT));
+    replace(this.output, renderResult(result, SITE_ROOT, { chance: (p) => figure(p) })); // exact fractions a tap away, as on the cards
     const mid = request.inputs.order?.length ? request.inputs : null; // from the current turn (calc/fight/forecast_request.py)
     replace(this.status, mid ? `Forecast from round ${round}, turn ${mid.acted + 1} of ${mid.order.length}, on${ms}.` : `Forecast from round ${round + 1} on${ms}.`);
     this.render(this.tk.view); // a change made meanwhile marks it at once

@@ -5,9 +5,8 @@
 // (`.cc-tk-odds[data-cc-request]`) and shows the figures its answer holds (`first_attack`,
 // `rounds`: calc/first_attack.py, calc/round_answer.py). No rule lives here.
 import { el, replace, siteHref, uid } from "../shared/dom.mjs";
-import { percent } from "../calculator/calc-results.mjs";
 import { rollAll, rollDie } from "../stat-fighters.mjs";
-import { button, fieldInput, labelled, readFieldInput, setFieldInput, shownValue, SITE_ROOT, stepItem } from "./ui.mjs";
+import { button, fieldInput, figure, labelled, readFieldInput, setFieldInput, shownValue, SITE_ROOT, stepItem } from "./ui.mjs";
 
 
 export class Odds {
@@ -190,14 +189,6 @@ export class Odds {
     }
     box.dataset.ccBeforeState = reply.error ? "error" : "done";
   }
-}
-
-/** A figure as the answer formats it: a chance as a percentage, a number as it is; its exact
- * fraction one tap away. `plain`: a number, not a chance (never: "cannot"). */
-function figure(p, plain = false) {
-  if (!p) return el("span", { class: "cc-tk-fig" }, "never");
-  const shown = plain ? String(Number(p.float.toFixed(2))) : percent(p);
-  return el("details", { class: "cc-tk-exact" }, el("summary", { class: "cc-tk-fig" }, shown), el("span", { class: "cc-frac", "data-fraction": p.fraction }, p.fraction));
 }
 
 function ruleLink(label, rule) {

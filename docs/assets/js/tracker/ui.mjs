@@ -2,10 +2,20 @@
 // declarations, a reason with its rule link, a health state's badge. No user text is ever parsed
 // as HTML: every node is built with dom.mjs `el()`.
 import { el, siteHref, uid } from "../shared/dom.mjs";
+import { percent } from "../calculator/calc-results.mjs";
 import { typed } from "./state.mjs";
 
 export const SITE_ROOT = new URL("../../../", import.meta.url);
 export const SIDE_LABEL = { pc: "PC", foe: "Foe" };
+
+/** A figure as the answer formats it: a chance as a percentage, a number as it is; its exact
+ * fraction one tap away (a fight's fractions run to hundreds of digits: inline, they would fill a
+ * phone's screen). `plain`: a number, not a chance (never: "cannot"). */
+export function figure(p, plain = false) {
+  if (!p) return el("span", { class: "cc-tk-fig" }, "never");
+  const shown = plain ? String(Number(p.float.toFixed(2))) : percent(p);
+  return el("details", { class: "cc-tk-exact" }, el("summary", { class: "cc-tk-fig" }, shown), el("span", { class: "cc-frac", "data-fraction": p.fraction }, p.fraction));
+}
 
 export function button(text, onClick, attrs = {}) {
   const b = el("button", { type: "button", class: "md-button", ...attrs }, text);
