@@ -1,4 +1,5 @@
-"""A fixed-order fight far past the states followed is refused after its first order's chain, not
+"""A fixed-order fight far past the states followed is refused while its first order's chain is
+explored (`fixed_order._refuse_early`: the mixture's states counted as that order's are found), not
 after MAX_FOLLOWED states of work; a fight within the bound is still answered."""
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ def _inputs(system: str, label: str) -> dict:
 
 
 def _doubled(inputs: dict) -> dict:
-    """Every fighter's hit points doubled: about four times the states (34,720 estimated for Active
-    Defense's 2 against 2, past twice MAX_FOLLOWED)."""
+    """Every fighter's hit points doubled: about four times the states (Active Defense's 2 against 2:
+    about 34,700, past MAX_FOLLOWED)."""
     return {side: [{**f, "target_hp": 2 * f["target_hp"]} for f in inputs[side]] for side in ("party", "foes")}
 
 
@@ -37,6 +38,7 @@ def test_two_against_two_refused_after_the_first_order(monkeypatch: pytest.Monke
     assert refused.value.input == "foes"
     assert "first order of who acts when alone reaches" in refused.value.reason
     assert "75 orders" in refused.value.reason
+    assert "states so far" in refused.value.reason and "states or more" in refused.value.reason
     assert len(followed) < fixed_order.MAX_FOLLOWED / 4  # one order's chain, not the whole bound
 
 

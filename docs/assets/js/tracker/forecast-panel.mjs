@@ -1,6 +1,6 @@
 // The tracker's Forecast panel: the fight as it stands (the roster with its current hit points and
 // states, the round and turn reached) sent to the system's `forecast` calculator, on demand (a forecast can
-// take a few seconds: Phases 2 against 2 is about 2 s in CPython). The request is Python's: the page
+// take a few seconds: Active Defense 2 against 2 is about 2 s in CPython, 3 s in Pyodide). The request is Python's: the page
 // sends the fight's state
 // (`{"kind": "forecast"}`, calc/browser.py), calc/fight/forecast_request.py builds the forecast's
 // request from it and answers it with the request; the page shows the answer as the forecast
