@@ -245,8 +245,9 @@ class Lasting:
         key = (i, wounds, last)
         got = self._counts.get(key)
         if got is None:
-            low, high = self.dies[i] - wounds - last, self.dies[i] - wounds
-            got = self._counts[key] = not self.lump or any(low <= v < high for v in self.reach[i])
+            got = self._counts[key] = not self.lump or phases_round.critical_decides(
+                self.dies[i], wounds, last, self.reach[i]
+            )
         return got
 
     def closes(self, i: int, h: Any) -> Any:

@@ -8,7 +8,7 @@ dead. Rounds to its first Wound (the morale trigger), to being down and to death
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from calc import first_attack, party, round_answer
@@ -313,6 +313,14 @@ def wounds_added(blows_at: Callable[[int], list[Any]], left: int) -> list[int]:
     return [add + more for _, after, add, _, _, more in blows_at(left) if after is not None and add >= 0]
 
 
+def critical_decides(dies_at: int, wounds: int, extra: int, added: Iterable[int]) -> bool:
+    """Whether a critical Wound `extra` carried into the next round can decide a death: some
+    Wounds that round can add (`added`, from `wounds_added`) kill with it and not without. Where it
+    cannot, the states with and without it move alike (`LUMP_CRITICALS` merges them)."""
+    low, high = dies_at - wounds - extra, dies_at - wounds
+    return any(low <= v < high for v in added)
+
+
 def _target(
     inputs: dict[str, Any],
     data: SystemData,
@@ -338,8 +346,7 @@ def _target(
         if key not in kept:
             if left not in sums:
                 sums[left] = wounds_added(blows_at, left)
-            lo, hi = dies_at - count - extra, dies_at - count
-            kept[key] = extra if not LUMP_CRITICALS or any(lo <= v < hi for v in sums[left]) else 0
+            kept[key] = extra if not LUMP_CRITICALS or critical_decides(dies_at, count, extra, sums[left]) else 0
         return kept[key]
 
     def step(state: State) -> list[tuple[int, State]]:
