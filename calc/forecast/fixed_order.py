@@ -444,12 +444,7 @@ def forecast(
     if n > MAX_FIGHTERS:
         raise InputError("foes", f"{n} fighters can act in up to {most:,} orders: try {REDUCE}")
     states = rules.state_bound()
-    if most * states > MAX_WORK:
-        raise InputError(
-            "foes",
-            f"this fight has up to {most:,} orders of who acts when, each with up to {states:,} states: "
-            f"{most * states:,} in all, more than the {MAX_WORK:,} followed exactly: try {REDUCE}",
-        )
+    check_work(most, states)
     chances = orders(totals, True, split)
     if not folded:
         parts = [
@@ -462,6 +457,18 @@ def forecast(
     if len(chains) > 1 and len(chains) * states > MAX_FOLLOWED:
         _refuse_early(rules, next(iter(chains)), list(chains), len(chances), chain.moves_bound(fight))
     return chain.forecast(cast(Any, fight), rounds, bound=max(fight.state_bound(), chain.MAX_STATES)), len(chances)
+
+
+def check_work(orders: int, states: int) -> None:
+    """`MAX_WORK` checked before any work: `orders` (up to) each with up to `states` states."""
+    if orders * states > MAX_WORK:
+        many = (
+            f"has up to {orders:,} orders of who acts when, each with up to {states:,} states: "
+            f"{orders * states:,} in all"
+            if orders > 1
+            else f"has up to {states:,} states under its order of who acts when"
+        )
+        raise InputError("foes", f"this fight {many}, more than the {MAX_WORK:,} followed exactly: try {REDUCE}")
 
 
 def _refuse_early(rules: Rules, first: Order, chains: list[Order], orders: int, moves: int) -> None:

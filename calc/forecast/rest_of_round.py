@@ -136,6 +136,7 @@ def fixed_forecast(
     then the end-of-round rolls); the blocks and dodges a defender holds count from `standing`
     (each fighter's round state now: what it has left this round), fresh when not given, and
     fresh in every later round."""
+    fixed_order.check_work(1, rules.state_bound())  # one order, known: the same check as a fresh fight's
     fight = fixed_order.FixedFight(rules, tuple((i,) for i in order))
     rest_of = fixed_order.FixedFight(rules, tuple((i,) for i in order[acted:]))
 
@@ -146,8 +147,8 @@ def fixed_forecast(
         out, _ = rules.round(rest_of.order, healths, standing)
         return [(w, h) for h, w in out.items()]
 
-    states = rules.state_bound()
-    return chain.forecast(cast(Any, MidRound(fight, fight.start[1], rest)), rounds, bound=max(states, chain.MAX_STATES))
+    mid = MidRound(fight, fight.start[1], rest)
+    return chain.forecast(cast(Any, mid), rounds, bound=max(mid.state_bound(), chain.MAX_STATES))
 
 
 def fixed_or_mixed(

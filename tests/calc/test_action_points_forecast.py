@@ -142,3 +142,34 @@ def test_a_check_equal_to_the_dc_passes_under_the_ruling_only():
     assert chance(meets, "Orc dies") == Fraction(1, 20) + Fraction(13, 20) * Fraction(19, 20)
     exceeds = run([hero], [orc, ally], rounds=1, dc_ties="exceeds", **SAFE)
     assert chance(exceeds, "Orc dies") == Fraction(7, 10)
+
+
+def test_a_known_order_past_the_chains_state_count_is_followed_not_refused_by_one():
+    """Mid-round, the order known: the chain is bounded by the order's own state bound (43,492
+    here, past `chain.MAX_STATES`) counting the rest of the round's start too. It was refused for
+    "up to 43,492 states, more than the 43,491 followed"; it answers (2,275 states)."""
+    from calc.forecast.bench import TYPICAL
+
+    hero, foe = TYPICAL["action-points"]
+    party = [{**hero, "name": "Ann", "target_hp": 20}, {**hero, "name": "Bob", "target_hp": 16}]
+    foes = [{**foe, "name": "Orc", "target_hp": 2}, {**foe, "name": "Gob", "target_hp": 2}]
+    order = [{"name": n} for n in ("Ann", "Orc", "Bob", "Gob")]
+    inputs = {"party": party, "foes": foes, "order": order, "acted": 1}
+    answer = calc.evaluate({"system": "action-points", "calculator": "forecast", "inputs": inputs})
+    assert "2,275 states" in answer["table"]["title"]
+
+
+def test_a_known_order_far_past_the_work_bound_is_refused_at_once():
+    """Mid-round, the order known, six fighters: one order's up to 7,782,255 states are past
+    `fixed_order.MAX_WORK`, refused before any work, naming them (as a fresh fight's orders are)."""
+    from calc.forecast.bench import TYPICAL
+
+    hero, foe = TYPICAL["action-points"]
+    party = [{**hero, "name": n, "target_hp": hp} for n, hp in (("Ann", 20), ("Bob", 12), ("Cid", 14))]
+    foes = [{**foe, "name": n, "target_hp": hp} for n, hp in (("Orc", 12), ("Gob", 7), ("Rat", 4))]
+    order = [{"name": n} for n in ("Ann", "Orc", "Bob", "Gob", "Cid", "Rat")]
+    inputs = {"party": party, "foes": foes, "order": order, "acted": 2}
+    with pytest.raises(calc.errors.InputError) as err:
+        calc.evaluate({"system": "action-points", "calculator": "forecast", "inputs": inputs})
+    assert "up to 7,782,255 states under its order of who acts when" in err.value.reason
+    assert f"more than the {fixed_order.MAX_WORK:,} followed exactly" in err.value.reason
