@@ -107,7 +107,7 @@ pyodide.globals.set("bench_rows", JSON.stringify(rows));
 const fights = pyodide.runPython(`import calc.fight_bench, json, sys; calc.fight_bench.table(json.loads(bench_rows), "Pyodide (Python " + sys.version.split()[0] + ")")`);
 if (fights) console.log(`\n${fights}`);
 
-// Issue 19: the cost limits (calc.bounds) and the time each worst case takes to be refused under
+// Issue 19: the cost limits (calc.numbers.bounds) and the time each worst case takes to be refused under
 // Pyodide, the page's call (calc.benchmark.refusals: the CPython command prints the same table).
 if (!args.only) {
   const refused = JSON.parse(pyodide.runPython("import calc.benchmark, json; json.dumps(calc.benchmark.refusals(3))"));

@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import applies, bounds, data, inputs, result, systems
-from calc import first_attack as attack_at_hand
+from calc import systems
+from calc.answers import first_attack as attack_at_hand
+from calc.answers import result
 from calc.errors import CalcError, InputError, UnknownCalculator
+from calc.inputs import applies, data, declared
+from calc.numbers import bounds
 
 __all__ = ["CalcError", "InputError", "evaluate"]
 
@@ -41,9 +44,9 @@ def evaluate(request: Mapping[str, Any], first_attack: bool = True) -> dict[str,
         )
     raw_inputs = request.get("inputs", {})  # absent means all defaults; [], "", 0, false or null are mistakes
     if not isinstance(raw_inputs, Mapping):
-        raise InputError("inputs", f"must be an object of input names to values (got {inputs.shown(raw_inputs)})")
+        raise InputError("inputs", f"must be an object of input names to values (got {declared.shown(raw_inputs)})")
     declarations = system.calculator(name)["inputs"]
-    values = inputs.validate(declarations, applies.resolve(declarations, raw_inputs))
+    values = declared.validate(declarations, applies.resolve(declarations, raw_inputs))
     engine = systems.engine(system_id).CALCULATORS[name]
     if not first_attack:
         engine = attack_at_hand.ALONE.get(engine, engine)
@@ -51,4 +54,4 @@ def evaluate(request: Mapping[str, Any], first_attack: bool = True) -> dict[str,
         answer = result.complete(engine(values, system))
     except bounds.CostError as err:  # refused before the work: name the input to reduce
         raise bounds.blame(err, declarations, values) from None
-    return {"system": system_id, "calculator": name, "inputs": inputs.to_json(declarations, values), **answer}
+    return {"system": system_id, "calculator": name, "inputs": declared.to_json(declarations, values), **answer}

@@ -13,8 +13,11 @@ import json
 import sys
 from typing import Any
 
-from calc import applies, bounds, data, evaluate, inputs, statblock, turns
+from calc import evaluate
 from calc.errors import CalcError, InputError
+from calc.inputs import applies, data, declared, statblock
+from calc.numbers import bounds
+from calc.turns import tracker as turns
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,13 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 STATBLOCK = "statblock"
-"""Pasted stat blocks (`calc.statblock`): `python -m calc SYSTEM statblock --text TEXT [--hp MODE]
+"""Pasted stat blocks (`calc.inputs.statblock`): `python -m calc SYSTEM statblock --text TEXT [--hp MODE]
 [--rolls JSON]`: the fighters, each recognised field with the rule it follows, the rest as notes."""
 
 
 def _add_statblock(calcs: Any) -> None:
     sp = calcs.add_parser(STATBLOCK, help="Read pasted stat blocks into fighters (fields, notes, hit points)")
-    sp.add_argument("--json", action="store_true", help="print exactly what calc.statblock.parse returns")
+    sp.add_argument("--json", action="store_true", help="print exactly what calc.inputs.statblock.parse returns")
     sp.add_argument(
         "--text", required=True, metavar="TEXT", help="one or several stat blocks ('-' reads standard input)"
     )
@@ -85,13 +88,13 @@ def _render_statblock(answer: dict[str, Any]) -> str:
 
 
 TURNS = "turns"
-"""The encounter tracker's round (`calc.turns`): `python -m calc SYSTEM turns --combatants JSON
+"""The encounter tracker's round (`calc.turns.tracker`): `python -m calc SYSTEM turns --combatants JSON
 [--rolls JSON] [--round N] [--options JSON]`: the dice to roll, or with --rolls the order."""
 
 
 def _add_turns(calcs: Any) -> None:
     tp = calcs.add_parser(TURNS, help="The encounter tracker's round: the dice to roll, or (with --rolls) the order")
-    tp.add_argument("--json", action="store_true", help="print exactly what calc.turns returns")
+    tp.add_argument("--json", action="store_true", help="print exactly what calc.turns.tracker returns")
     tp.add_argument("--combatants", required=True, metavar="JSON", help='[{"id", "name", "side": "pc"|"foe", …}]')
     tp.add_argument("--rolls", metavar="JSON", help='{"<dice key>": face, …}; without it, the dice to roll')
     tp.add_argument("--round", default="1", metavar="N", help="the round number [default: 1]")
@@ -102,7 +105,7 @@ def _turns(args: argparse.Namespace) -> Any:
     def parsed(name: str, text: str | None) -> Any:
         return None if text is None else bounds.loads(text, name)
 
-    round_no = inputs.value({"type": "integer", "min": 1}, args.round, "round")
+    round_no = declared.value({"type": "integer", "min": 1}, args.round, "round")
     people = parsed("combatants", args.combatants)
     options = parsed("options", args.options)
     if args.rolls is None:
@@ -183,7 +186,7 @@ def _add_option(parser: argparse.ArgumentParser, decl: dict[str, Any]) -> None:
         help_text += " (" + ", ".join(str(o["value"]) for o in decl["options"]) + ")"
     if decl["type"] == "list":
         fields = ", ".join(f["name"] for f in decl["fields"])
-        help_text += f". Entries as JSON or '{inputs.list_example(decl)}' (fields: {fields})"
+        help_text += f". Entries as JSON or '{declared.list_example(decl)}' (fields: {fields})"
     if decl.get("when"):
         help_text += f"; applies when {applies.condition_text(decl['when'])}, which giving it chooses"
     if "default" in decl and decl["type"] != "list":

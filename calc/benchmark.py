@@ -1,10 +1,10 @@
 """Time every calculator on typical inputs (its declared defaults) and limit-sized inputs (its
-declared `stress` inputs), the encounter tracker's round (`calc.turns`, as calculator "turns")
+declared `stress` inputs), the encounter tracker's round (`calc.turns.tracker`, as calculator "turns")
 and every action of a 40-combatant fight (`calc.fight_bench`, as "fight:<action>": median and
 worst over a scripted fight): `python -m calc.benchmark [--json] [--repeat N] [--rounds] [--caps]`
 (`--rounds`: what a round of a six-combatant fight costs, in actions and dice; `--caps`: the
 initiative calculator at its list's cap and at the tracker's); then the cost
-limits of `calc.bounds` and the time each worst case (`REFUSALS`) takes to be refused.
+limits of `calc.numbers.bounds` and the time each worst case (`REFUSALS`) takes to be refused.
 
 The same function runs under Pyodide for the browser benchmark, so both report the same cases.
 Each calculator case is timed twice: `evaluate` (every row of a distribution, as the command line
@@ -21,8 +21,12 @@ import sys
 import time
 from typing import Any
 
-from calc import bounds, data, evaluate, fight_bench, turn_helpers, turns
+from calc import evaluate, fight_bench
 from calc.browser import evaluate_json
+from calc.inputs import data
+from calc.numbers import bounds
+from calc.turns import helpers as turn_helpers
+from calc.turns import tracker as turns
 
 TARGET_TYPICAL_MS = 10
 TARGET_LIMIT_MS = 50
@@ -102,8 +106,8 @@ def refusals(repeat: int = 3) -> list[dict[str, Any]]:
 
 
 def limits() -> dict[str, int]:
-    """The cost limits of `calc.bounds` (and the dice parser's), as the benchmark prints them."""
-    from calc import dice
+    """The cost limits of `calc.numbers.bounds` (and the dice parser's), as the benchmark prints them."""
+    from calc.numbers import dice
 
     return {
         "digits of an exact number": bounds.MAX_DIGITS,
@@ -136,7 +140,7 @@ def cases() -> list[tuple[str, str, str, dict[str, Any]]]:
 
 def turns_cases() -> list[tuple[str, str, list[dict[str, Any]], int]]:
     """(system, "typical" | "limit", combatants, face) for the encounter tracker's round
-    (`calc.turns`: the dice, then the order): four combatants on varied faces, and the most
+    (`calc.turns.tracker`: the dice, then the order): four combatants on varied faces, and the most
     combatants the tracker holds (`max_combatants`) all on the same face (every tie at once)."""
     out = []
     for system_id in data.system_ids():
@@ -271,7 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     if fights:
         print(f"\n{fights}")
     if refused:
-        print(f"\nCost limits (calc.bounds, calc.dice): refused before the work, in < {TARGET_REFUSAL_MS} ms")
+        print(
+            f"\nCost limits (calc.numbers: bounds, dice): refused before the work, in < {TARGET_REFUSAL_MS} ms"
+        )
         for what, limit in limits().items():
             print(f"  {what:<42}{limit:>10,}")
         print(f"\n{'worst case refused':<58}{'median ms':>10}{'max':>9}  target")

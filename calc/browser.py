@@ -7,30 +7,30 @@ like the command line reports it.
 
 A request may carry `"max_rows": n` (the page sends it; the command line never does): a damage
 distribution longer than that is sent as its `n` most likely rows plus a coarse `chart` of the
-whole range (`calc.result.row_limit`: the rows left out are never written out). A shared link
+whole range (`calc.answers.result.row_limit`: the rows left out are never written out). A shared link
 such as 100d20 with a power attack has 7000+ rows of 130-digit weights (megabytes of JSON); the
 page shows a few dozen of them unless the reader asks for all.
 
 A calculator's form sends `"form": true` with every field as typed: the inputs whose `when:` does
 not hold among those values are left out, and the answer (result or error) carries `"applies"`,
 the names of the inputs that apply, and `"cells"`, those of each list entry's fields that apply to
-it; the form shows them and no others (`calc.applies`: the one reading of `when`, the browser has
+it; the form shows them and no others (`calc.inputs.applies`: the one reading of `when`, the browser has
 none).
 
 `{"kind": "fight", "system", "state", "action"}` is the encounter tracker's request
 (`fight_request`): the fight's new state and view after one action, by `calc.fight`.
 `{"kind": "turns", …}` (`turns_request`) answers the dice a round needs, or the round's order
-from its rolls, by `calc.turns` alone.
+from its rolls, by `calc.turns.tracker` alone.
 `{"kind": "forecast", "system", "state"}` (`forecast_request`) is the tracker's Forecast panel:
 the system's forecast calculator asked about the fight as it stands (`calc.fight.forecast`).
 `{"kind": "before", "system", "state", "attacker", "target"}` (`before_request`) is the odds card's
 "drops before it acts again", every foe of the target acting before its turn on it (`calc.fight.before`).
 `{"kind": "statblock", "system", "text", "hp", "rolls"}` reads pasted stat blocks into fighters
-(`calc.statblock.parse`).
+(`calc.inputs.statblock.parse`).
 
 The fight, turns, forecast and before requests, and the `forecast` calculator, need the second
 browser package, `calc-fight` (`calc.packages`): `package_needed` says so of a request's text, and
-the worker loads that package before it sends the request here. `calc.fight` and `calc.turns` are
+the worker loads that package before it sends the request here. `calc.fight` and `calc.turns.tracker` are
 imported at their first request, never by a calculator page.
 """
 
@@ -41,9 +41,11 @@ from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import Any
 
-from calc import applies, bounds, data, evaluate, packages, statblock
+from calc import evaluate, packages
+from calc.answers.result import CHART_BARS, row_limit
 from calc.errors import CalcError, InputError
-from calc.result import CHART_BARS, row_limit
+from calc.inputs import applies, data, statblock
+from calc.numbers import bounds
 
 __all__ = [
     "CHART_BARS",
@@ -108,8 +110,8 @@ def fight() -> Any:
 
 
 def turns() -> Any:
-    """`calc.turns`, imported at the tracker's first turns request (it is in `calc-fight`)."""
-    return import_module("calc.turns")
+    """`calc.turns.tracker`, imported at the tracker's first turns request (it is in `calc-fight`)."""
+    return import_module("calc.turns.tracker")
 
 
 def form_request(request: dict) -> tuple[dict, dict[str, Any]]:
@@ -143,7 +145,7 @@ STATBLOCK_KEYS = {"kind", "system", "text", "hp", "rolls"}
 
 def statblock_request(request: dict) -> dict:
     """`{"kind": "statblock", "system", "text", "hp" (printed | average | rolled; optional),
-    "rolls" (die faces for rolled hit points; optional)}` → `calc.statblock.parse`'s answer."""
+    "rolls" (die faces for rolled hit points; optional)}` → `calc.inputs.statblock.parse`'s answer."""
     system_id = _system_of(request, STATBLOCK_KEYS, "statblock")
     return statblock.parse(system_id, request.get("text"), hp=request.get("hp", "printed"), rolls=request.get("rolls"))
 
@@ -154,7 +156,7 @@ TURNS_KEYS = {"kind", "op", "system", "combatants", "rolls", "round", "options"}
 def turns_request(request: dict) -> dict | list:
     """The encounter tracker's request `{"kind": "turns", "op": "dice" | "order", "system",
     "combatants", "round", "rolls" (order; for dice, the rolls kept so far, optional), "options"
-    (optional)}` → `calc.turns`' answer."""
+    (optional)}` → `calc.turns.tracker`' answer."""
     system_id = _system_of(request, TURNS_KEYS, "turns")
     op = request.get("op")
     args = (system_id, request.get("combatants"))

@@ -10,9 +10,9 @@ import json
 import time
 from typing import Any
 
-from calc import data
 from calc.browser import evaluate_json
-from calc.turn_helpers import max_combatants
+from calc.inputs import data
+from calc.turns.helpers import max_combatants
 
 TARGET_MS = 50
 DECLARATIONS = {

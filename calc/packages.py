@@ -30,15 +30,15 @@ FIGHT_MODULES = (
     "calc.forecast.*",
     "calc.systems.*.fight",
     "calc.systems.*.forecast",
-    "calc.turns",
-    "calc.turn_helpers",
+    "calc.turns.tracker",
+    "calc.turns.helpers",
     "calc.systems.*.turns",
     "calc.__main__",
     "calc.benchmark",
     "calc.fight_bench",
 )
 """The modules of `calc-fight` (fnmatch patterns of dotted names): the tracker's fight engine and its
-round (`calc.turns`), the fight forecast, each system's rules of the three, and what no calculator
+round (`calc.turns.tracker`), the fight forecast, each system's rules of the three, and what no calculator
 page runs (the command line; the benchmarks: `calc.fight_bench` times the tracker's requests,
 `calc.benchmark` the forecast too). Nothing in `calc` imports them at import time
 (tests/calc/test_packages.py)."""

@@ -1,14 +1,14 @@
 """The stat-block grammar (`statblock.yaml`) and the built-in presets (`presets.yaml`) of a
 system: their cross-checks (every input, rule, fact and source line they name exists) and the
 presets' values as exported, each preset's stat block read by the system's own grammar
-(`calc.statblock`, the same reader the paste box uses)."""
+(`calc.inputs.statblock`, the same reader the paste box uses)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from calc import statblock
 from calc.errors import CalcError
+from calc.inputs import statblock
 from macros.catalog import System, sources_dir
 from macros.problems import Problem, suggest
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from calc.format import number, signed
+from calc.answers.format import number, signed
 
 TYPES = ("int", "modifier", "range", "text", "dice", "percent", "multiplier", "flag")
 DASH = "—"

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import inputs, systems
+from calc import systems
 from calc.errors import CalcError
+from calc.inputs import declared
 from macros import builtins, cells, screen
 from macros.catalog import RULING_PREFIX, Catalog, System, Where, sources_dir
 from macros.markup import MarkupError, refs
@@ -622,12 +623,12 @@ def resolved_options(system: System, decl: dict) -> list[dict]:
 
 def _input_value_problem(system: System, decl: dict, value: Any) -> str | None:
     """Why `value` (a default, an example's or a stress input) is not a valid value of the declared
-    input, as `calc.inputs` (the engines' own validation) says; None when it is. YAML must also
-    write numbers and booleans as such (calc.inputs also reads text, for URLs and the CLI)."""
+    input, as `calc.inputs.declared` (the engines' own validation) says; None when it is. YAML must also
+    write numbers and booleans as such (calc.inputs.declared also reads text, for URLs and the CLI)."""
     if any(_broken_options(system, d) for d in (decl, *decl.get("fields", []))):
         return None  # the declaration's own problem is reported by _check_input
     try:
-        typed = inputs.value(_resolved(system, decl), value, decl["name"])
+        typed = declared.value(_resolved(system, decl), value, decl["name"])
     except CalcError as err:  # the field path names the input; a list entry's field is added
         return err.reason if err.input == decl["name"] else f"{err.input}: {err.reason}"
     if decl["type"] in ("integer", "boolean") and type(typed) is not type(value):

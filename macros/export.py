@@ -113,7 +113,7 @@ def export_system(system: System, *, with_presets: bool = True) -> dict[str, Any
 
 def export_tracker(system: System) -> dict[str, Any] | None:
     """The tracker's declaration with every input resolved to its full declaration (what the
-    tracker's forms and `calc.turns` read), or None when the system declares no tracker."""
+    tracker's forms and `calc.turns.tracker` read), or None when the system declares no tracker."""
     spec = system.tracker
     if not spec:
         return None

@@ -124,7 +124,7 @@ class _Columns:
             return [c["id"] for c in table.get("columns") or []]
         try:
             from calc import systems
-            from calc.data import SystemData
+            from calc.inputs.data import SystemData
             from macros.export import export_system
 
             if self._data is None:

@@ -11,7 +11,8 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-from calc import applies, inputs, systems
+from calc import systems
+from calc.inputs import applies, declared
 from macros import catalog as catalog_mod
 from macros import loader
 from macros.catalog import Catalog, System
@@ -62,12 +63,12 @@ SYSTEM_PAGES = (
 
 def _page_input(decl: dict) -> dict:
     """An input's declaration as the form reads it, with Python's limits filled in: the most
-    characters its field takes (`max_length`, `calc.inputs.typed_length`) and a list's fewest and
-    most entries (`calc.inputs.item_bounds`), so the page never supplies a limit of its own."""
-    limit = inputs.typed_length(decl)
+    characters its field takes (`max_length`, `calc.inputs.declared.typed_length`) and a list's fewest and
+    most entries (`calc.inputs.declared.item_bounds`), so the page never supplies a limit of its own."""
+    limit = declared.typed_length(decl)
     out = {**decl, **({"max_length": limit} if limit else {})}
     if decl.get("type") == "list":
-        out["min_items"], out["max_items"] = inputs.item_bounds(decl)
+        out["min_items"], out["max_items"] = declared.item_bounds(decl)
         out["fields"] = [_page_input(f) for f in decl["fields"]]
     return out
 
@@ -89,7 +90,7 @@ class Site:
         """The calculators as exported, each with the built-in presets that fill any of its
         attacker or target inputs (`builtins`: the preset picker lists them), whether the
         system reads pasted stat blocks (`statblock`) and the inputs that apply with the defaults
-        (`applies`, and `cells` for each default list entry, by `calc.applies`: the form shows them
+        (`applies`, and `cells` for each default list entry, by `calc.inputs.applies`: the form shows them
         before Python is up)."""
         exported = self.exported[system.id]
         out = {}
@@ -108,7 +109,7 @@ class Site:
 
     @cache  # noqa: B019 - one Site per build; tables are computed once
     def system_data(self, system_id: str) -> Any:
-        from calc.data import SystemData
+        from calc.inputs.data import SystemData
 
         return SystemData(self.exported[system_id])
 

@@ -1,5 +1,5 @@
-"""`python tools/check_types.py`: mypy on the typed core (the engine contract, calc/order.py,
-calc/format.py, the engine lookup) and every system's engine module checked against the contract
+"""`python tools/check_types.py`: mypy on the typed core (the engine contract, calc/turns/order.py,
+calc/answers/format.py, the engine lookup) and every system's engine module checked against the contract
 (`calc.systems.contract.Engine`, its `FIGHT` included, and its `TURNS` module against `Turns`),
 the systems found as the folders of rules_data/ holding a system.yaml. Errors inside the engines'
 own bodies are not reported (`--follow-imports=silent`): the contract is what every engine must
@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TYPED = ["calc/systems/contract.py", "calc/systems/__init__.py", "calc/order.py", "calc/format.py"]
+TYPED = ["calc/systems/contract.py", "calc/systems/__init__.py", "calc/turns/order.py", "calc/answers/format.py"]
 
 
 def conformance(system_ids: list[str]) -> str:

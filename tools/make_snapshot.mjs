@@ -14,7 +14,7 @@
 // - the wheel goes in with `unpackArchive` (a Uint8Array), never `loadPackage`: a snapshot taken
 //   after loadPackage fails ("Unexpected hiwire entry at index 6", pyodide#6354);
 // - every calc module is imported and every calculator but the forecast answers one default
-//   request, so the first real request imports nothing and `calc.data.load()` (cached) already holds the rules data.
+//   request, so the first real request imports nothing and `calc.inputs.data.load()` (cached) already holds the rules data.
 //   Site-packages files do NOT survive in a snapshot (the file system lives in JS, not in wasm
 //   memory): anything not imported here would be missing in the browser, hence the full import;
 // - `_makeSnapshot` / `makeMemorySnapshot` are private Pyodide APIs tied to its BUILD_ID; the

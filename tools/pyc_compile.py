@@ -128,7 +128,7 @@ def _named_imports(path: str) -> set[str]:
 def _calc_requests() -> list[dict]:
     """What the site can ask: each calculator at its defaults and at its `stress` inputs, and one
     bad input (an integer past its maximum) per calculator, for the error path."""
-    from calc import data
+    from calc.inputs import data
 
     out = []
     for system_id in data.system_ids():

@@ -4,7 +4,7 @@ kept by the browser with its undo stack) and one action, the new state and what 
 `act(system_id, state, action)` → `{"state", "view", "steps"}` (`steps`: what the rules did, e.g.
 "6 damage: 1 below 0 Hit Points: a Wound, Bleeding out"; `dropped` too for `load`). The system's
 health rules are its engine's `FIGHT` (`calc.systems.contract.Fight`), found through the one
-engine lookup; the round's order comes from `calc.turns`. The engine never rolls a die: the page
+engine lookup; the round's order comes from `calc.turns.tracker`. The engine never rolls a die: the page
 rolls them, or the GM types the table's dice. See CONTRIBUTING.md, "The fight".
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import data as data_mod
 from calc import systems
 from calc.errors import InputError
 from calc.fight import legacy, resolve
 from calc.fight import state as st
 from calc.fight.actions import ACTIONS
 from calc.fight.view import view
+from calc.inputs import data as data_mod
 
 __all__ = ["ACTIONS", "act", "before", "forecast"]
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import inputs
-from calc.data import SystemData
 from calc.errors import InputError
 from calc.fight import resolve, rounds
 from calc.fight import state as st
-from calc.turn_helpers import max_combatants
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.turns.helpers import max_combatants
 
 Fight = dict[str, Any]
 
@@ -22,7 +22,7 @@ def _find(fight: Fight, action: dict) -> tuple[int, dict[str, Any]]:
     for i, c in enumerate(fight["combatants"]):
         if c["id"] == ident:
             return i, c
-    raise InputError("action.id", f"no combatant has the id {inputs.shown(ident)}")
+    raise InputError("action.id", f"no combatant has the id {declared.shown(ident)}")
 
 
 def _with(fight: Fight, i: int, c: dict[str, Any]) -> Fight:
@@ -37,7 +37,7 @@ def _amount(action: dict) -> int:
         amount = int(amount)
     if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= st.HEALTH_MAX:
         raise InputError(
-            "action.amount", f"must be a whole number from 1 to {st.HEALTH_MAX} (got {inputs.shown(amount)})"
+            "action.amount", f"must be a whole number from 1 to {st.HEALTH_MAX} (got {declared.shown(amount)})"
         )
     return amount
 

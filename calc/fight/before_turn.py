@@ -26,11 +26,14 @@ from importlib import import_module
 from itertools import accumulate
 from typing import Any
 
-from calc import evaluate, inputs, result, rounds, systems
-from calc.data import SystemData
+from calc import evaluate, systems
+from calc.answers import result
+from calc.chains import rounds
 from calc.errors import InputError
 from calc.fight import fighter
-from calc.turn_helpers import tracker
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.turns.helpers import tracker
 
 MAX_ORDERS = 5_000
 """The most prefixes of the next round's orders walked."""
@@ -96,7 +99,7 @@ def _rolled_next(fight: Mapping[str, Any], data: SystemData, options: Mapping[st
     for side in SIDES.values():  # the orders need no hit points: 1 at most keeps the forecast's bound away
         asked[side] = [{**e, health_input: min(e[health_input], 1)} for e in asked[side]]
     decls = data.calculator("forecast")["inputs"]
-    values = inputs.validate(decls, {**asked, "order": [], "acted": 0})
+    values = declared.validate(decls, {**asked, "order": [], "acted": 0})
     module = import_module(f"{systems.engine(data.id).__name__}.forecast")
     fight_model = module.build(values, data)
     ids = [c["id"] for side in SIDES for c in fight["combatants"] if c["side"] == side and health[c["id"]]["acts"]]

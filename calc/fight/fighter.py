@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import applies, inputs
-from calc.data import SystemData
+from calc.answers.round_answer import HEADLINE_ROUNDS
 from calc.errors import InputError
-from calc.round_answer import HEADLINE_ROUNDS
-from calc.turn_helpers import tracker
+from calc.inputs import applies, declared
+from calc.inputs.data import SystemData
+from calc.turns.helpers import tracker
 
 ATTACKERS = "attackers"
 """The round calculator's list of several attackers: one attacker here, so never filled."""
@@ -44,15 +44,15 @@ def checked_values(data: SystemData, raw: Mapping[str, Any], known: set[str], wh
     """The fighter inputs among a combatant's given values (those not already `known` fields),
     typed by their declarations and kept as JSON (dice as text); left out when not given."""
     decls = [d for d in carried(data) if d["name"] not in known and raw.get(d["name"]) is not None]
-    typed = {d["name"]: inputs.value(d, raw[d["name"]], f"{where}.{d['name']}") for d in decls}
-    return inputs.to_json(decls, typed)
+    typed = {d["name"]: declared.value(d, raw[d["name"]], f"{where}.{d['name']}") for d in decls}
+    return declared.to_json(decls, typed)
 
 
 def _by_id(fight: Mapping[str, Any], ident: Any, where: str) -> dict[str, Any]:
     for c in fight["combatants"]:
         if c["id"] == ident:
             return c
-    raise InputError(where, f"no combatant has the id {inputs.shown(ident)}")
+    raise InputError(where, f"no combatant has the id {declared.shown(ident)}")
 
 
 def with_values(fight: Mapping[str, Any], ident: str, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -177,8 +177,8 @@ def _filled(how: str, extra: Any, d: dict[str, Any], c: Mapping[str, Any], state
 
 
 def _typed(decls: list[dict[str, Any]], values: dict[str, Any]) -> Part:
-    typed = {d["name"]: inputs.value(d, values[d["name"]], d["name"]) for d in decls}
-    return typed, inputs.to_json(decls, typed)
+    typed = {d["name"]: declared.value(d, values[d["name"]], d["name"]) for d in decls}
+    return typed, declared.to_json(decls, typed)
 
 
 def _attacker_part(data: SystemData, calculator: str, attacker: Mapping[str, Any], states: Mapping[str, str]) -> Part:
@@ -239,8 +239,8 @@ def _defaults(data: SystemData, calculator: str) -> tuple[dict[str, Any], dict[s
     key = ("defaults", data.id, calculator, id(data.raw))
     if key not in _DEFAULTS:
         decls = [d for d in data.calculator(calculator)["inputs"] if d["name"] != ATTACKERS]
-        typed = {d["name"]: inputs.value(d, None, d["name"]) for d in decls}
-        _DEFAULTS[key] = (data.raw, typed, inputs.to_json(decls, typed))  # the data kept: its id is not reused
+        typed = {d["name"]: declared.value(d, None, d["name"]) for d in decls}
+        _DEFAULTS[key] = (data.raw, typed, declared.to_json(decls, typed))  # the data kept: its id is not reused
     return _DEFAULTS[key][1], _DEFAULTS[key][2]
 
 
@@ -250,7 +250,7 @@ def _within(decl: Mapping[str, Any], value: int, who: str, what: str) -> int:
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise InputError(
             decl["name"],
-            f"{who} has {inputs.shown(value)} {what}; the {decl.get('label', decl['name'])} of this "
+            f"{who} has {declared.shown(value)} {what}; the {decl.get('label', decl['name'])} of this "
             f"calculator runs from {lo} to {hi}",
         )
     return value

@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import inputs, systems
-from calc.data import SystemData
+from calc import systems
 from calc.fight import fighter
+from calc.inputs import declared
+from calc.inputs.data import SystemData
 
 CALCULATOR = "forecast"
 SIDES = {"pc": "party", "foe": "foes"}
@@ -30,7 +31,7 @@ SIDES = {"pc": "party", "foe": "foes"}
 
 def _field_value(field: Mapping[str, Any], value: Any) -> Any:
     """A value as JSON under a list field's declaration (dice as text)."""
-    return inputs.to_json([dict(field)], {field["name"]: value})[field["name"]]
+    return declared.to_json([dict(field)], {field["name"]: value})[field["name"]]
 
 
 def fighter_entry(
@@ -53,7 +54,7 @@ def fighter_entry(
         if name in own:
             entry[name] = own[name]
         elif name in declared:
-            entry[name] = inputs.to_json([declared[name]], {name: inputs.value(declared[name], None, name)})[name]
+            entry[name] = declared.to_json([declared[name]], {name: declared.value(declared[name], None, name)})[name]
         elif name in c["values"]:
             entry[name] = _field_value(field, c["values"][name])
         elif name in spent_of:  # spent this round (active-defense's reserves): the rest of it starts less these
@@ -113,7 +114,7 @@ def forecast_request(
         for i, entry in enumerate(lists[side]):
             lists[side][i] = {"name": every[offset + i], **entry}
     chosen = {
-        name: inputs.to_json([d], {name: options[name]})[name]
+        name: declared.to_json([d], {name: options[name]})[name]
         for name, d in decls.items()
         if d["type"] != "list" and name in options
     }

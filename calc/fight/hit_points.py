@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc.data import SystemData
 from calc.errors import InputError
-from calc.turn_helpers import tracker
+from calc.inputs.data import SystemData
+from calc.turns.helpers import tracker
 
 
 class HitPointRules:

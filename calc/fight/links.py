@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc.data import SystemData
 from calc.errors import InputError
 from calc.fight import fighter
-from calc.turn_helpers import tracker
+from calc.inputs.data import SystemData
+from calc.turns.helpers import tracker
 
 LINKED = ("hit", "round")
 """The calculators each card opens (with the one the tracker's health input belongs to)."""

@@ -22,24 +22,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice, inputs, systems
-from calc.data import SystemData
+from calc import systems
 from calc.errors import InputError
 from calc.fight import resolve_rules
 from calc.fight import state as st
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.numbers import dice
 
 HIT_CALCULATOR = "hit"
 
 
 def needed(fight: dict, attacker: str, target: str, data: SystemData, options: dict, states: dict) -> dict[str, Any]:
     """The hit calculator's `roll_needed` for this attacker against this target, with its reasons:
-    asked as the odds' chance to hit is (calc/first_attack.py `hit_chance`), with the round
+    asked as the odds' chance to hit is (calc/answers/first_attack.py `hit_chance`), with the round
     calculator's inputs of the same names and the system's `hit_extra` (segments' routine attack's
     own to-hit bonus, countup's thrown weapon hitting as ranged, …)."""
     a = resolve_rules.attacker_inputs(fight, attacker, target, data, options, states)
     decls = data.calculator(HIT_CALCULATOR)["inputs"]
     raw = {d["name"]: a[d["name"]] for d in decls if d["name"] in a} | resolve_rules.HIT_EXTRA[data.id](a)
-    answer = systems.engine(data.id).CALCULATORS[HIT_CALCULATOR](inputs.validate(decls, raw), data)
+    answer = systems.engine(data.id).CALCULATORS[HIT_CALCULATOR](declared.validate(decls, raw), data)
     if not answer.get("roll_needed"):
         raise InputError("action.roll", f"{data.id}'s hit calculator names no roll needed")
     return {"roll_needed": answer["roll_needed"], "steps": answer["steps"], "summary": answer["summary"]}
@@ -50,7 +52,7 @@ def _whole(action: dict, key: str, low: int, high: int) -> int:
     if isinstance(value, str) and value.strip().isdigit() and value.strip().isascii():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InputError(f"action.{key}", f"must be a whole number from {low} to {high} (got {inputs.shown(value)})")
+        raise InputError(f"action.{key}", f"must be a whole number from {low} to {high} (got {declared.shown(value)})")
     return value
 
 
@@ -128,7 +130,7 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
     who, aim = action.get("id"), action.get("target")
     for key, ident in (("id", who), ("target", aim)):
         if ident not in ids:
-            raise InputError(f"action.{key}", f"no combatant has the id {inputs.shown(ident)}")
+            raise InputError(f"action.{key}", f"no combatant has the id {declared.shown(ident)}")
     if who == aim:
         raise InputError("action.target", "a combatant does not attack itself here")
     who, aim = str(who), str(aim)

@@ -1,7 +1,7 @@
 """Each system's Resolve at the table (calc/fight/resolve.py): from the attack at hand's inputs (the
 round calculator's, as `calc.fight.fighter` maps the two combatants, cut to the first attack by the
 system's own `one_attack`), what the rolled faces decide and what they deal, by the engines' own
-code run on the faces (`calc.dice.Rolled`): no rule is written again here.
+code run on the faces (`calc.numbers.dice.Rolled`): no rule is written again here.
 
 A system's `Table(attacker inputs, data)` says the dice a hit rolls for damage (`dice()`: None when
 nothing is rolled, as a phases margin), the other dice the attack rolls (`rolls()`: active-defense's
@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from calc import inputs, party, rounds
-from calc.data import SystemData
-from calc.dice import DiceExpr
+from calc.chains import rounds
 from calc.errors import InputError
 from calc.fight import fighter
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.numbers.dice import DiceExpr
 from calc.systems.action_points import attack as ap_attack
 from calc.systems.action_points import round as ap_round
 from calc.systems.active_defense import round as ad_round
@@ -36,6 +37,7 @@ from calc.systems.phases.damage import hit_dice as ph_hit_dice
 from calc.systems.phases.damage import margin_damage as ph_margin_damage
 from calc.systems.segments import round as sg_round
 from calc.systems.segments.damage import hit_damage as sg_hit_damage
+from calc.turns import party
 
 Outcome = tuple[bool, bool, str]
 """(the attack lands, it is a critical hit for the fight's damage rules, the sentence saying why)."""
@@ -45,7 +47,7 @@ def attacker_inputs(fight: dict, who: str, aim: str, data: SystemData, options: 
     """The round calculator's typed inputs for `who` attacking `aim` (one attacker)."""
     calculator = str(fighter.declaration(data)["calculator"])  # type: ignore[index]
     raw = fighter.inputs_for(fight, who, aim, calculator, data, options, states)
-    typed = inputs.validate(data.calculator(calculator)["inputs"], raw)
+    typed = declared.validate(data.calculator(calculator)["inputs"], raw)
     return party.each(typed)[0] | {party.LIST: []}
 
 
@@ -186,7 +188,9 @@ class ActionPoints(_Table):
         one = ap_round.one_attack(attacker)
         decls = data.calculator("damage")["inputs"]
         asked = {k: one[k] for k in {d["name"] for d in decls} & set(one)}
-        self.typed = inputs.validate(decls, asked | {"attack": ap_round.hit_extra(one)["attack"], "outcome": "attack"})
+        self.typed = declared.validate(
+            decls, asked | {"attack": ap_round.hit_extra(one)["attack"], "outcome": "attack"}
+        )
 
     MISS = "miss_roll"
 
@@ -246,7 +250,7 @@ class ActiveDefense(_Table):
         one = ad_round.one_attack(attacker)
         decls = data.calculator("damage")["inputs"]
         asked = {k: one[k] for k in {d["name"] for d in decls} & set(one)} | {"at_least": 1}
-        self.typed = inputs.validate(decls, asked | ad_round.hit_extra(one))
+        self.typed = declared.validate(decls, asked | ad_round.hit_extra(one))
 
     def die(self) -> str:
         return f"d{self.data.die_sides('attack-roll', 'die')}"

@@ -1,4 +1,4 @@
-"""Rounds and turns of a fight: which dice a round needs (initiative by `calc.turns`, and the
+"""Rounds and turns of a fight: which dice a round needs (initiative by `calc.turns.tracker`, and the
 system's own round dice such as a dying check), the round's order from the faces, and whose turn
 comes next: the next in the order whom the rules still let act (the Down, Dying, Unconscious and
 Dead keep their place in the list, and act again once healed).
@@ -13,15 +13,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from calc import dice, turns
-from calc.data import SystemData
 from calc.errors import InputError
 from calc.fight import state as st
-from calc.turn_helpers import tracker
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.turns import tracker as turns
+from calc.turns.helpers import tracker
 
 
 def _people(fight: dict, data: SystemData, rules: Any, options: dict, round_no: int) -> list[dict[str, Any]]:
-    """The combatants `calc.turns` orders this round, as it takes them."""
+    """The combatants `calc.turns.tracker` orders this round, as it takes them."""
     once = tracker(data)["rolled"] == "once"
     out = []
     for c in fight["combatants"]:

@@ -2,9 +2,9 @@
 an undo stack of it) in the browser and sends it with each action; nothing else is remembered.
 
 What a combatant carries is the system's `tracker:` declaration (calc/rules.json): the
-initiative fields, defenses and status inputs, each read by `calc.inputs.value` (the one meaning
+initiative fields, defenses and status inputs, each read by `calc.inputs.declared.value` (the one meaning
 of a declaration: limits, choices, defaults), and a field whose `when:` does not hold is not
-read (`calc.applies.holds`). Rulings are the initiative calculator's options and the tracker's
+read (`calc.inputs.applies.holds`). Rulings are the initiative calculator's options and the tracker's
 `rulings:`, kept only when they differ from the data's default.
 
 A state that cannot be read whole is an error naming the field (`combatants[2].die`); `load`
@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import applies, dice, inputs
-from calc import turns as turns_mod
-from calc.data import SystemData
 from calc.errors import CalcError, InputError
 from calc.fight import fighter
-from calc.turn_helpers import max_combatants, tracker
+from calc.inputs import applies, declared
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.turns import tracker as turns_mod
+from calc.turns.helpers import max_combatants, tracker
 
 FORMAT = "cc-fight"
 VERSION = 2
@@ -82,7 +83,7 @@ def _fields(data: SystemData) -> list[dict[str, Any]]:
 
 
 def ruling_declarations(data: SystemData) -> list[dict[str, Any]]:
-    """Every ruling input the fight reads: the initiative calculator's options (as `calc.turns`
+    """Every ruling input the fight reads: the initiative calculator's options (as `calc.turns.tracker`
     takes them) and the tracker's `rulings:` (inputs of other calculators, same names)."""
     return _cached("rulings", data, _ruling_declarations)
 
@@ -102,12 +103,12 @@ def _ruling_declarations(data: SystemData) -> list[dict[str, Any]]:
 def typed_options(data: SystemData, stored: Mapping[str, Any]) -> dict[str, Any]:
     """Every ruling input's value: the stored choice or the data's default."""
     return {
-        d["name"]: inputs.value(d, stored.get(d["name"]), f"options.{d['name']}") for d in ruling_declarations(data)
+        d["name"]: declared.value(d, stored.get(d["name"]), f"options.{d['name']}") for d in ruling_declarations(data)
     }
 
 
 def initiative_options(data: SystemData, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options `calc.turns` takes (the initiative calculator's; the tracker's own rulings left out)."""
+    """The options `calc.turns.tracker` takes (the initiative calculator's; the tracker's own rulings left out)."""
     names = {d["name"] for d in data.calculator(tracker(data)["calculator"])["inputs"]}
     return {k: v for k, v in options.items() if k in names}
 
@@ -123,8 +124,8 @@ def checked_options(data: SystemData, raw: Any, where: str = "options") -> dict[
     for key, value in raw.items():
         if key not in decls:
             raise InputError(f"{where}.{key}", f"is no ruling here (rulings: {', '.join(sorted(decls))})")
-        typed = inputs.value(decls[key], value, f"{where}.{key}")
-        if typed != inputs.value(decls[key], None, key):
+        typed = declared.value(decls[key], value, f"{where}.{key}")
+        if typed != declared.value(decls[key], None, key):
             out[key] = typed
     return out
 
@@ -133,13 +134,13 @@ def _whole(raw: Any, where: str, low: int, high: int) -> int:
     if isinstance(raw, str) and raw.strip().lstrip("+-").isdigit() and raw.strip().isascii() and len(raw) < 12:
         raw = int(raw.strip())  # a number typed in a form, sent as its text
     if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
-        raise InputError(where, f"must be a whole number from {low} to {high} (got {inputs.shown(raw)})")
+        raise InputError(where, f"must be a whole number from {low} to {high} (got {declared.shown(raw)})")
     return raw
 
 
 def _text(raw: Any, where: str, most: int) -> str:
     if not isinstance(raw, str) or not raw.strip() or len(raw.strip()) > most:
-        raise InputError(where, f"must be a text of 1 to {most} characters (got {inputs.shown(raw)})")
+        raise InputError(where, f"must be a text of 1 to {most} characters (got {declared.shown(raw)})")
     return raw.strip()
 
 
@@ -158,10 +159,10 @@ def checked_values(data: SystemData, raw: Any, where: str) -> dict[str, Any]:
         if key not in known and key not in fighting:
             everything = sorted(known | fighting)
             raise InputError(f"{where}.{key}", f"is no field of a combatant here (fields: {', '.join(everything)})")
-    out = {d["name"]: inputs.value(d, raw.get(d["name"]), f"{where}.{d['name']}") for d in decls}
+    out = {d["name"]: declared.value(d, raw.get(d["name"]), f"{where}.{d['name']}") for d in decls}
     for d in decls:
         if "when" in d and not applies.holds(d, out):
-            out[d["name"]] = inputs.value(d, None, f"{where}.{d['name']}")
+            out[d["name"]] = declared.value(d, None, f"{where}.{d['name']}")
     # the round calculator's attacker and target inputs it carries as a fighter, when given
     out.update(fighter.checked_values(data, raw, known, where))
     return out
@@ -185,7 +186,7 @@ def checked_combatant(data: SystemData, raw: Any, where: str, rules: Any) -> dic
         raise InputError(f"{where}.id", f"must be a text of 1 to {ID_LIMIT} characters")
     side = raw.get("side")
     if side not in SIDES:
-        raise InputError(f"{where}.side", f"must be pc or foe (got {inputs.shown(side)})")
+        raise InputError(f"{where}.side", f"must be pc or foe (got {declared.shown(side)})")
     top = _whole(raw.get("max"), f"{where}.max", 1, HEALTH_MAX)
     out: dict[str, Any] = {
         "id": ident,
@@ -233,10 +234,10 @@ def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tu
         raise InputError("state", f"is not a fight (a JSON object of format {FORMAT!r})")
     if raw.get("version") != VERSION:
         raise InputError(
-            "state.version", f"this engine reads version {VERSION} (got {inputs.shown(raw.get('version'))})"
+            "state.version", f"this engine reads version {VERSION} (got {declared.shown(raw.get('version'))})"
         )
     if raw.get("system") != data.id:
-        raise InputError("state.system", f"this fight is for {inputs.shown(raw.get('system'))}, not {data.id}")
+        raise InputError("state.system", f"this fight is for {declared.shown(raw.get('system'))}, not {data.id}")
     dropped: list[dict] = []
 
     def keep(where: str, read: Any, fallback: Any) -> Any:
@@ -323,7 +324,7 @@ def _turn_inputs(raw: Any, where: str, shares: set[str]) -> dict[str, int]:
     for k, v in raw.items():
         if k not in shares:
             allowed = ", ".join(sorted(shares)) or "none here"
-            raise InputError(where, f"{inputs.shown(k)} is no input a turn carries (allowed: {allowed})")
+            raise InputError(where, f"{declared.shown(k)} is no input a turn carries (allowed: {allowed})")
         out[k] = _whole(v, f"{where}.{k}", 0, TURN_INPUT_MAX)
     return out
 

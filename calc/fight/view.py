@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from calc.data import SystemData
 from calc.errors import CalcError
 from calc.fight import fighter, links, resolve, rounds
 from calc.fight import state as st
-from calc.turn_helpers import max_combatants, tracker
+from calc.inputs.data import SystemData
+from calc.turns.helpers import max_combatants, tracker
 
 LIMITS = {
     "name": st.NAME_MAX,

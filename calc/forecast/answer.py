@@ -6,10 +6,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
+from calc.answers import result
 from calc.forecast.chain import Forecast
 from calc.forecast.fighters import Fighter
+from calc.inputs.data import SystemData
 
 
 def quantile(over: tuple[Fraction, ...], share: Fraction) -> int | None:

@@ -3,7 +3,7 @@
 The bound is checked twice: first against the most states the fight can have (`Fight.state_bound`,
 known from the fighters alone), then while the states are found; past it the answer is an
 `InputError` that names the count and what to reduce, never an approximation. The answers come
-from `calc.state_chain.StateChain` (one forward pass for P(within k rounds), exact means by components).
+from `calc.chains.state_chain.StateChain` (one forward pass for P(within k rounds), exact means by components).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from calc.chains.reached import Reached
+from calc.chains.state_chain import StateChain
 from calc.errors import InputError
 from calc.forecast.fighters import FOES, PARTY
 from calc.forecast.round import Fight, State
-from calc.reached import Reached
-from calc.state_chain import StateChain
 
 MAX_STATES = 40_000
 """The most fight states followed exactly (memory grows with them)."""

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 
 Health = Hashable
 """One fighter's state: whatever its system needs (hit points left, Hurt or not, wounds …)."""

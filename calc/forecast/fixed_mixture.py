@@ -21,9 +21,9 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
+from calc.chains.reached import Reached
 from calc.forecast import chain
 from calc.forecast.fighters import Health
-from calc.reached import Reached
 
 if TYPE_CHECKING:
     from calc.forecast.fixed_order import Actor, Order, Rules

@@ -22,13 +22,13 @@ from functools import cache
 from itertools import combinations, permutations
 from typing import Any, cast
 
-from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain, fixed_mixture
 from calc.forecast.around import Around
 from calc.forecast.fighters import Health, Sides, focus_bound
 from calc.forecast.numbered import Numbered
 from calc.forecast.order import fubini
+from calc.numbers.dist import Dist
 
 Group = tuple[int, ...]
 Order = tuple[Group, ...]

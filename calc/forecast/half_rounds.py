@@ -7,7 +7,7 @@ are (node of the tree, healths): the round-start states (the root) and the half-
 after a slot, each with about 11 moves. The round count advances only at a script's end (a node
 with weight: back to the root, same healths).
 
-Both answers are the `calc.chain_acyclic` ones over the round-start states, computed exactly the
+Both answers are the `calc.chains.acyclic` ones over the round-start states, computed exactly the
 same way but pulled through the half-round points: every move only lowers hit points, so the one
 way back to the same healths is the round that changes nothing (every slot's "no change" move),
 whose weight is the round-start state's weight of staying; everything else comes from healths
@@ -27,11 +27,11 @@ from fractions import Fraction
 from operator import mul
 from typing import Any
 
-from calc.chain_acyclic import exact_totals, layout, never_reached, packed_history, prime_factors
+from calc.chains.acyclic import exact_totals, layout, never_reached, packed_history, prime_factors
+from calc.chains.reached import Reached
 from calc.errors import InputError
 from calc.forecast import chain
 from calc.forecast.scripted_round import ScriptedFight
-from calc.reached import Reached
 
 MAX_MOVES = 1_000_000
 """The most moves between the half-round chain's points, checked as they are found (about 1.5 µs

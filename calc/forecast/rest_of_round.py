@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from calc.data import SystemData
 from calc.errors import InputError
 from calc.forecast import chain, fixed_order
 from calc.forecast.around import Around
 from calc.forecast.fighters import FOES, PARTY, Health
 from calc.forecast.order import tree_dag, trie
+from calc.inputs.data import SystemData
 
 Healths = tuple[Health, ...]
 Rest = Callable[[Healths], list[tuple[int, Healths]]]

@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from calc.data import SystemData
+    from calc.inputs.data import SystemData
 
 
 class Calculator(Protocol):
     """`calculator(inputs, data) -> result`: `inputs` already validated against the calculator's
-    declaration and filled with defaults (calc.inputs); the result is the partial result dict
-    that `calc.result.complete` fills in (see CONTRIBUTING.md)."""
+    declaration and filled with defaults (calc.inputs.declared); the result is the partial result dict
+    that `calc.answers.result.complete` fills in (see CONTRIBUTING.md)."""
 
     def __call__(self, inputs: dict[str, Any], data: SystemData, /) -> dict[str, Any]: ...
 
@@ -31,7 +31,7 @@ class TableGenerator(Protocol):
 
 class Turns(Protocol):
     """A system's round for the encounter tracker (its `turns` module, the engine's `TURNS`):
-    `people` and `options` come checked and typed by `calc.turns` (see CONTRIBUTING.md)."""
+    `people` and `options` come checked and typed by `calc.turns.tracker` (see CONTRIBUTING.md)."""
 
     @property
     def ROUND_INPUTS(self) -> tuple[str, ...]: ...  # noqa: N802 - a module constant

@@ -6,15 +6,15 @@ The declaration is the system's `tracker:` block as exported to calc/rules.json 
 carries, which inputs are defenses and which is health), flattened into the one list of fields
 the page's forms need, plus the hit and round calculators' pages and input names so each
 combatant can open them with its values filled in. The initiative order itself is computed by
-`calc.turns` in the worker, never here and never in JavaScript."""
+`calc.turns.tracker` in the worker, never here and never in JavaScript."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
 
-from calc.data import SystemData
 from calc.fight.links import linked as linked_calculators
+from calc.inputs.data import SystemData
 from macros.render.calculator import json_attribute
 from macros.render.prose import Prose, md_text, system_heading
 
@@ -24,7 +24,7 @@ FIELD_KEYS = ("name", "type", "label", "card_label", "help", "min", "max", "defa
 def ruling_inputs(calculator: dict[str, Any]) -> list[dict[str, Any]]:
     """The initiative calculator's inputs that are a ruling's option, with the inputs their `when`
     names (action-points' team_roll needs team_initiative), in the calculator's order and with its
-    labels and choices: the tracker's "Rulings" block, sent to calc.turns as `options`."""
+    labels and choices: the tracker's "Rulings" block, sent to calc.turns.tracker as `options`."""
     decls = [d for d in calculator["inputs"] if d["type"] != "list"]
     wanted = {d["name"] for d in decls if d.get("ruling")}
     wanted |= {name for d in decls if d["name"] in wanted for name in d.get("when", {})}

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import calc
-from calc.result import dist_probs
+from calc.answers.result import dist_probs
 
 
 def runner(system: str) -> Callable[..., dict[str, Any]]:

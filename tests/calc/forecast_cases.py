@@ -9,8 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 import calc
-from calc import data, inputs
 from calc.forecast import chain, fixed_order
+from calc.inputs import data, declared
 
 
 def run(system_id: str, party: list[dict], foes: list[dict], **extra: Any) -> dict:
@@ -25,14 +25,14 @@ def chance(answer: dict, label: str) -> Fraction:
 def chained(system_id: str, module: Any, party: list[dict], foes: list[dict], **extra: Any) -> chain.Forecast:
     """The engine's `Forecast` for a system whose round is one chain (`module.build`)."""
     system = data.system(system_id)
-    values = inputs.validate(system.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
+    values = declared.validate(system.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
     return chain.forecast(module.build(values, system), values["rounds"])
 
 
 def exact(system_id: str, module: Any, strict: bool, party: list[dict], foes: list[dict], **extra: Any) -> Any:
     """The engine's `Forecast` (exact chances per round, means) for the request."""
     system = data.system(system_id)
-    values = inputs.validate(system.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
+    values = declared.validate(system.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
     rules, totals, split = module.build(values, system)
     return fixed_order.forecast(rules, totals, split, strict, values["rounds"])[0]
 

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import calc
-from calc import data
 from calc.errors import InputError
+from calc.inputs import data
 from calc.systems.action_points import TABLES
 
 SYSTEM = "action-points"
@@ -268,7 +268,7 @@ damage_extra = st.fixed_dictionaries(
 
 def faces(expr_text: str, times: int = 1) -> tuple[list[tuple[int, ...]], int, list[int]]:
     """Every face combination of a small dice expression (dice repeated `times` times)."""
-    expr = calc.dice.parse(expr_text)
+    expr = calc.numbers.dice.parse(expr_text)
     sides = [t.sides for t in expr.terms for _ in range(t.count * times)]
     return list(itertools.product(*(range(1, s + 1) for s in sides))), expr.modifier, sides
 
@@ -367,7 +367,7 @@ def test_regular_and_critical_hit_match_icepool(expr, bonus, mult):
 
 
 def _icepool(expr: str) -> icepool.Die:
-    parsed = calc.dice.parse(expr)
+    parsed = calc.numbers.dice.parse(expr)
     total = icepool.Die([parsed.modifier])
     for t in parsed.terms:
         total = total + t.sign * (t.count @ icepool.d(t.sides))

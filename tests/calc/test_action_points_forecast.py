@@ -12,8 +12,8 @@ import pytest
 
 import calc
 import calc.systems.action_points  # noqa: F401  (the package shadows its forecast module's name)
-from calc import data, inputs
 from calc.forecast import fixed_order
+from calc.inputs import data, declared
 from tests.calc import forecast_cases as cases
 from tests.calc.ap_fight_oracle import initiative_orders, oracle
 
@@ -38,7 +38,7 @@ def test_the_orders_chances_equal_rolling_every_die():
     """Initiative rolled once: every order's chance, ties rolled again with the bonus (or evenly),
     equals the oracle's roll of every face."""
     for reroll in ("with_bonus", "plain"):
-        values = inputs.validate(
+        values = declared.validate(
             SYSTEM.calculator("forecast")["inputs"],
             {"party": [{**HERO, "initiative": 3}, {**HERO, "name": "B", "initiative": 0}], "foes": [ORC],
              "tie_reroll": reroll},

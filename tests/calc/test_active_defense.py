@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import calc
-from calc import data as calc_data
+from calc.answers.result import dist_probs
 from calc.errors import InputError
-from calc.result import dist_probs
+from calc.inputs import data as calc_data
 from calc.systems import active_defense as ad
 
 SYSTEM = "active-defense"
@@ -158,7 +158,7 @@ def test_combinations_table_has_every_combination():
 
 # --- damage -------------------------------------------------------------------------------------
 def icepool_damage(text: str, flat: int, floor: int) -> dict[int, Fraction]:
-    expr = calc.dice.parse(text)
+    expr = calc.numbers.dice.parse(text)
     die = icepool.Die([0])
     for term in expr.terms:
         rolled = term.count @ icepool.d(term.sides)

@@ -183,7 +183,7 @@ def test_block_plan_dice_text_error_names_the_entry():
 def test_worked_back_figures_match_the_distribution(attacks, reserves, see_total):
     """The plain rule's mean and no-damage chance (worked back without a distribution) equal the
     distribution the same policy gives, and the best plan's distribution has the planned mean."""
-    from calc import data
+    from calc.inputs import data
     from calc.systems.active_defense.reserve import first_hits, follow, incoming, plan, play
 
     listed = [
@@ -191,7 +191,7 @@ def test_worked_back_figures_match_the_distribution(attacks, reserves, see_total
     ]
     system = data.system(SYSTEM)
     decl = system.calculator("block_plan")["inputs"]
-    inputs = calc.inputs.validate(decl, {"attacks": listed, "reserves": reserves, "armor": 1})
+    inputs = calc.inputs.declared.validate(decl, {"attacks": listed, "reserves": reserves, "armor": 1})
     incoming_ = incoming(inputs, system, [])
     for policy in (first_hits(incoming_, see_total), plan(incoming_, reserves, see_total)[1]):
         dist = play(incoming_, reserves, policy, see_total)

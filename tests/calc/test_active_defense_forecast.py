@@ -12,8 +12,8 @@ import pytest
 
 import calc
 import calc.systems.active_defense  # noqa: F401  (the package shadows its forecast module's name)
-from calc import data, inputs
 from calc.forecast import fixed_order
+from calc.inputs import data, declared
 from tests.calc import forecast_cases as cases
 from tests.calc.ad_fight_oracle import initiative_orders, oracle
 
@@ -36,7 +36,7 @@ full = partial(cases.full, "active-defense")
 
 @pytest.mark.parametrize("ties", ["tied", "dexterity"])
 def test_the_orders_chances_equal_rolling_every_die(ties):
-    values = inputs.validate(
+    values = declared.validate(
         SYSTEM.calculator("forecast")["inputs"],
         {"party": [HERO, {**HERO, "name": "B", "defender_dex": 0}], "foes": [ORC], "initiative_ties": ties},
     )

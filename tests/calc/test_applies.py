@@ -9,8 +9,8 @@ import pytest
 from answers import chance, runner
 
 from calc import __main__ as cli
-from calc import applies, data
 from calc.errors import InputError
+from calc.inputs import applies, data
 
 run = runner("phases")
 
@@ -109,7 +109,7 @@ def test_holds_reads_when_among_typed_values() -> None:
 
 
 def test_applicable_reads_a_forms_values_as_the_engine_does() -> None:
-    """The form sends every field as typed; what applies is read as `calc.inputs` reads values
+    """The form sends every field as typed; what applies is read as `calc.inputs.declared` reads values
     (text "true", "1", a true box), a missing field takes its default, and a condition that cannot
     be read holds nothing."""
     assert applies.applicable(DECLS, {}) == ["flag"]  # flag's default is false

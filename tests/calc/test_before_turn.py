@@ -11,10 +11,11 @@ from itertools import product
 
 import pytest
 
-from calc import data, evaluate, fight
+from calc import evaluate, fight
 from calc.browser import evaluate_json
 from calc.errors import InputError
 from calc.fight import fighter
+from calc.inputs import data
 from tests.calc.fight_helpers import Fight
 
 PLAIN = {"ability_from": "bonus", "ability_bonus": 0, "misc": 0, "strength_from": "bonus", "strength_bonus": 0,

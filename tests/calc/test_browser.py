@@ -51,7 +51,7 @@ def test_short_distributions_and_errors_are_untouched_by_max_rows():
 
 
 def every_request():
-    from calc import data
+    from calc.inputs import data
 
     for system_id in data.system_ids():
         for name, decl in data.system(system_id).calculators.items():
@@ -131,7 +131,7 @@ def test_a_forms_request_leaves_out_what_does_not_apply_and_names_what_does():
     got = door({**form, "form": True})
     assert got["result"] == evaluate({**form, "inputs": {"target_source": "ability"}})
     assert "attack_target" not in got["applies"] and {"target_source", "ability_score"} <= set(got["applies"])
-    # Without `form`, the same inputs are the contradiction calc.applies refuses (and no `applies`).
+    # Without `form`, the same inputs are the contradiction calc.inputs.applies refuses (and no `applies`).
     plain = door(form)
     assert plain["error"]["input"] == "attack_target" and "applies" not in plain
     # Direct: the typed target counts, the ability score's bad text is not read.

@@ -19,12 +19,14 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import calc
-from calc import bounds, data, dist, rounds
 from calc.benchmark import REFUSALS, refusal_text
 from calc.browser import evaluate_json
+from calc.chains import rounds
+from calc.chains.reached import ROUNDS
+from calc.chains.track import Threshold, track
 from calc.errors import CalcError, InputError
-from calc.reached import ROUNDS
-from calc.track import Threshold, track
+from calc.inputs import data
+from calc.numbers import bounds, dist
 
 CEILING = 2.0  # CPU seconds (issue 19: "refused … in under 2 s"); calc.benchmark has the figures
 CALCULATORS = [(s, c) for s in data.system_ids() for c in data.system(s).calculators]
@@ -101,7 +103,7 @@ def test_a_product_of_distributions_is_refused_before_it_is_multiplied(monkeypat
 def test_the_track_bound_is_an_upper_bound_of_the_digits_it_predicts() -> None:
     """The digits `track_cost` predicts are never fewer than those of the exact numbers computed."""
     for dice_text, hp in (("1d6", 30), ("2d8+3", 60), ("1d4", 200)):
-        one = rounds.attack_damage(Fraction(11, 20), calc.dice.parse(dice_text).dist())
+        one = rounds.attack_damage(Fraction(11, 20), calc.numbers.dice.parse(dice_text).dist())
         per_round = rounds.round_total([one] * 3)
         need = [hp]
         (reached,) = track(per_round, [Threshold("Drops", hp)])
@@ -115,10 +117,10 @@ def test_the_track_bound_is_an_upper_bound_of_the_digits_it_predicts() -> None:
 
 def test_the_track_bound_refuses_before_the_chain(monkeypatch) -> None:
     monkeypatch.setattr(bounds, "MAX_DIGITS", 50)
-    one = rounds.attack_damage(Fraction(1, 2), calc.dice.parse("1d100").dist())
+    one = rounds.attack_damage(Fraction(1, 2), calc.numbers.dice.parse("1d100").dist())
     per_round = rounds.round_total([one] * 2)  # ~5 digits a round: ~50 over 10 rounds
     called = []
-    monkeypatch.setattr(calc.track, "_within", lambda *a: called.append(a))
+    monkeypatch.setattr(calc.chains.track, "_within", lambda *a: called.append(a))
     with pytest.raises(bounds.CostError, match="mean number of rounds|chances over 10 rounds"):
         track(per_round, [Threshold("Drops", 200)])
     assert not called
@@ -144,8 +146,8 @@ def test_a_chain_past_the_transition_limit_stops_exploring(monkeypatch) -> None:
 def test_an_exact_number_too_long_to_write_is_a_typed_refusal_not_a_value_error() -> None:
     huge = Fraction(1, 3 ** (bounds.MAX_DIGITS * 3))
     with pytest.raises(bounds.CostError, match="limit"):
-        calc.result.prob(huge)
-    assert calc.result.prob(Fraction(1, 3**100))["fraction"].startswith("1/")
+        calc.answers.result.prob(huge)
+    assert calc.answers.result.prob(Fraction(1, 3**100))["fraction"].startswith("1/")
 
 
 def test_blame_names_the_largest_dice_of_a_list_entry() -> None:
@@ -204,7 +206,7 @@ def extreme(decl: dict) -> st.SearchStrategy:
 def test_limit_seeking_requests_answer_or_raise_a_calc_error_in_time(
     system: str, name: str, data: st.DataObject
 ) -> None:
-    decls = calc.data.system(system).calculator(name)["inputs"]
+    decls = calc.inputs.data.system(system).calculator(name)["inputs"]
     inputs = data.draw(st.fixed_dictionaries({d["name"]: extreme(d) for d in decls}), label="inputs")
     request = {"system": system, "calculator": name, "inputs": inputs}
     start = time.process_time()

@@ -12,9 +12,9 @@ from answers import chance, pmf, runner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calc import data as calc_data
-from calc.dist import Dist
 from calc.errors import InputError
+from calc.inputs import data as calc_data
+from calc.numbers.dist import Dist
 from calc.systems import countup
 
 SYSTEM = "countup"

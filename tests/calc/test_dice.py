@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calc import dice
 from calc.errors import InputError
+from calc.numbers import dice
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calc.dist import Dist
+from calc.numbers.dist import Dist
 
 
 def brute(sides: list[int], modifier: int = 0) -> dict[int, Fraction]:
@@ -105,7 +105,7 @@ def test_large_dice_pool_equals_repeated_addition():
 def test_dice_recurrence_equals_prefix_sums(count, sides, whole):
     """The power recurrence Dist.dice takes for many dice against the prefix sums of (1 - x^s)^n,
     over the first half (what Dist.dice asks) or the whole range, and against adding dice."""
-    from calc.dist import _dice_prefix_sums, _dice_recurrence
+    from calc.numbers.dist import _dice_prefix_sums, _dice_recurrence
 
     size = (sides - 1) * count + 1
     length = size if whole else (size + 1) // 2
@@ -152,7 +152,7 @@ def test_clamps_equal_map(sides, modifier, bound):
 )
 def test_kronecker_product_equals_schoolbook(a, b):
     """The packed big-integer product against the plain double loop, big weights included."""
-    from calc.dist import _convolve
+    from calc.numbers.dist import _convolve
 
     plain = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
@@ -185,7 +185,7 @@ def test_mixture_equals_weighted_sum_of_probabilities(parts):
 )
 def test_dist_json_weights_over_one_denominator_reproduce_the_fractions(dist):
     """The exact chances are the weights over the common denominator; floats are for display."""
-    from calc.result import dist_json, dist_probs
+    from calc.answers.result import dist_json, dist_probs
 
     shown = json.loads(json.dumps(dist_json(dist)))  # what crosses to the page: JSON text
     assert int(shown["denominator"]) == dist.total

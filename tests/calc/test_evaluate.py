@@ -9,10 +9,11 @@ import pytest
 
 import calc
 from calc import __main__ as cli
-from calc import data, result
-from calc.dist import Dist
+from calc.answers import result
+from calc.answers.result import dist_probs
 from calc.errors import CalcError, InputError, UnknownCalculator, UnknownSystem
-from calc.result import dist_probs
+from calc.inputs import data
+from calc.numbers.dist import Dist
 
 DECL = {
     "title": "Hit chance",

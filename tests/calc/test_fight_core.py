@@ -8,13 +8,13 @@ from itertools import product
 
 import pytest
 
-from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import chain
 from calc.forecast.fighters import FOES, PARTY, Fighter, focus_bound, target_order
 from calc.forecast.initiative import Sequences
 from calc.forecast.order import Orders, fubini, tree_dag, trie
 from calc.forecast.round import Fight
+from calc.numbers.dist import Dist
 
 
 def toy(name: str, side: str, hp: int, tie: tuple[int, ...], die: int = 4, hit: int = 1, of: int = 2, init: int = 6,

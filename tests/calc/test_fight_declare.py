@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 from fight_helpers import Fight
 
-from calc import data, evaluate
+from calc import evaluate
 from calc.errors import InputError
+from calc.inputs import data
 
 
 def segments_fight() -> Fight:

@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 from fight_helpers import Fight
 
-from calc import data as data_mod
 from calc.errors import InputError
+from calc.inputs import data as data_mod
 from calc.systems.action_points.dying import check_pass
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from calc import data as data_mod
 from calc import evaluate
 from calc.errors import InputError
 from calc.fight import fighter
 from calc.fight import state as st
+from calc.inputs import data as data_mod
 from tests.calc.fight_helpers import Fight
 
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]

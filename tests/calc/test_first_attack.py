@@ -1,4 +1,4 @@
-"""The attack at hand in every round calculator's answer (`first_attack`: calc/first_attack.py):
+"""The attack at hand in every round calculator's answer (`first_attack`: calc/answers/first_attack.py):
 its chance to hit, expected damage and chance to drop the target alone, each against brute force
 over every face of that one attack's dice (written from the rules, not from the engines), in a
 round of more attacks or of several attackers, so the first attack is not the round."""
@@ -12,7 +12,7 @@ from answers import runner
 from test_round import faces
 from test_round_attackers import AD_PARTY, AD_TARGET, PH_PARTY, SEG, SEG_PARTY, ap_attacks
 
-from calc import data as data_mod
+from calc.inputs import data as data_mod
 
 
 def figures(answer: dict) -> tuple[Fraction, Fraction, dict[str, Fraction]]:

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from calc import data
 from calc.__main__ import main
 from calc.errors import DataError, InputError
+from calc.inputs import data
 from tests.calc import forecast_cases as cases
 from tests.calc import test_action_points_forecast as ap
 from tests.calc import test_active_defense_forecast as ad

@@ -13,8 +13,8 @@ from typing import Any, cast
 
 import pytest
 
-from calc import data, inputs
 from calc.forecast import chain, fixed_mixture, fixed_order
+from calc.inputs import data, declared
 
 AP = import_module("calc.systems.action_points.forecast")  # the module: the package binds `forecast` to its function
 AD = import_module("calc.systems.active_defense.forecast")
@@ -30,7 +30,7 @@ AD_ORC = {"name": "Orc", "attack_skill": 2, "attack_ability": 1, "damage_dice": 
 
 
 def built(module: Any, system: str, extra: dict[str, Any]) -> tuple[Any, ...]:
-    values = inputs.validate(data.system(system).calculator("forecast")["inputs"], extra)
+    values = declared.validate(data.system(system).calculator("forecast")["inputs"], extra)
     return module.build(values, data.system(system))
 
 

@@ -13,9 +13,9 @@ import pytest
 
 import calc.systems.active_defense  # noqa: F401  (the packages shadow their forecast modules' names)
 import calc.systems.countup  # noqa: F401
-from calc import data, inputs
 from calc.errors import InputError
 from calc.forecast import chain, fixed_order, rest_of_round
+from calc.inputs import data, declared
 
 CU = data.system("countup")
 AD = data.system("active-defense")
@@ -30,7 +30,7 @@ CU_RULES = {"ties": "listed", "party_targets": "listed", "foes_targets": "listed
 
 
 def typed(system: data.SystemData, raw: dict) -> dict:
-    return inputs.validate(system.calculator("forecast")["inputs"], raw)
+    return declared.validate(system.calculator("forecast")["inputs"], raw)
 
 
 def countup(party: list[dict], foes: list[dict], **extra) -> chain.Forecast:

@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from calc import data as data_mod
 from calc import evaluate, fight
 from calc.browser import evaluate_json
 from calc.errors import InputError
 from calc.fight.forecast_request import unique_names
+from calc.inputs import data as data_mod
 from tests.calc.fight_helpers import Fight
 
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]

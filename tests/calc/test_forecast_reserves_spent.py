@@ -140,7 +140,7 @@ def test_the_trackers_forecast_carries_the_reserves_spent_this_round() -> None:
     """P1's attack blocked by Q (a reserve spent), Q's turn passed, P2 to act: the Forecast panel's
     request carries Q's spent reserve, and answers as the oracle does from there (asked with the
     oracle's targets: the first enemy listed)."""
-    round_inputs = {d["name"] for d in calc.data.system("active-defense").calculator("round")["inputs"]}
+    round_inputs = {d["name"] for d in calc.inputs.data.system("active-defense").calculator("round")["inputs"]}
     f = Fight("active-defense")
     for p, side in zip(PEOPLE, ("pc", "pc", "foe"), strict=True):
         values = {k: v for k, v in p.items() if k in round_inputs - {"target_hp"}}

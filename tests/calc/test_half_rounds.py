@@ -1,6 +1,6 @@
 """The scripted round's chain solved slot by slot (`calc.forecast.half_rounds`) against the whole
 round multiplied out (`calc.forecast.chain.forecast`: every order walked to the round's end, then
-`calc.state_chain`), an independent computation of the same answers, and against the brute-force
+`calc.chains.state_chain`), an independent computation of the same answers, and against the brute-force
 oracle of `test_segments_forecast` for tiny fights; that the Segments engine takes it; its bound."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from functools import partial
 import pytest
 
 import calc.systems.segments  # noqa: F401  (the package shadows its forecast module's name)
-from calc import data, inputs
 from calc.errors import InputError
 from calc.forecast import chain, half_rounds
 from calc.forecast.bench import TYPICAL
+from calc.inputs import data, declared
 from tests.calc import forecast_cases as cases
 from tests.calc.test_segments_forecast import HERO, ORC, oracle
 
@@ -26,7 +26,7 @@ run = partial(cases.run, "segments")
 
 def fight(party: list[dict], foes: list[dict], **extra):
     system = data.system("segments")
-    values = inputs.validate(system.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
+    values = declared.validate(system.calculator("forecast")["inputs"], {"party": party, "foes": foes, **extra})
     return FORECAST.build(values, system), values["rounds"]
 
 

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import calc
-from calc import data
 from calc.errors import CalcError, InputError
+from calc.inputs import data
 
 CEILING = 2.0  # CPU seconds one request may take (issue 9: "within 2 s"); calc.benchmark has exact figures
 CALCULATORS = [(s, c) for s in data.system_ids() for c in data.system(s).calculators]

@@ -9,8 +9,8 @@ import re
 import pytest
 
 import calc
-from calc import data
 from calc.errors import InputError
+from calc.inputs import data
 
 INPUTS = [
     (system, name, decl)

@@ -1,4 +1,4 @@
-"""calc/order.py against brute force: every roll of small dice enumerated, both count directions,
+"""calc/turns/order.py against brute force: every roll of small dice enumerated, both count directions,
 with and without a tie priority, alone or ties included, and re-rolled ties."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from calc import order
-from calc.dist import Dist
+from calc.numbers.dist import Dist
+from calc.turns import order
 
 DICE = [Dist.die(4) + 1, Dist.die(3), Dist.die(6) - 2]
 

@@ -58,8 +58,8 @@ def test_every_module_is_in_exactly_one_package() -> None:
     for pattern in packages.FIGHT_MODULES:  # no pattern that matches nothing (a renamed module)
         assert any(packages.package_of(m) == packages.FIGHT and _matches(m, pattern) for m in fight), pattern
     assert {"calc.fight", "calc.forecast.chain", "calc.systems.countup.forecast", "calc.systems.phases.fight"} <= fight
-    assert {"calc.turns", "calc.systems.phases.turns", "calc.__main__"} <= fight
-    assert not fight & {"calc", "calc.browser", "calc.packages", "calc.systems.countup", "calc.rounds"}
+    assert {"calc.turns.tracker", "calc.systems.phases.turns", "calc.__main__"} <= fight
+    assert not fight & {"calc", "calc.browser", "calc.packages", "calc.systems.countup", "calc.chains.rounds"}
 
 
 def _matches(module: str, pattern: str) -> bool:

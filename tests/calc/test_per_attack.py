@@ -16,8 +16,8 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import calc
-from calc import data as calc_data
-from calc.result import dist_probs
+from calc.answers.result import dist_probs
+from calc.inputs import data as calc_data
 
 SYSTEMS = [s for s in calc_data.load()["systems"]]
 D20 = range(1, 21)

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import calc
-from calc import data as calc_data
 from calc.errors import CalcError, InputError
+from calc.inputs import data as calc_data
 from calc.systems import phases
 
 SYSTEM = "phases"
@@ -450,7 +450,7 @@ def test_hit_equals_brute_force(inputs):
 
 def _expr_faces(expr: str) -> dict[int, Fraction]:
     """Every total of a small dice expression by enumerating every face."""
-    parsed = calc.dice.parse(expr)
+    parsed = calc.numbers.dice.parse(expr)
     ranges = [range(1, t.sides + 1) for t in parsed.terms for _ in range(t.count)]
     signs = [t.sign for t in parsed.terms for _ in range(t.count)]
     n = 1
@@ -560,7 +560,7 @@ def test_wound_chances_equal_brute_force(hp, attack_target, armour, whole, monst
 def test_monster_dice_equal_icepool(expr):
     # A sure hit (natural 20, phase roll 20): the damage is the dice, at least 1.
     answer = run("damage", mode="monster", damage_dice=expr, phase_roll=20)
-    parsed = calc.dice.parse(expr)
+    parsed = calc.numbers.dice.parse(expr)
     die = icepool.Die([parsed.modifier])
     for t in parsed.terms:
         die = die + t.sign * (t.count @ icepool.d(t.sides))

@@ -13,8 +13,8 @@ from answers import chance, pmf, runner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calc import data as calc_data
 from calc.errors import CalcError, InputError
+from calc.inputs import data as calc_data
 
 SYSTEM = "phases"
 D20 = range(1, 21)

@@ -18,9 +18,9 @@ import pytest
 
 import calc
 import calc.systems.phases  # noqa: F401  (the package shadows its forecast module's name)
-from calc import data
 from calc.errors import InputError
 from calc.forecast import chain
+from calc.inputs import data
 from tests.calc import forecast_cases as cases
 
 FORECAST = importlib.import_module("calc.systems.phases.forecast")

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calc import applies, data, inputs
-from calc.state_chain import StateChain
+from calc.chains.state_chain import StateChain
+from calc.inputs import applies, data, declared
 from calc.systems.phases import round as phases_round
 
 SYSTEM = data.system("phases")
@@ -26,7 +26,7 @@ def parsed(raw: dict[str, Any]) -> dict[str, Any]:
         for other, wanted in (decl.get("when") or {}).items():
             if other in raw and raw[other] not in (wanted if isinstance(wanted, list) else [wanted]):
                 raw.pop(decl["name"], None)
-    return inputs.validate(declarations, applies.resolve(declarations, raw))
+    return declared.validate(declarations, applies.resolve(declarations, raw))
 
 
 def chain_answers(raw: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple[list, list]:

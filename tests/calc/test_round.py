@@ -17,12 +17,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import calc
-from calc import rounds
-from calc.dist import Dist
-from calc.reached import ROUNDS
-from calc.result import dist_probs
-from calc.state_chain import StateChain
-from calc.track import Threshold, mean_rounds, track
+from calc.answers.result import dist_probs
+from calc.chains import rounds
+from calc.chains.reached import ROUNDS
+from calc.chains.state_chain import StateChain
+from calc.chains.track import Threshold, mean_rounds, track
+from calc.numbers.dist import Dist
 
 ROUND_SYSTEMS = ["segments", "action-points", "countup", "active-defense", "phases"]
 
@@ -86,7 +86,7 @@ def test_two_mean_algorithms_agree(need: int) -> None:
 
 def test_percent_keeps_integer_zeros() -> None:
     """The round summary shows P(within 3 rounds) to whole percents: 0 and 100 must stay."""
-    from calc import result
+    from calc.answers import result
 
     assert [result.percent(Fraction(x), 0) for x in (0, 1)] == ["0%", "100%"]
     assert result.percent(Fraction(1, 5), 0) == "20%"
@@ -294,7 +294,7 @@ def test_action_points_budget() -> None:
 
 def dp_mean_rounds(outcomes: Sequence[int], hp: int) -> Fraction:
     """Expected rounds to take `hp` damage by dynamic programming over the hit points left (an
-    algorithm independent of `calc.rounds`)."""
+    algorithm independent of `calc.chains.rounds`)."""
     counts, n = Counter(outcomes), len(outcomes)
     expected = {h: Fraction(0) for h in range(-max(outcomes), 1)}
     for h in range(1, hp + 1):
@@ -665,8 +665,8 @@ def test_state_chain_cycles_solved_exactly() -> None:
 def test_phases_chain_mean_equals_dense_solve() -> None:
     """The phases chain (critical Wounds that expire; leather stops the small Wounds at 0 HP, so
     states recur) against the dense solve, each mean as the table shows it."""
-    from calc import data as calc_data
-    from calc import inputs as declared
+    from calc.inputs import data as calc_data
+    from calc.inputs import declared
     from calc.systems.phases import round as ph_round
 
     answer = ph("round", target_hp=2, hd=3, armour="leather", **PH_BASE)

@@ -17,7 +17,7 @@ from test_round import PH_BASE, PH_WOUNDS, brute_within, dp_mean_rounds, faces, 
 
 import calc
 from calc.__main__ import main
-from calc.dist import Dist
+from calc.numbers.dist import Dist
 
 
 def brute_rounds(per_round: Sequence[Sequence[int]], need: int) -> list[Fraction]:

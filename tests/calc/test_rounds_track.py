@@ -12,10 +12,10 @@ from operator import mul
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calc import rounds
-from calc.dist import Dist
-from calc.reached import ROUNDS, Reached
-from calc.track import Threshold, _mean_after, mean_rounds, track
+from calc.chains import rounds
+from calc.chains.reached import ROUNDS, Reached
+from calc.chains.track import Threshold, _mean_after, mean_rounds, track
+from calc.numbers.dist import Dist
 
 
 # --- the oracle: the previous implementation, word for word in its arithmetic ------------------------

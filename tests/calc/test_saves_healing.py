@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 from answers import chance, runner
 
-from calc import data as calc_data
+from calc.answers.result import dist_probs
 from calc.errors import InputError
-from calc.result import dist_probs
+from calc.inputs import data as calc_data
 
 SEG = calc_data.system("segments")
 CUP = calc_data.system("countup")

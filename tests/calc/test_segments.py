@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import calc
-from calc import data
+from calc.answers.result import dist_probs
 from calc.errors import InputError
-from calc.result import dist_probs
+from calc.inputs import data
 from calc.systems.segments import TABLES
 from calc.systems.segments.attack_tables import AttackTable, HitDice, monster_column, save_label, save_row
 from calc.systems.segments.initiative import high_chances

@@ -1,4 +1,4 @@
-"""Pasted stat blocks (calc/statblock.py) read by each system's declared grammar: every stat line
+"""Pasted stat blocks (calc/inputs/statblock.py) read by each system's declared grammar: every stat line
 the five texts print, typical adventure lines per system, hit points printed / averaged / rolled,
 notes, refused values and unreadable input."""
 
@@ -10,8 +10,9 @@ import re
 import pytest
 
 from calc import __main__ as cli
-from calc import browser, evaluate, statblock
+from calc import browser, evaluate
 from calc.errors import InputError
+from calc.inputs import statblock
 from macros.catalog import sources_dir
 
 SOURCES = {
@@ -309,7 +310,7 @@ def test_browser_door_and_command_line(capsys) -> None:
 
 def test_the_texts_fighter_preset_against_the_orc_gives_the_texts_answer() -> None:
     # "the final result would be 18 which is higher than the 14 Armor class": +8 on the d20 vs AC 14.
-    from calc import data
+    from calc.inputs import data
 
     presets = {p["id"]: p for p in data.system("countup").raw["presets"]}
     fighter, orc = presets["fifth-level-fighter"]["values"], presets["orc-in-scale-mail"]["values"]

@@ -1,4 +1,4 @@
-"""The acyclic chain's exact means (`calc.chain_acyclic`: one pass in integers over a common
+"""The acyclic chain's exact means (`calc.chains.acyclic`: one pass in integers over a common
 denominator built from the prime factors of each state's leave weight) against an independent
 backward solve in Fractions, on random chains whose weights share and do not share factors."""
 
@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from calc.chain_acyclic import prime_factors
-from calc.state_chain import StateChain
+from calc.chains.acyclic import prime_factors
+from calc.chains.state_chain import StateChain
 
 
 def backward(moves: dict[int, list[tuple[int, int]]], total: int, done: set[int], start: int) -> Fraction | None:

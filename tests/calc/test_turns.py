@@ -1,4 +1,4 @@
-"""The encounter tracker's initiative (`calc.turns`): each system's procedure from concrete rolls.
+"""The encounter tracker's initiative (`calc.turns.tracker`): each system's procedure from concrete rolls.
 
 Per system: a hand example from the source text, tie rules both ways, bad input, and the strong
 check: every outcome of the dice `dice_needed` asks for is fed to `turn_order`, and the exact
@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calc import browser, evaluate, turns
+from calc import browser, evaluate
 from calc.errors import CalcError
+from calc.turns import tracker as turns
 
 
 def faces(entry: dict) -> range:

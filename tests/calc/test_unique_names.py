@@ -1,14 +1,14 @@
 """One rule for duplicate names in every system: a list field declared `unique: true` (every named
 combatant or group) refuses a repeated value, ignoring case, at the second entry's field — checked
-once in calc/inputs.py, so this test iterates the systems' declarations rather than copying itself."""
+once in calc/inputs/declared.py, so this test iterates the systems' declarations rather than copying itself."""
 
 from __future__ import annotations
 
 import pytest
 
 import calc
-from calc import data
 from calc.errors import InputError
+from calc.inputs import data
 
 UNIQUE = [
     (system, name, decl, field["name"])

@@ -138,7 +138,7 @@ BAD = {
         "default: axe",
         "rules_data/countup/calculators.yaml:19: calculators.damage.inputs[0].default: must be one of",
     ),
-    "list default entry out of range (checked by calc.inputs)": (
+    "list default entry out of range (checked by calc.inputs.declared)": (
         "calculators.yaml",
         "default: [{name: Alice, modifier: 1}]",
         "default: [{name: Alice, modifier: 9}]",

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urljoin
 
-from calc.result import dist_probs
+from calc.answers.result import dist_probs
 
 FIRST_READY_MS = 60_000
 """Generous: the first Python start on a busy 2-core machine."""

@@ -60,7 +60,7 @@ def test_attack_target_field_shows_when_it_applies(watched, site):
 
 
 def test_each_attackers_row_shows_its_own_fields(watched, site):
-    """A list entry's fields apply by that entry's own values (calc.applies.cells): one attacker
+    """A list entry's fields apply by that entry's own values (calc.inputs.applies.cells): one attacker
     of phases' round enters its attack target directly, the other takes it from the ability score;
     each row shows only its own, and a row's hidden field is not sent (junk there is no error)."""
     page, record = watched

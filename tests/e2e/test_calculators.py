@@ -444,7 +444,7 @@ def test_bad_snapshot_falls_back_to_a_normal_start(context, page, site):
 
 
 def test_a_repeated_name_is_shown_at_the_second_entrys_field(watched, site):
-    """Every system's `unique: true` list field: a repeated name is refused by calc/inputs.py and the
+    """Every system's `unique: true` list field: a repeated name is refused by calc/inputs/declared.py and the
     form shows the message under the second entry's field (the error's input path is the field's)."""
     page, record = watched
     first = True

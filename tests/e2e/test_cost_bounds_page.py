@@ -1,4 +1,4 @@
-"""Issue 19, item 1, in the page: a shared link past a cost limit (calc/bounds.py) is refused
+"""Issue 19, item 1, in the page: a shared link past a cost limit (calc/numbers/bounds.py) is refused
 with the message next to the field it names (a list entry's cell too), the status says to check
 the highlighted input only because one is highlighted, and no "Internal error" is shown."""
 

@@ -32,7 +32,7 @@ def test_a_huge_distribution_collapses_and_shows_all_on_request(browser, site):
     """A link whose damage has hundreds of totals renders at most ROW_LIMIT rows plus a chart;
     "Show all N rows" then brings every row, exactly as CPython computes them."""
     from calc import evaluate
-    from calc.result import dist_probs
+    from calc.answers.result import dist_probs
 
     inputs = {"use_preset": False, "dice": "30d20", "attack": "power", "multiplier": 10}
     full = evaluate({"system": "action-points", "calculator": "damage", "inputs": inputs})["distribution"]

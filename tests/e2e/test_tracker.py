@@ -1,6 +1,6 @@
 """The encounter tracker of every system, in the browser: a three-combatant, three-round fight with
 the table's dice typed in (so the order is known: the page must show exactly what CPython's
-`calc.turns` answers for the same combatants and rolls), whose turn it is, damage, conditions
+`calc.turns.tracker` answers for the same combatants and rolls), whose turn it is, damage, conditions
 and the round count; the same fight after a reload and offline (the service worker ready, the
 context offline, a reload, and a fourth round computed by the cached Python); a bad import that
 changes nothing; undo by key and button; and user text shown as text."""
@@ -13,7 +13,8 @@ from urllib.parse import parse_qs, urljoin, urlparse
 import pytest
 from pages import FIRST_READY_MS
 
-from calc import fight, turns
+from calc import fight
+from calc.turns import tracker as turns
 
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
 PEOPLE = [("Ann", "pc", 20), ("Orc", "foe", 15), ("Bob", "pc", 12)]
@@ -53,7 +54,7 @@ def typed(dice: str, i: int, round_no: int) -> int:
 
 def play_round(page, system: str, round_no: int) -> None:
     """Roll initiative for `round_no` with typed dice (and typed re-rolls when a tie asks for them);
-    check the order the page shows against CPython's calc.turns for the same rolls."""
+    check the order the page shows against CPython's calc.turns.tracker for the same rolls."""
     root = tracker(page)
     started = f".cc-tracker[data-cc-round='{round_no}']"
     root.locator(".cc-tk-roundbtn").click()
@@ -257,7 +258,7 @@ def test_bad_import_changes_nothing_and_undo_restores(browser, site, tmp_path):
 def test_a_ruling_chosen_in_the_tracker_reaches_the_engine(browser, site, tmp_path):
     """active-defense's initiative-ability ruling (Dexterity modifier or Agility score added to the
     d20), chosen in the tracker's Rulings block, changes who goes first exactly as CPython's
-    calc.turns answers with that option; it is stored with the fight, and a file with a ruling
+    calc.turns.tracker answers with that option; it is stored with the fight, and a file with a ruling
     value the data does not declare is refused without changing anything."""
     system = "active-defense"
     people = [

@@ -13,10 +13,10 @@ import pytest
 from test_reader import AXE, AXE_TAGS
 from test_tracker import PHONE, add_people, current_id, open_tracker, play_round, settle, stored, tracker
 
-from calc import data as data_mod
 from calc import evaluate
 from calc.browser import evaluate_json
 from calc.fight import fighter
+from calc.inputs import data as data_mod
 
 SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
 THEME = {"countup": "light", "segments": "dark", "action-points": "light", "phases": "dark", "active-defense": "dark"}

@@ -18,7 +18,7 @@ from urllib.parse import urljoin
 
 from pages import FIRST_READY_MS
 
-from calc import data as calc_data
+from calc.inputs import data as calc_data
 
 KNOBS = str(Path(__file__).with_name("storage_knobs.js"))
 PHONE = {"width": 390, "height": 844}

@@ -1,5 +1,5 @@
 // The renderer's exact chance of a distribution row: weight over the common denominator,
-// reduced (calc/result.py `dist_json` sends rows unreduced; the page shows reduced fractions).
+// reduced (calc/answers/result.py `dist_json` sends rows unreduced; the page shows reduced fractions).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -18,8 +18,8 @@ test("a limit-sized distribution: every row equals CPython's reduced Fraction", 
   const script = `
 import json
 from fractions import Fraction
-from calc.dist import Dist
-from calc.result import dist_json
+from calc.numbers.dist import Dist
+from calc.answers.result import dist_json
 dist = Dist.mixture([(Fraction(1, 3), Dist.constant(0)), (Fraction(2, 3), Dist.dice(200, 10).scale(10) + 3)])
 d = dist_json(dist)
 print(json.dumps({"d": d, "want": [str(Fraction(int(r["weight"]), dist.total)) for r in d["pmf"] + d["at_least"]]}))

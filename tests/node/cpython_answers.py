@@ -20,7 +20,7 @@ from pathlib import Path
 
 
 def requests() -> list[dict]:
-    from calc import data
+    from calc.inputs import data
 
     out = []
     for system_id in data.system_ids():
@@ -43,9 +43,9 @@ PASTE = "Orcs (2): AC 5, HD 2+1, hp 9, 7; Dmg 1d8; MELEE: 2 claws (1d4/1d4); Str
 
 
 def statblock_requests() -> list[dict]:
-    """Pasted stat blocks (`calc.statblock`) per system with a grammar: printed, rolled from given
+    """Pasted stat blocks (`calc.inputs.statblock`) per system with a grammar: printed, rolled from given
     faces, and text no field of the grammar reads."""
-    from calc import data
+    from calc.inputs import data
 
     out: list[dict] = []
     for system_id in data.system_ids():
@@ -57,9 +57,10 @@ def statblock_requests() -> list[dict]:
 
 
 def turns_requests() -> list[dict]:
-    """The encounter tracker's requests (`calc.turns`) per system: the dice of round 1 for a PC and
+    """The encounter tracker's requests (`calc.turns.tracker`) per system: the dice of round 1 for a PC and
     a foe at their declared defaults, the order from the highest face of each, and a bad roll."""
-    from calc import data, turns
+    from calc.inputs import data
+    from calc.turns import tracker as turns
 
     out: list[dict] = []
     people = [{"id": "p", "name": "Hero", "side": "pc"}, {"id": "f", "name": "Foe", "side": "foe"}]
@@ -89,8 +90,8 @@ def unpacked(wheel: str) -> str:
 
 def main(wheel: str) -> None:
     sys.path.insert(0, unpacked(wheel))
-    from calc import data
     from calc.browser import evaluate_json
+    from calc.inputs import data
 
     cases = [
         {

@@ -14,8 +14,8 @@ from urllib.parse import urlparse
 import pytest
 from site_html import page_html
 
-from calc import applies, inputs
-from calc import data as calc_data
+from calc.inputs import applies, declared
+from calc.inputs import data as calc_data
 from macros import catalog, loader
 from macros.render.calculator import calculator_block, json_attribute
 
@@ -135,9 +135,9 @@ def test_every_calculator_page_carries_its_declaration(site: Path) -> None:
                 own = by_name[decl["name"]]
                 fields = {f["name"]: f for f in own.get("fields", [])}
                 for one, its in [(decl, own), *((f, fields[f["name"]]) for f in decl.get("fields", []))]:
-                    assert one.get("max_length") == inputs.typed_length(its), f"{system.id}/{name}/{one['name']}"
+                    assert one.get("max_length") == declared.typed_length(its), f"{system.id}/{name}/{one['name']}"
                 if decl["type"] == "list":
-                    assert (decl["min_items"], decl["max_items"]) == inputs.item_bounds(own)
+                    assert (decl["min_items"], decl["max_items"]) == declared.item_bounds(own)
 
 
 def test_the_prerendered_answer_reads_back_exactly(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from site_html import html_tables, page_html
 
-from calc.data import SystemData
+from calc.inputs.data import SystemData
 from macros import catalog, loader
 from macros.export import export_system
 

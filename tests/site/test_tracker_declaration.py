@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from calc import data as calc_data
 from calc.fight import act
+from calc.inputs import data as calc_data
 from macros.render.tracker import tracker_declaration
 
 SYSTEMS = calc_data.system_ids()

@@ -9,12 +9,13 @@ from fractions import Fraction
 from math import ceil
 from typing import Any
 
-from calc import dice, per_attack, result
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import per_attack, result
+from calc.answers.format import signed
+from calc.answers.per_attack import PerAttack, mean_text
 from calc.errors import InputError
-from calc.format import signed
-from calc.per_attack import PerAttack, mean_text
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.numbers.dist import Dist
 from calc.systems.action_points.weapons import Weapon, reach_of, resolve
 
 

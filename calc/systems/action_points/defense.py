@@ -9,11 +9,11 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from calc import inputs as declared
-from calc import result
-from calc.data import SystemData
-from calc.dist import Dist
-from calc.format import signed
+from calc.answers import result
+from calc.answers.format import signed
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.action_points.attack import Outcomes, resolve_attack
 
 TAKEN = {"none": (), "standard": ("standard-defense",), "quick": ("quick-defense",)}

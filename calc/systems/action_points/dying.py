@@ -9,12 +9,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import result
+from calc.answers.format import number
+from calc.chains.reached import ROUNDS
 from calc.errors import InputError
-from calc.format import number
-from calc.reached import ROUNDS
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 
 
 def check_pass(sides: int, bonus: int, dc: int, meets: bool) -> Fraction:

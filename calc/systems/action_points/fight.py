@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc.data import SystemData
+from calc.answers.format import signed
 from calc.errors import InputError
 from calc.fight.hit_points import HitPointRules
-from calc.format import signed
+from calc.inputs.data import SystemData
 from calc.systems.action_points.dying import dc_at, passes
-from calc.turn_helpers import die
+from calc.turns.helpers import die
 
 DYING = "Dying"
 STABLE = "Stable"

@@ -15,13 +15,13 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from calc import inputs as declared
-from calc.data import SystemData
-from calc.dist import Dist
 from calc.forecast import answer, fixed_order, rest_of_round
 from calc.forecast.fighters import policies, targets_step
 from calc.forecast.fixed_order import Actor, Blow
 from calc.forecast.inputs import each
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.action_points.attack import damage_parts, resolve_attack, wound_needed
 from calc.systems.action_points.dying import passes
 from calc.systems.action_points.initiative import deft_bonus

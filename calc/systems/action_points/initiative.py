@@ -7,13 +7,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from calc import order as who_first
-from calc import result
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import result
+from calc.answers.format import number, signed
 from calc.errors import InputError
-from calc.format import number, signed
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.action_points.weapons import PROPERTY_TABLE
+from calc.turns import order as who_first
 
 
 @dataclass(frozen=True)

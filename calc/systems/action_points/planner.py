@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import inputs as declared
-from calc import result, rounds
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import result
+from calc.chains import rounds
 from calc.errors import InputError
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.action_points.attack import adjust, hit_damage, resolve_attack
 from calc.systems.action_points.round import STYLES
 

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice, first_attack, party, round_answer, rounds
-from calc import inputs as declared
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import first_attack, round_answer
+from calc.chains import rounds
+from calc.chains.reached import Reached
+from calc.chains.state_chain import StateChain
+from calc.chains.track import Threshold, track
 from calc.errors import InputError
-from calc.reached import Reached
-from calc.state_chain import StateChain
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.numbers.dist import Dist
 from calc.systems.action_points.attack import attack_dist, attack_summary, damage_parts
 from calc.systems.action_points.round_wounds import AttackAt, wounded_round
-from calc.track import Threshold, track
+from calc.turns import party
 
 STYLES = {"standard": "standard-attack", "quick": "quick-attack", "power": "power-attack", "charge": "charge"}
 
@@ -162,4 +165,4 @@ def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
 
 
 round_ = first_attack.calculator(whole_round, one_attack, hit_extra)
-"""The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
+"""The whole round's answer with the attack at hand (`first_attack`: calc/answers/first_attack.py)."""

@@ -16,12 +16,13 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from calc import dice, party
-from calc.data import SystemData
-from calc.dist import Dist
-from calc.reached import Reached
-from calc.state_chain import StateChain
+from calc.chains.reached import Reached
+from calc.chains.state_chain import StateChain
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.numbers.dist import Dist
 from calc.systems.action_points.attack import resolve_attack, wound_needed
+from calc.turns import party
 
 MAX_WORK = 500_000
 """The most (state × outcome) steps the wounds chain may take: checked before computing."""

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
-from calc.format import signed
+from calc.answers import result
+from calc.answers.format import signed
+from calc.inputs.data import SystemData
 from calc.systems.action_points.dying import check_pass
 
 RULES = {"partial": "partially-cast-spells", "start": "casting-multiple-spells"}

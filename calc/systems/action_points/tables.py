@@ -6,9 +6,9 @@ from fractions import Fraction
 from math import ceil
 from typing import Any
 
-from calc import dice
-from calc.data import SystemData
-from calc.format import number as minus
+from calc.answers.format import number as minus
+from calc.inputs.data import SystemData
+from calc.numbers import dice
 from calc.systems.action_points.weapons import PROPERTY_TABLE, RANK_TABLE, WEAPON_TABLE
 
 ACTION_TABLE = "action-type-costs"

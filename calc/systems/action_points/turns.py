@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import turn_helpers as kit
-from calc.data import SystemData
+from calc.answers.format import number, signed
 from calc.errors import InputError
-from calc.format import number, signed
+from calc.inputs.data import SystemData
 from calc.systems.action_points.initiative import deft_bonus
+from calc.turns import helpers as kit
 
 ROUND_INPUTS: tuple[str, ...] = ()
 """Initiative calculator inputs the round sets itself: none (every other input is an option)."""

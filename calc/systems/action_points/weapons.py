@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from calc import dice
-from calc.data import SystemData
-from calc.dice import DiceExpr
+from calc.answers.format import signed
 from calc.errors import DataError, InputError
-from calc.format import signed
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.numbers.dice import DiceExpr
 
 WEAPON_TABLE = "weapon-table"
 PROPERTY_TABLE = "weapon-property-table"

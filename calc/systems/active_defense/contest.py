@@ -8,10 +8,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc.data import SystemData
-from calc.dist import Dist
-from calc.format import signed
-from calc.result import chance, percent, table
+from calc.answers.format import signed
+from calc.answers.result import chance, percent, table
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.active_defense.hit import exchange
 from calc.systems.active_defense.readers import num
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice, per_attack
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import per_attack
+from calc.answers.format import signed
+from calc.answers.per_attack import PerAttack
+from calc.answers.result import chance, dist_json, percent, table
 from calc.errors import InputError
-from calc.format import signed
-from calc.per_attack import PerAttack
-from calc.result import chance, dist_json, percent, table
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.numbers.dist import Dist
 from calc.systems.active_defense.hit import exchange
 from calc.systems.active_defense.readers import num
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import inputs
-from calc.data import SystemData
 from calc.errors import InputError
 from calc.fight.hit_points import HitPointRules
+from calc.inputs import declared
+from calc.inputs.data import SystemData
 
 RESERVES = "reserves"
 """The round calculator's input: the reserve actions a defender holds this round."""
@@ -30,7 +30,7 @@ def _declared(data: SystemData) -> dict[str, Any]:
 def held(c: dict[str, Any], data: SystemData) -> int:
     """The reserve actions `c` holds each round (its value, else the declared default)."""
     decl = _declared(data)
-    return int(inputs.value(decl, c["values"].get(RESERVES), RESERVES))
+    return int(declared.value(decl, c["values"].get(RESERVES), RESERVES))
 
 
 class ReserveRules(HitPointRules):

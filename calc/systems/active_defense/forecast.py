@@ -14,14 +14,14 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.chains.rounds import attack_damage
 from calc.errors import InputError
 from calc.forecast import answer, fixed_order, rest_of_round
 from calc.forecast.fighters import policies, targets_step
 from calc.forecast.fixed_order import Actor, Blow
 from calc.forecast.inputs import each
-from calc.rounds import attack_damage
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.active_defense.round import _attack
 
 RULINGS = ("damage_floor", "two_weapon_reading", "natural_rolls_on_defense", "defense_ties", "spend_reserve")

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers.format import signed
+from calc.answers.result import chance, percent, roll_needed, table
 from calc.errors import InputError
-from calc.format import signed
-from calc.result import chance, percent, roll_needed, table
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.active_defense.readers import attack_die, natural_map, num, plus
 from calc.systems.active_defense.two_weapon import (
     side_flags,

@@ -5,12 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import order as who_first
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers.result import chance, order_groups, pairwise, percent
 from calc.errors import InputError
-from calc.result import chance, order_groups, pairwise, percent
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.active_defense.readers import num
+from calc.turns import order as who_first
 
 
 def initiative(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:

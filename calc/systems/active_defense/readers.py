@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 
 
 def num(value: int | Fraction) -> str:

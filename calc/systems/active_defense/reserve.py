@@ -14,12 +14,12 @@ from math import gcd
 from operator import add
 from typing import Any
 
-from calc import inputs as declared
-from calc import rounds
-from calc.data import SystemData
-from calc.dist import Dist, _convolve
-from calc.format import signed
-from calc.result import chance, dist_json, percent, table
+from calc.answers.format import signed
+from calc.answers.result import chance, dist_json, percent, table
+from calc.chains import rounds
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist, _convolve
 from calc.systems.active_defense.hit import Exchange, exchange
 from calc.systems.active_defense.readers import num
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import turn_helpers as kit
-from calc.data import SystemData
+from calc.inputs.data import SystemData
 from calc.systems.active_defense.readers import num, plus
+from calc.turns import helpers as kit
 
 ROUND_INPUTS: tuple[str, ...] = ()
 """Initiative calculator inputs the round sets itself: none (every other input is an option)."""

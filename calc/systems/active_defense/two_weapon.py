@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc.data import SystemData
-from calc.format import signed
+from calc.answers.format import signed
+from calc.inputs.data import SystemData
 
 TALENTS = ("light", "training", "mastery", "shield")
 """The condition columns of the two-weapon penalties table, in the inputs' order."""

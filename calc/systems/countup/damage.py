@@ -6,13 +6,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import dice, per_attack, result
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import per_attack, result
+from calc.answers.format import number, signed
+from calc.answers.per_attack import PerAttack
+from calc.chains.rounds import chance_of
 from calc.errors import InputError
-from calc.format import number, signed
-from calc.per_attack import PerAttack
-from calc.rounds import chance_of
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.numbers.dist import Dist
 from calc.systems.countup.hit import hit
 from calc.systems.countup.readers import chosen_bonus
 

@@ -13,14 +13,14 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from calc import rounds
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.chains import rounds
 from calc.errors import InputError
 from calc.forecast import answer, chain, rest_of_round
 from calc.forecast.fighters import PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.countup.damage import hit_damage
 from calc.systems.countup.hit import hit
 from calc.systems.countup.initiative import initiative_dice

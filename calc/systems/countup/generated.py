@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from calc.data import SystemData
-from calc.format import number, signed
+from calc.answers.format import number, signed
+from calc.inputs.data import SystemData
 from calc.systems.countup.readers import ABILITY_TABLE, range_label
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
+from calc.answers import result
+from calc.answers.format import number, signed
 from calc.errors import InputError
-from calc.format import number, signed
+from calc.inputs.data import SystemData
 from calc.systems.countup.generated import natural_healing
 from calc.systems.countup.readers import chosen_bonus
 

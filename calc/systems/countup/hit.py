@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
-from calc.dist import Dist
-from calc.format import number, signed
+from calc.answers import result
+from calc.answers.format import number, signed
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.countup.readers import chosen_bonus, minus_term
 
 ATTACK_RULES = {"melee": "attack-melee", "thrown": "attack-ranged", "ranged": "attack-ranged"}

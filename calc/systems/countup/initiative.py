@@ -5,12 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import order as who_first
-from calc import result
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import result
+from calc.answers.format import number, signed
 from calc.errors import InputError
-from calc.format import number, signed
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
+from calc.turns import order as who_first
 
 PLAYER, NPC = "player", "npc"
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from calc.data import SystemData
+from calc.answers.format import signed
 from calc.errors import InputError
-from calc.format import signed
+from calc.inputs.data import SystemData
 
 ABILITY_TABLE = "ability-score-bonuses"
 

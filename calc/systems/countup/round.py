@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import first_attack, party, round_answer, rounds
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import first_attack, round_answer
+from calc.answers.format import number
+from calc.chains import rounds
+from calc.chains.track import Threshold, track
 from calc.errors import InputError
-from calc.format import number
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.countup.damage import hit_damage
 from calc.systems.countup.hit import hit
-from calc.track import Threshold, track
+from calc.turns import party
 
 HIT_INPUTS = ("to_hit", "ability_from", "ability_score", "ability_bonus", "misc", "hurt", "ac", "natural_rolls")
 DAMAGE_INPUTS = (
@@ -179,4 +181,4 @@ def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
 
 
 round_ = first_attack.calculator(whole_round, one_attack, hit_extra)
-"""The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
+"""The whole round's answer with the attack at hand (`first_attack`: calc/answers/first_attack.py)."""

@@ -7,10 +7,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
-from calc.dist import Dist
-from calc.format import number, signed
+from calc.answers import result
+from calc.answers.format import number, signed
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 
 
 def save_chance(need: int, bonus: int, sides: int, natural_rolls: bool) -> Fraction:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import turn_helpers as kit
-from calc.data import SystemData
-from calc.format import number, signed
+from calc.answers.format import number, signed
+from calc.inputs.data import SystemData
 from calc.systems.countup.initiative import PLAYER, initiative_dice
+from calc.turns import helpers as kit
 
 ROUND_INPUTS: tuple[str, ...] = ()
 """Initiative calculator inputs the round sets itself: none (every other input is an option)."""

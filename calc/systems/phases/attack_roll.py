@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from calc import dice
-from calc.data import SystemData
-from calc.dist import Dist
 from calc.errors import DataError, InputError
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.numbers.dist import Dist
 
 Step = dict[str, str]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.phases.attack_roll import kept_face, phase_die, used_roll
 
 Step = dict[str, str]

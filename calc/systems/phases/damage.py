@@ -9,10 +9,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import dice, per_attack, result
-from calc.data import SystemData
-from calc.dist import Dist
-from calc.per_attack import PerAttack
+from calc.answers import per_attack, result
+from calc.answers.per_attack import PerAttack
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.numbers.dist import Dist
 from calc.systems.phases.attack_roll import (
     COVER,
     HIT,

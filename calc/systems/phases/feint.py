@@ -7,8 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
+from calc.answers import result
+from calc.inputs.data import SystemData
 from calc.systems.phases.attack_roll import phase_die
 from calc.systems.phases.checks import check_roll
 from calc.systems.phases.hit import hit

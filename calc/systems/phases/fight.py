@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc.data import SystemData
 from calc.errors import InputError
 from calc.fight.hit_points import HitPointRules
+from calc.inputs.data import SystemData
 from calc.systems.phases.attack_roll import row_by
 from calc.systems.phases.monster_wounds import wound_capacity
 from calc.systems.phases.wounds import wound_row

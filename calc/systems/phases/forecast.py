@@ -17,7 +17,6 @@ from functools import partial
 from itertools import permutations, product
 from typing import Any
 
-from calc.data import SystemData
 from calc.errors import InputError
 from calc.forecast import answer, chain, rest_of_round
 from calc.forecast.between_rounds import BetweenRounds
@@ -25,6 +24,7 @@ from calc.forecast.fighters import FOES, Fighter, Health, policies, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
 from calc.forecast.scripted_round import Script, ScriptedFight
+from calc.inputs.data import SystemData
 from calc.systems.phases import round as phases_round
 from calc.systems.phases import round_morale
 from calc.systems.phases.attack_roll import phase_die, row_by

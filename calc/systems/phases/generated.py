@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice
-from calc.data import SystemData
-from calc.format import number as _number
-from calc.format import signed as _signed
+from calc.answers.format import number as _number
+from calc.answers.format import signed as _signed
+from calc.inputs.data import SystemData
+from calc.numbers import dice
 from calc.systems.phases.attack_roll import attack_target, defense_parts
 from calc.systems.phases.order import flees
 from calc.systems.phases.wounds import wound_row

@@ -11,10 +11,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import result
 from calc.errors import InputError
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.phases.attack_roll import check_number, phase_die
 from calc.systems.phases.checks import check_roll, margin_step, phase_and_action
 

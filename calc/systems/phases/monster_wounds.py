@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
+from calc.answers import result
+from calc.inputs.data import SystemData
 
 
 def wound_capacity(hit_dice: int, data: SystemData) -> int:

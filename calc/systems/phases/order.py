@@ -12,12 +12,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from calc import dice, result
-from calc import order as who_first
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import result
 from calc.errors import DataError, InputError
+from calc.inputs.data import SystemData
+from calc.numbers import dice
+from calc.numbers.dist import Dist
 from calc.systems.phases.attack_roll import phase_die, row_by
+from calc.turns import order as who_first
 
 Step = dict[str, str]
 

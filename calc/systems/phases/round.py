@@ -11,17 +11,18 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from calc import first_attack, party, round_answer
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import first_attack, round_answer
+from calc.chains.reached import Reached
+from calc.chains.state_chain import StateChain
 from calc.errors import InputError
-from calc.reached import Reached
-from calc.state_chain import StateChain
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.phases import round_morale, round_party
 from calc.systems.phases.attack_roll import HIT, face_outcome, row_by, target_number, used_roll
 from calc.systems.phases.damage import _damage_steps, _hit_damage, margin_damage
 from calc.systems.phases.hit import natural_rolls_step
 from calc.systems.phases.wounds import wound_row
+from calc.turns import party
 
 Step = dict[str, str]
 Outcome = tuple[int, bool]  # (damage to the target, critical hit)
@@ -394,4 +395,4 @@ def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
 
 
 round_ = first_attack.calculator(whole_round, one_attack, hit_extra)
-"""The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
+"""The whole round's answer with the attack at hand (`first_attack`: calc/answers/first_attack.py)."""

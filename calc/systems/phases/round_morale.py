@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from calc import dice
-from calc.data import SystemData
-from calc.reached import Reached
-from calc.state_chain import StateChain
+from calc.chains.reached import Reached
+from calc.chains.state_chain import StateChain
+from calc.inputs.data import SystemData
+from calc.numbers import dice
 from calc.systems.phases.order import flees
 
 OUT = "out"

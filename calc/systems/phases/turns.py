@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import dice
-from calc import turn_helpers as kit
-from calc.data import SystemData
+from calc.answers.format import number
 from calc.errors import InputError
-from calc.format import number
+from calc.inputs.data import SystemData
+from calc.numbers import dice
 from calc.systems.phases import order as phase_order
+from calc.turns import helpers as kit
 
 ROUND_INPUTS: tuple[str, ...] = ("phase",)
 """Initiative calculator inputs the round sets itself (every phase in turn), so not options."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc.data import SystemData
+from calc.inputs.data import SystemData
 from calc.systems.phases.attack_roll import in_range
 
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Any
 
-from calc.data import SystemData
+from calc.answers.format import number as minus
+from calc.answers.format import signed
 from calc.errors import DataError, InputError
-from calc.format import number as minus
-from calc.format import signed
+from calc.inputs.data import SystemData
 
 STAR = "*"
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from math import prod
 from typing import Any
 
-from calc import per_attack, result
-from calc.data import SystemData
-from calc.dist import Dist
-from calc.per_attack import PerAttack
-from calc.rounds import chance_of
+from calc.answers import per_attack, result
+from calc.answers.per_attack import PerAttack
+from calc.chains.rounds import chance_of
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.segments.hit import hit
 
 FLOOR_RULING = "0"

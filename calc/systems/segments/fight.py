@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import applies, inputs
-from calc.data import SystemData
 from calc.errors import InputError
 from calc.fight.hit_points import HitPointRules
-from calc.turn_helpers import tracker
+from calc.inputs import applies, declared
+from calc.inputs.data import SystemData
+from calc.turns.helpers import tracker
 
 RULE = "death-and-dying"
 DECLARED: dict[str, dict[str, Any]] = {"action": {}, "casting_time": {"action": "spell"}}
@@ -46,7 +46,7 @@ class DropRules(HitPointRules):
         if not isinstance(raw, dict) or not raw or any(k not in DECLARED for k in raw):
             raise InputError("action.declaration", f"must be an object of {', '.join(DECLARED)}")
         decls = _declared(data)
-        values = {**c["values"], **{k: inputs.value(decls[k], v, f"action.declaration.{k}") for k, v in raw.items()}}
+        values = {**c["values"], **{k: declared.value(decls[k], v, f"action.declaration.{k}") for k, v in raw.items()}}
         return {**c, "values": values}
 
 

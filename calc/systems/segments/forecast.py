@@ -17,13 +17,13 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from calc.data import SystemData
-from calc.dist import Dist
 from calc.errors import InputError
 from calc.forecast import answer, chain, half_rounds, rest_of_round
 from calc.forecast.fighters import FOES, PARTY, Fighter, Health, dealt, policies, targets_step
 from calc.forecast.inputs import each, entry
 from calc.forecast.scripted_round import Script, ScriptedFight, Slot
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.segments.initiative import actors, first_before_initiative, in_melee, round_order, turns_of
 from calc.systems.segments.round import one_attacker
 

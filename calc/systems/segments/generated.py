@@ -7,8 +7,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from calc.data import SystemData
 from calc.errors import InputError
+from calc.inputs.data import SystemData
 from calc.systems.segments.attack_tables import (
     AttackTable,
     HitDice,

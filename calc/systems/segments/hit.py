@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import result
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.segments.attack_tables import (
     AttackTable,
     HitDice,

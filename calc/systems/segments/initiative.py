@@ -12,9 +12,9 @@ from fractions import Fraction
 from math import prod
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
+from calc.answers import result
 from calc.errors import InputError
+from calc.inputs.data import SystemData
 
 # The flowchart step (row id of `action-order-flowchart`) where groups act by the action types of
 # `action-types`; fast actions, spells and complex activities have steps of their own.

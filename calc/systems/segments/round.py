@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import first_attack, party, round_answer, rounds
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import first_attack, round_answer
+from calc.chains import rounds
+from calc.chains.track import Threshold, track
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.segments.damage import hit_damage
 from calc.systems.segments.hit import hit
-from calc.track import Threshold, track
+from calc.turns import party
 
 HIT_INPUTS = (
     "attacker", "class_group", "level", "hd", "hd_bonus", "aac0", "ac", "ac_bonus", "table_cap", "star_reading",
@@ -121,4 +123,4 @@ def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
 
 
 round_ = first_attack.calculator(whole_round, one_attack, hit_extra)
-"""The whole round's answer with the attack at hand (`first_attack`: calc/first_attack.py)."""
+"""The whole round's answer with the attack at hand (`first_attack`: calc/answers/first_attack.py)."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from calc import result
-from calc.data import SystemData
-from calc.dist import Dist
+from calc.answers import result
 from calc.errors import DataError
+from calc.inputs.data import SystemData
+from calc.numbers.dist import Dist
 from calc.systems.segments.attack_tables import HitDice, minus, save_label, save_row, signed
 
 SAVE_TABLE = "monster-save-table"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from calc import turn_helpers as kit
-from calc.data import SystemData
+from calc.inputs.data import SystemData
+from calc.turns import helpers as kit
 
 ROUND_INPUTS: tuple[str, ...] = ()
 """Initiative calculator inputs the round sets itself: none (every other input is an option)."""

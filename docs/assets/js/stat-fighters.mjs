@@ -1,5 +1,5 @@
 // The paste box's pure parts (stat-paste.mjs shows them): fair crypto dice for rolled hit
-// points, a fighter of calc/statblock.py's answer as preset text, the pasted text cut into highlighted pieces. No DOM; unit-tested under node --test.
+// points, a fighter of calc/inputs/statblock.py's answer as preset text, the pasted text cut into highlighted pieces. No DOM; unit-tested under node --test.
 import { presetText } from "./presets.mjs";
 
 /** A fair face of a d`sides` from crypto.getRandomValues (rejection sampling, no modulo bias). */

@@ -1,5 +1,5 @@
 // The paste box: a stat block pasted from an adventure becomes fighters. The text goes to the
-// worker (`{"kind": "statblock"}`: calc/statblock.py reads it by the system's declared grammar,
+// worker (`{"kind": "statblock"}`: calc/inputs/statblock.py reads it by the system's declared grammar,
 // rules_data/<system>/statblock.yaml); this module only shows the answer: the pasted text with
 // every recognised field highlighted and linked to its rule, the text it did not recognise named
 // as notes, refused values with their reason, errors next to the box. Hit points can be rolled

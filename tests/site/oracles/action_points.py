@@ -2,7 +2,7 @@
 arithmetic from the rule text over the exported facts and data tables (dice averages as
 count × (sides + 1) / 2, no distributions), as the rendered cells (strings).
 
-`ORACLES[generator](data)` takes the system's `calc.data.SystemData` and returns the body rows.
+`ORACLES[generator](data)` takes the system's `calc.inputs.data.SystemData` and returns the body rows.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
-from calc.data import SystemData
+from calc.inputs.data import SystemData
 
 MINUS = "\N{MINUS SIGN}"
 

@@ -1,7 +1,7 @@
 """Active Defense's generated table recomputed independently of `calc.systems.active_defense`,
 straight from the two-weapon rule text over the exported table and facts, as the rendered cells.
 
-`ORACLES[generator](data)` takes the system's `calc.data.SystemData` and returns the body rows.
+`ORACLES[generator](data)` takes the system's `calc.inputs.data.SystemData` and returns the body rows.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import product
 
-from calc.data import SystemData
+from calc.inputs.data import SystemData
 
 CONDITIONS = ("light", "training", "mastery", "shield")
 

@@ -1,14 +1,14 @@
 """Countup's generated tables recomputed independently of `calc.systems.countup`, straight from the
 rule text's arithmetic over the exported facts, as the rendered cells (strings).
 
-`ORACLES[generator](data)` takes the system's `calc.data.SystemData` and returns the body rows.
+`ORACLES[generator](data)` takes the system's `calc.inputs.data.SystemData` and returns the body rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from calc.data import SystemData
+from calc.inputs.data import SystemData
 
 
 def _minus(n: int) -> str:

@@ -1,7 +1,7 @@
 """Phases' generated tables recomputed independently of `calc.systems.phases`, straight from the
 rule text and the rules notes over the exported data, as the rendered cells (strings).
 
-`ORACLES[generator](data)` takes the system's `calc.data.SystemData` and returns the body rows.
+`ORACLES[generator](data)` takes the system's `calc.inputs.data.SystemData` and returns the body rows.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from calc.data import SystemData
+from calc.inputs.data import SystemData
 
 MINUS = "\N{MINUS SIGN}"
 

@@ -5,14 +5,14 @@ The attack tables are rebuilt the way the source describes them, walking along t
 ("count up 1 per AC until 20, repeat 20 six times, then keep counting"), not with the engine's
 closed formula; the hit-dice mappings are spelled out from the source's wording.
 
-`ORACLES[generator](data)` takes the system's `calc.data.SystemData` and returns the body rows.
+`ORACLES[generator](data)` takes the system's `calc.inputs.data.SystemData` and returns the body rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from calc.data import SystemData
+from calc.inputs.data import SystemData
 
 
 def _n(n: int) -> str:

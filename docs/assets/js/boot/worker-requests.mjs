@@ -90,7 +90,7 @@ function warmUp(pyodide) {
   if (warmed) return;
   warmed = true;
   const systems = pyodide.pyimport("calc.systems");
-  const ids = pyodide.pyimport("calc.data").system_ids().toJs();
+  const ids = pyodide.pyimport("calc.inputs.data").system_ids().toJs();
   const next = () => {
     const id = ids.shift();
     if (id === undefined) return systems.destroy();

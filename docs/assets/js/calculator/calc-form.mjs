@@ -1,9 +1,9 @@
 // A calculator's form, built from its input declaration (rules_data/<system>/calculators.yaml,
 // exported with `options_from` resolved): same names, labels, help, ranges and defaults.
 // Each field carries its own help and error line (aria-describedby / aria-invalid). Python
-// (calc/inputs.py) is the only judge of a value: its error is shown at the field it names, so the
+// (calc/inputs/declared.py) is the only judge of a value: its error is shown at the field it names, so the
 // browser, the command line and the tests report bad input in the same words. Python also says
-// which inputs apply (`when:` in the declaration, calc/applies.py): the build for the defaults
+// which inputs apply (`when:` in the declaration, calc/inputs/applies.py): the build for the defaults
 // (`declaration.applies`), the worker's answer for the values sent; the form reads no `when`.
 import { el } from "../shared/dom.mjs";
 import { capitalise } from "./form-text.mjs";
@@ -40,7 +40,7 @@ export class CalcForm {
   }
 
   /** The inputs, and the default list entries' fields, that apply with the defaults, as the
-   * build worked them out (calc.applies). */
+   * build worked them out (calc.inputs.applies). */
   atDefaults() {
     return [this.declaration.applies ?? [...this.fields.keys()], this.declaration.cells];
   }

@@ -114,7 +114,7 @@ export class ListField {
     hideLine(this.noteLine);
   }
 
-  /** Show each entry's fields that apply to it (`perEntry[i]`: names, by calc.applies), hide and
+  /** Show each entry's fields that apply to it (`perEntry[i]`: names, by calc.inputs.applies), hide and
    * disable the others; an entry Python has not seen yet (added since) shows every field. */
   showCells(perEntry) {
     this.rows.forEach((row, i) => {

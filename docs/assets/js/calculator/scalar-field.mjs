@@ -1,6 +1,6 @@
 // One scalar input of a calculator's form (integer, choice, boolean, dice or text), built from its
 // declaration: label, help, range hint, error and link-note lines. Python judges every value
-// (calc/inputs.py): the field sends what is typed and shows the error Python names.
+// (calc/inputs/declared.py): the field sends what is typed and shows the error Python names.
 import { el, uid } from "../shared/dom.mjs";
 import { rangeHint, shorten } from "./form-text.mjs";
 import { hideLine, showLine } from "./message-line.mjs";
@@ -57,7 +57,7 @@ export class ScalarField {
         autocomplete: "off",
         spellcheck: "false",
         autocapitalize: "off",
-        // Python's own limit on the typed text (calc.inputs.typed_length, put in by the build).
+        // Python's own limit on the typed text (calc.inputs.declared.typed_length, put in by the build).
         ...(decl.max_length ? { maxlength: decl.max_length } : {}),
       });
       control.addEventListener("input", () => this.edited());

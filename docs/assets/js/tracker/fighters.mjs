@@ -1,4 +1,4 @@
-// The tracker's new combatants from outside: a pasted stat block's fighter (calc/statblock.py's
+// The tracker's new combatants from outside: a pasted stat block's fighter (calc/inputs/statblock.py's
 // answer), a built-in preset, an encounter link's roster; and a fight's roster for a link. Pure,
 // and holding no rule: the fight engine (calc.fight) checks every value it is sent, and reads a
 // link's fight leniently (`load`: what it cannot read is named). Unit-tested under node --test.

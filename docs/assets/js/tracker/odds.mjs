@@ -3,7 +3,7 @@
 // calculator's request (`view.odds`, built in Python: calc/fight/fighter.py); this module only
 // sends the chosen target's request to the worker as it is, keeps it on the panel
 // (`.cc-tk-odds[data-cc-request]`) and shows the figures its answer holds (`first_attack`,
-// `rounds`: calc/first_attack.py, calc/round_answer.py). No rule lives here.
+// `rounds`: calc/answers/first_attack.py, calc/answers/round_answer.py). No rule lives here.
 import { el, replace, siteHref, uid } from "../shared/dom.mjs";
 import { rollAll, rollDie } from "../stat-fighters.mjs";
 import { button, fieldInput, figure, labelled, readFieldInput, setFieldInput, shownValue, SITE_ROOT, stepItem } from "./ui.mjs";

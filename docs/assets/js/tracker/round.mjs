@@ -16,7 +16,7 @@ export function roll(count, sides, random) {
   return total;
 }
 
-/** The number and sides of an entry's dice, as the engine gives them (calc/dice.py parsed the
+/** The number and sides of an entry's dice, as the engine gives them (calc/numbers/dice.py parsed the
  * text); null when it gives none (then the page does not roll it). */
 export function diceOf(d) {
   return Number.isInteger(d.count) && Number.isInteger(d.sides) && d.count >= 1 && d.sides >= 1 ? { count: d.count, sides: d.sides } : null;

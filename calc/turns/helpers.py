@@ -2,16 +2,18 @@
 initiative procedure through their own initiative calculator: the `tracker:` declaration, a dice
 entry, a checked roll, and the tags that name the tracker's combatants inside the calculator.
 
-The dispatcher above the systems (which request reaches which system) is `calc.turns`."""
+The dispatcher above the systems (which request reaches which system) is `calc.turns.tracker`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from calc import inputs, order, systems
-from calc.data import SystemData
+from calc import systems
 from calc.errors import DataError, InputError
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.turns import order
 
 
 def tracker(data: SystemData) -> dict[str, Any]:
@@ -60,7 +62,7 @@ def rolled(rolls: Mapping[str, Any], key: str, low: int, high: int, what: str) -
         if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.strip().isascii():
             value = int(value)
         else:
-            raise InputError(f"rolls.{key}", f"must be a whole number (got {inputs.shown(value)})")
+            raise InputError(f"rolls.{key}", f"must be a whole number (got {declared.shown(value)})")
     if not low <= value <= high:
         raise InputError(f"rolls.{key}", f"{what} shows {low} to {high} (got {value})")
     return value
@@ -76,7 +78,7 @@ def initiative(data: SystemData, raw: dict[str, Any], people: list[dict[str, Any
             {**d, "max_items": max(d.get("max_items", 0), most)} if d["name"] == spec["list"] else d
             for d in data.calculator(spec["calculator"])["inputs"]
         ]  # the tracker's cap, above the calculator form's: the order alone stays fast
-        values = inputs.validate(decls, raw)
+        values = declared.validate(decls, raw)
         with order.order_only():  # the order only: its chance tables are never read here
             return systems.engine(data.id).CALCULATORS[spec["calculator"]](values, data)
     except InputError as err:

@@ -15,7 +15,7 @@ from itertools import accumulate, compress, repeat
 from math import comb, gcd, lcm
 from operator import add, mul
 
-from calc import bounds
+from calc.numbers import bounds
 
 
 def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:

@@ -12,8 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from calc import bounds, dice
 from calc.errors import InputError
+from calc.numbers import bounds, dice
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
@@ -40,8 +40,8 @@ def validate(declarations: list[dict], raw: Mapping[str, Any] | None) -> dict[st
 
 def typed_length(decl: dict) -> int | None:
     """The most characters a value of this input is typed with (a form field's `maxlength`): a
-    text's declared `max_length`, a dice expression's `calc.dice.MAX_LENGTH`, a whole number's
-    `WHOLE_TEXT_LENGTH`; None when nothing is typed (a choice, a box) or `calc.bounds` bounds it
+    text's declared `max_length`, a dice expression's `calc.numbers.dice.MAX_LENGTH`, a whole number's
+    `WHOLE_TEXT_LENGTH`; None when nothing is typed (a choice, a box) or `calc.numbers.bounds` bounds it
     (a list's JSON)."""
     kind = decl.get("type")
     if kind == "text":
@@ -170,7 +170,7 @@ def item_bounds(decl: dict) -> tuple[int, int]:
 
 def _conditions_chosen(fields: list[dict], item: Mapping[str, Any]) -> Mapping[str, Any]:
     """An entry's field declared with `when` (phases' typed attack target), given while the field
-    it names is not: giving it chooses that value, as at the top level (`calc.applies`). A form
+    it names is not: giving it chooses that value, as at the top level (`calc.inputs.applies`). A form
     row sends every field, so one given with the other value is left to it, unused."""
     chosen = dict(item)
     for f in fields:

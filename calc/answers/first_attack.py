@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from calc import inputs as declared
-from calc import party, result, rounds
-from calc.data import SystemData
+from calc.answers import result
+from calc.chains import rounds
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.turns import party
 
 Inputs = dict[str, Any]
 

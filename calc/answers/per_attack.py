@@ -15,8 +15,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from calc import result
-from calc.dist import Dist
+from calc.answers import result
+from calc.numbers.dist import Dist
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from functools import cache
 from math import floor
 from typing import Any
 
-from calc import data, inputs
 from calc.errors import CalcError, InputError
+from calc.inputs import data, declared
 
 MAX_TEXT = 20_000
 MAX_FIGHTERS = 20
@@ -276,7 +276,7 @@ def parse(
     if len(text) > MAX_TEXT:
         raise InputError("text", f"is {len(text)} characters long; at most {MAX_TEXT} are read")
     if hp not in HP_MODES:
-        raise InputError("hp", f"must be one of {', '.join(HP_MODES)} (got {inputs.shown(hp)})")
+        raise InputError("hp", f"must be one of {', '.join(HP_MODES)} (got {declared.shown(hp)})")
     pool = _rolls(rolls, hp)
     grammar = Grammar(system) if exported is not None else _grammar(system_id)
     fighters: list[dict[str, Any]] = []
@@ -385,8 +385,8 @@ def _fighters(grammar: Grammar, text: str, start: int, end: int, found: list, mo
 
 
 def _checked(decl: dict, value: Any, name: str) -> Any:
-    typed = inputs.value(decl, value, name)
-    return inputs.to_json([decl], {name: typed})[name]
+    typed = declared.value(decl, value, name)
+    return declared.to_json([decl], {name: typed})[name]
 
 
 def _shown(parts: dict[str, Any]) -> str:

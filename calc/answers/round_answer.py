@@ -1,4 +1,4 @@
-"""The round calculator's answer as the GM reads it: `calc.rounds.answer` (the damage distribution,
+"""The round calculator's answer as the GM reads it: `calc.chains.rounds.answer` (the damage distribution,
 the rounds table, the chances), with a summary that leads with what a GM opens it for (the rounds
 to drop the foe and the chance within 3 rounds: the phone's answer bar shows the summary's first
 two lines) and, under `rounds`, every threshold's exact mean and exact chances round by round.
@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import result, rounds
-from calc.dist import Dist
-from calc.reached import Reached
+from calc.answers import result
+from calc.chains import rounds
+from calc.chains.reached import Reached
+from calc.numbers.dist import Dist
 
 HEADLINE_ROUNDS = 3  # "the chance within 3 rounds": the issue's figure, a display choice
 

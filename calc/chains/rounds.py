@@ -3,9 +3,9 @@ as a Markov chain over what it has left (absorbing once it drops), never simulat
 
 This module reads the one-attack calculators' exact answers back (`chance_of`, `dist_of`), sums a
 round's attacks and writes the round calculator's result (`answer`). The chains live by concept:
-`calc.track` (a target that only loses hit points: `track`, `Threshold`, `mean_rounds`),
-`calc.state_chain` (`StateChain`, for states with more to them; its exact means by components in
-`calc.chain_solve`) and `calc.reached` (`Reached`, their answer); their names are kept here too,
+`calc.chains.track` (a target that only loses hit points: `track`, `Threshold`, `mean_rounds`),
+`calc.chains.state_chain` (`StateChain`, for states with more to them; its exact means by components in
+`calc.chains.solve`) and `calc.chains.reached` (`Reached`, their answer); their names are kept here too,
 so `rounds.track(...)`, `rounds.StateChain(...)` read as before.
 """
 
@@ -15,21 +15,22 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from calc import bounds, dice, result
-from calc.dice import DiceExpr
-from calc.dist import Dist
-from calc.errors import InputError
+from calc.answers import result
 
 # the chains' names, kept here for `rounds.…` readers (explicit re-exports)
-from calc.reached import ROUNDS as ROUNDS
-from calc.reached import Reached as Reached
-from calc.state_chain import State as State
-from calc.state_chain import StateChain as StateChain
-from calc.state_chain import Step as Step
-from calc.track import Threshold as Threshold
-from calc.track import mean_rounds as mean_rounds
-from calc.track import track as track
-from calc.track import track_cost as track_cost
+from calc.chains.reached import ROUNDS as ROUNDS
+from calc.chains.reached import Reached as Reached
+from calc.chains.state_chain import State as State
+from calc.chains.state_chain import StateChain as StateChain
+from calc.chains.state_chain import Step as Step
+from calc.chains.track import Threshold as Threshold
+from calc.chains.track import mean_rounds as mean_rounds
+from calc.chains.track import track as track
+from calc.chains.track import track_cost as track_cost
+from calc.errors import InputError
+from calc.numbers import bounds, dice
+from calc.numbers.dice import DiceExpr
+from calc.numbers.dist import Dist
 
 
 # --- reading the one-attack calculators' exact answers -------------------------------------------

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from calc.dist import Dist
 from calc.errors import InputError
+from calc.numbers.dist import Dist
 
 MAX_DICE = 100
 """Most dice in one expression, over all its terms."""

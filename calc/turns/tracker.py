@@ -7,7 +7,7 @@ systems: it checks the request and hands it to the system's engine, found throug
 `calc.systems.engine(id)`, whose `TURNS` (the system's `calc.systems.<pkg>.turns`, typed by
 `calc.systems.contract.Turns`) runs its procedure through that system's initiative calculator
 (same engine, same data), so the tracker and the calculator cannot disagree. The helpers those
-modules share are in `calc.turn_helpers`.
+modules share are in `calc.turns.helpers`.
 
 A combatant is `{"id", "name", "side": "pc" | "foe", …}` plus the fields of the initiative
 calculator's combatant list that the system's `tracker:` declaration (calculators.yaml, exported
@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import data as data_mod
-from calc import inputs, systems
-from calc.data import SystemData
+from calc import systems
 from calc.errors import InputError
-from calc.turn_helpers import list_declaration, max_combatants, tracker
+from calc.inputs import data as data_mod
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.turns.helpers import list_declaration, max_combatants, tracker
 
 SIDES = ("pc", "foe")
 ID_LIMIT = 60
@@ -77,7 +78,7 @@ def turn_order(
 
 def checked_round(round_no: Any) -> int:
     if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
-        raise InputError("round", f"must be a round number, 1 or more (got {inputs.shown(round_no)})")
+        raise InputError("round", f"must be a round number, 1 or more (got {declared.shown(round_no)})")
     return round_no
 
 
@@ -102,15 +103,15 @@ def checked_combatants(data: SystemData, combatants: Any) -> list[dict[str, Any]
         if ident in seen:
             raise InputError(f"{where}.id", f"'{ident}' is already the id of another combatant")
         seen.add(ident)
-        name = inputs.value(
+        name = declared.value(
             fields.get("name", {"type": "text", "max_length": 40}), c.get("name", ident), f"{where}.name"
         )
         side = c.get("side")
         if side not in SIDES:
-            raise InputError(f"{where}.side", f"must be pc or foe (got {inputs.shown(side)})")
+            raise InputError(f"{where}.side", f"must be pc or foe (got {declared.shown(side)})")
         person: dict[str, Any] = {"id": ident, "name": name or ident, "side": side, "given": c}
         for field in spec["inputs"]:
-            person[field["name"]] = inputs.value(field, c.get(field["name"]), f"{where}.{field['name']}")
+            person[field["name"]] = declared.value(field, c.get(field["name"]), f"{where}.{field['name']}")
         out.append(person)
     return out
 
@@ -130,4 +131,4 @@ def checked_options(data: SystemData, options: Mapping[str, Any] | None) -> dict
     for key in options:
         if key not in known:
             raise InputError(f"options.{key}", f"is not an option here (options: {', '.join(sorted(known))})")
-    return {d["name"]: inputs.value(d, options.get(d["name"]), f"options.{d['name']}") for d in decls}
+    return {d["name"]: declared.value(d, options.get(d["name"]), f"options.{d['name']}") for d in decls}

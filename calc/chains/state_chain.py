@@ -1,7 +1,7 @@
 """A target (or a whole fight) whose state has more to it than damage taken (wounds, wounds that
 expire, dying checks, every fighter's health), followed round by round as an exact Markov chain
 given by its one-round step: P(threshold reached within k rounds) by one forward pass, the exact
-mean by strongly connected components (`calc.chain_solve`), never by iterating to convergence."""
+mean by strongly connected components (`calc.chains.solve`), never by iterating to convergence."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from itertools import compress
 from operator import itemgetter, mul
 from typing import Any
 
-from calc import bounds, chain_acyclic, chain_solve
-from calc.reached import ROUNDS, Reached
+from calc.chains import acyclic as chain_acyclic
+from calc.chains import solve as chain_solve
+from calc.chains.reached import ROUNDS, Reached
+from calc.numbers import bounds
 
 State = Hashable
 Step = Callable[[State], list[tuple[Any, State]]]

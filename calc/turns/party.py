@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from calc.bounds import CostError
-from calc.dist import Dist
+from calc.numbers.bounds import CostError
+from calc.numbers.dist import Dist
 
 LIST = "attackers"
 
@@ -80,7 +80,7 @@ def bounded(count: int, limit: int, what: str, name: str) -> None:
 
 
 def track_bounded(attacks: int, most: int, deepest: int, name: str) -> None:
-    """The bounds of a round whose target only loses hit points (`calc.track.track`): `attacks` a
+    """The bounds of a round whose target only loses hit points (`calc.chains.track.track`): `attacks` a
     round dealing at most `most`, followed to `deepest` damage."""
     bounded(most, MAX_ROUND_DAMAGE, "points of damage a round", name)
     bounded(attacks * max(deepest, 1), MAX_TRACK, "attack × hit-point steps (attacks a round × damage followed)", name)

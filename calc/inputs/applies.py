@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from calc import inputs
 from calc.errors import InputError
+from calc.inputs import declared
 
 
 def given(raw: Mapping[str, Any], name: str) -> bool:
@@ -38,7 +38,7 @@ def holds(decl: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
 def applicable(declarations: list[dict], raw: Mapping[str, Any]) -> list[str]:
     """The names of the inputs that apply with a form's values `raw` (as typed; a field left out
     takes its default), in declaration order: those whose `when` holds, each input it names read
-    as `calc.inputs.value` reads it. A condition whose value cannot be read (a choice the input
+    as `calc.inputs.declared.value` reads it. A condition whose value cannot be read (a choice the input
     does not offer) holds no `when`: that input's own error is what the reader sees."""
     by_name = {d["name"]: d for d in declarations}
     read: dict[str, Any] = {}
@@ -46,14 +46,14 @@ def applicable(declarations: list[dict], raw: Mapping[str, Any]) -> list[str]:
     def current(name: str) -> Any:
         if name not in read:
             try:
-                read[name] = inputs.value(by_name[name], raw.get(name), name)
+                read[name] = declared.value(by_name[name], raw.get(name), name)
             except InputError:
                 read[name] = _UNREADABLE
         return read[name]
 
     def wanted(name: str, value: Any) -> Any:
         try:
-            return inputs.value(by_name[name], value, name)
+            return declared.value(by_name[name], value, name)
         except InputError:  # a `when` the declaration's checks let through: it never holds
             return _UNREADABLE
 
@@ -84,7 +84,7 @@ def cells(declarations: list[dict], raw: Mapping[str, Any], names: list[str]) ->
 def only_applicable(declarations: list[dict], raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """A form's values without the inputs, and the list entries' fields, that do not apply (see
     `applicable`), and `{"applies": names, "cells": {list: [names per entry]}}` of those that do.
-    A name no input or field has stays, for `calc.inputs.validate` to refuse."""
+    A name no input or field has stays, for `calc.inputs.declared.validate` to refuse."""
     names = applicable(declarations, raw)
     declared = {d["name"] for d in declarations}
     keep = set(names)
@@ -101,7 +101,7 @@ def only_applicable(declarations: list[dict], raw: Mapping[str, Any]) -> tuple[d
 
 
 _UNREADABLE = object()
-"""A condition's value that `calc.inputs.value` refuses: equal to nothing."""
+"""A condition's value that `calc.inputs.declared.value` refuses: equal to nothing."""
 
 
 def condition_text(when: Mapping[str, Any]) -> str:
@@ -122,9 +122,9 @@ def resolve(declarations: list[dict], raw: Mapping[str, Any]) -> dict[str, Any]:
             continue
         for other, wanted in when.items():
             cond = by_name[other]
-            want = inputs.value(cond, wanted, other)
+            want = declared.value(cond, wanted, other)
             if given(raw, other):
-                have = inputs.value(cond, raw[other], other)  # a bad value is reported as such
+                have = declared.value(cond, raw[other], other)  # a bad value is reported as such
                 if have != want:
                     raise InputError(
                         decl["name"],

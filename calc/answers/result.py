@@ -15,8 +15,9 @@ from itertools import accumulate, repeat
 from operator import truediv
 from typing import Any
 
-from calc import bounds, order
-from calc.dist import Dist
+from calc.numbers import bounds
+from calc.numbers.dist import Dist
+from calc.turns import order
 
 RESULT_KEYS = (
     "summary", "chances", "roll_needed", "distribution", "attack", "order", "pairwise", "table", "rounds",
@@ -188,7 +189,7 @@ def pairwise(
     names: Sequence[str], chances: Callable[[int, int], tuple[Fraction, Fraction, Fraction]]
 ) -> list[dict[str, Any]]:
     """For each ordered pair i < j: P(i acts before j), P(tied), P(j before i); [] within
-    `calc.order.order_only()`."""
+    `calc.turns.order.order_only()`."""
     if order.ORDER_ONLY.get():
         return []
     out = []

@@ -1,5 +1,5 @@
 """When a target reaches a threshold, round by round: the answer every round chain gives (the
-track of damage taken, `calc.track`; a chain over richer states, `calc.state_chain`)."""
+track of damage taken, `calc.chains.track`; a chain over richer states, `calc.chains.state_chain`)."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from calc import dice
 from calc.errors import DataError, UnknownSystem
+from calc.numbers import dice
 
 DATA_FILE = "rules.json"
 

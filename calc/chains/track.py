@@ -11,9 +11,9 @@ from fractions import Fraction
 from itertools import accumulate
 from operator import mul
 
-from calc import bounds
-from calc.dist import Dist, _convolve
-from calc.reached import ROUNDS, Reached
+from calc.chains.reached import ROUNDS, Reached
+from calc.numbers import bounds
+from calc.numbers.dist import Dist, _convolve
 
 
 @dataclass(frozen=True)

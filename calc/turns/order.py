@@ -15,11 +15,11 @@ from fractions import Fraction
 from itertools import accumulate
 from math import prod
 
-from calc.dist import Dist
+from calc.numbers.dist import Dist
 
 ORDER_ONLY: ContextVar[bool] = ContextVar("order_only", default=False)
 """Set within `order_only()`: the caller reads an initiative calculator's order, never its
-chances, so the chances of every pair (`calc.result.pairwise`) and of acting first of all
+chances, so the chances of every pair (`calc.answers.result.pairwise`) and of acting first of all
 (`first_chances`) are not worked out."""
 
 

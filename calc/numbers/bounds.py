@@ -1,6 +1,6 @@
 """The cost of a request, bounded before it is computed.
 
-Every exact answer is built from integers whose size the inputs set: the dice (`calc.dice` limits
+Every exact answer is built from integers whose size the inputs set: the dice (`calc.numbers.dice` limits
 their count, sides and totals), the rounds a chain follows and the hit points it follows them to,
 the states of a chain, the nesting of JSON typed into a list. Each limit here is checked on
 figures known *before* the work they bound (a denominator's digits from the arithmetic, never by
@@ -33,14 +33,14 @@ be written out, with room for the sums the result adds up. The time it bounds is
 chain over 4,000-digit integers answers in tens of milliseconds."""
 
 MAX_PRODUCT_DIGITS = 500_000
-"""Most decimal digits of one product of packed distributions (`calc.dist._convolve`: every
+"""Most decimal digits of one product of packed distributions (`calc.numbers.dist._convolve`: every
 weight of both packed into one integer, multiplied in C): outcomes × digits of a weight. The time
 of that product grows as its size to the power 1.6 (Karatsuba): four attacks of 40d20 added up
 need products of 685,000 digits and 0.55 s in CPython, two to three times that under Pyodide, so
 the limit keeps a round's sum well under a second there."""
 
 MAX_STATES = 20_000
-"""Most states a round's Markov chain (`calc.state_chain.StateChain`) may reach. The largest chains the
+"""Most states a round's Markov chain (`calc.chains.state_chain.StateChain`) may reach. The largest chains the
 declared inputs allow today have a few hundred (phases' target: hit points × Wounds × flags,
 hit points at most 60); the exploration is cut off at this count, before the chain is solved."""
 
@@ -192,7 +192,7 @@ def _largest_dice(declarations: list[dict], values: Mapping[str, Any]) -> str | 
 
 
 def _dice_values(declarations: list[dict], values: Mapping[str, Any]) -> Iterable[tuple[str, Any]]:
-    from calc import dice  # here, not at the top: calc.dist checks its products with this module
+    from calc.numbers import dice  # here, not at the top: calc.numbers.dist checks its products with this module
 
     for decl in declarations:
         value = values.get(decl["name"])
