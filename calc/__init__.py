@@ -13,7 +13,7 @@ from calc import systems
 from calc.answers import first_attack as attack_at_hand
 from calc.answers import result
 from calc.errors import CalcError, InputError, UnknownCalculator
-from calc.inputs import applies, data, declared
+from calc.inputs import applies, blame, data, declared
 from calc.numbers import bounds
 
 __all__ = ["CalcError", "InputError", "evaluate"]
@@ -53,5 +53,5 @@ def evaluate(request: Mapping[str, Any], first_attack: bool = True) -> dict[str,
     try:
         answer = result.complete(engine(values, system))
     except bounds.CostError as err:  # refused before the work: name the input to reduce
-        raise bounds.blame(err, declarations, values) from None
+        raise blame.blame(err, declarations, values) from None
     return {"system": system_id, "calculator": name, "inputs": declared.to_json(declarations, values), **answer}

@@ -26,6 +26,7 @@ from calc.chains.reached import ROUNDS
 from calc.chains.track import Threshold, track
 from calc.errors import CalcError, InputError
 from calc.inputs import data
+from calc.inputs.blame import blame
 from calc.numbers import bounds, dist
 
 CEILING = 2.0  # CPU seconds (issue 19: "refused … in under 2 s"); calc.benchmark has the figures
@@ -153,9 +154,9 @@ def test_an_exact_number_too_long_to_write_is_a_typed_refusal_not_a_value_error(
 def test_blame_names_the_largest_dice_of_a_list_entry() -> None:
     decls = data.system("segments").calculator("round")["inputs"]
     values = {"routine": [{"dice": "1d8"}, {"dice": "10d100"}], "target_hp": 5}
-    named = bounds.blame(bounds.CostError(None, "too big"), decls, values)
+    named = blame(bounds.CostError(None, "too big"), decls, values)
     assert named.input == "routine[2].dice"
-    assert bounds.blame(bounds.CostError(None, "too big", "hp"), decls, values).input == "target_hp"
+    assert blame(bounds.CostError(None, "too big", "hp"), decls, values).input == "target_hp"
 
 
 # ------------------------------------------------------------- the property: limit-seeking requests
