@@ -81,7 +81,7 @@ VENDOR = {"qrcode-generator": ("dist/qrcode.mjs", "qrcode.mjs")}
 """Browser libraries copied from node_modules (package → its file, the name under
 assets/js/vendor/). Each is imported dynamically by the one feature that uses it, never by a
 page's static import graph: qrcode-generator draws the tracker's QR code of an encounter link
-(docs/assets/js/fight-qr.mjs), so no other page downloads it."""
+(docs/assets/js/fight/qr.mjs), so no other page downloads it."""
 # Precached only on a later visit (sw_template.js, `later`), with the pages without a calculator
 # and the memory snapshot: the search index, the search's word splitters, and the QR code (its
 # library and the module that draws it, both imported dynamically by the tracker pages, themselves
@@ -90,7 +90,7 @@ LATER_PRECACHE = (
     "search/",
     "assets/javascripts/lunr/",
     "assets/js/vendor/",
-    "assets/js/fight-qr.mjs",
+    "assets/js/fight/qr.mjs",
     "assets/wheels/calc_fight-",
 )
 """…and the second wheel, `calc-fight` (calc.packages): the tracker's and the forecast's engines, which

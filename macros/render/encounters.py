@@ -1,6 +1,6 @@
 """A system's Encounters page: the ready-made fights of its `encounters.yaml`, each with its foes
 and a "Run in tracker" link that opens the tracker with them (`#fight=`, read by
-docs/assets/js/fight-link.mjs). Pure: data in, Markdown out.
+docs/assets/js/fight/link.mjs). Pure: data in, Markdown out.
 
 The fragment is the roster as JSON, deflated (raw DEFLATE, what the browser's
 DecompressionStream("deflate-raw") reads) and base64url-encoded:

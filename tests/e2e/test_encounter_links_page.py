@@ -231,9 +231,9 @@ def test_the_qr_library_is_not_loaded_by_a_calculator_page(phone, site) -> None:
     page.goto(urljoin(site.base, "countup/calculators/hit/"))
     page.wait_for_selector(".cc-calc[data-cc-state='done']")
     page.wait_for_selector("html[data-cc-offline=ready]", state="attached")  # the precache filled
-    assert not [u for u, _ in requests if "vendor/" in u or "fight-qr" in u]  # not a byte of them
+    assert not [u for u, _ in requests if "vendor/" in u or "fight/qr" in u]  # not a byte of them
     caches = json.loads((site.dir / "sw.js").read_text().split("const CACHES = ", 1)[1].split(";\n", 1)[0])
-    for file in (QR_LIBRARY, "assets/js/fight-qr.mjs"):
+    for file in (QR_LIBRARY, "assets/js/fight/qr.mjs"):
         tiers = [c.get("later", False) for c in caches for url, *_ in c["files"] if url == file]
         assert tiers == [True], file  # listed for offline use, with the tracker pages (later)
     print(f"\ntaps to set up six combatants: {TAPS}")

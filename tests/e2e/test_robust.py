@@ -235,7 +235,7 @@ def test_an_edit_made_just_before_a_link_stays_on_its_page(browser, site):
             page.locator(f".cc-calc input[data-input={name}]").fill("7")
             page.evaluate("window.__left = document.querySelector('.cc-calc')")
             assert page.evaluate("window.__left.dataset.ccPending") == "true"
-            # The edit carried the value to the system's other calculators at once (presets.mjs,
+            # The edit carried the value to the system's other calculators at once (presets/store.mjs,
             # by design); forget it, so a 7 on the next page could only come from the late debounce.
             page.evaluate("localStorage.removeItem('cc-current:action-points')")
             with page.expect_request(lambda r: r.url.split("?")[0] == target):

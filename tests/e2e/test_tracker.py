@@ -348,7 +348,7 @@ def test_health_states_from_the_rules_show_on_the_card(browser, site):
 
 
 def test_a_saved_preset_fills_the_add_form(browser, site):
-    """A foe saved in this system's calculators (presets.mjs's storage) is offered in the
+    """A foe saved in this system's calculators (presets/store.mjs's storage) is offered in the
     add-combatant form; picking it fills name, side, defenses and hit points; Add adds it."""
     system = "countup"
     context, page = phone_page(browser)

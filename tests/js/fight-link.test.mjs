@@ -1,11 +1,11 @@
-// Encounter links (docs/assets/js/fight-link.mjs): a roster survives the trip through the
+// Encounter links (docs/assets/js/fight/link.mjs): a roster survives the trip through the
 // fragment, a fragment written by the Encounters pages' Python (zlib raw DEFLATE) reads the same,
 // and a spoilt link is a clear error.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { test } from "node:test";
 
-import { FightLinkError, packFight, unpackFight } from "../../docs/assets/js/fight-link.mjs";
+import { FightLinkError, packFight, unpackFight } from "../../docs/assets/js/fight/link.mjs";
 
 const ROSTER = [
   { name: "Aria", side: "pc", values: { die: "d10", modifier: 1 } },
@@ -60,7 +60,7 @@ test("the fight as it stands carries damage and conditions; bad ones are refused
 });
 
 test("a players' link holds the players' view and never a foe's hit points", async () => {
-  const { isPlayersLink, packPlayers, unpackPlayers } = await import("../../docs/assets/js/fight-link.mjs");
+  const { isPlayersLink, packPlayers, unpackPlayers } = await import("../../docs/assets/js/fight/link.mjs");
   const { playersView } = await import("../../docs/assets/js/tracker/fighters.mjs");
   const view = {
     round: 2,

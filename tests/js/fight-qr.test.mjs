@@ -1,12 +1,12 @@
-// The QR code of an encounter link (docs/assets/js/fight-qr.mjs) with the pinned library from
+// The QR code of an encounter link (docs/assets/js/fight/qr.mjs) with the pinned library from
 // node_modules: the SVG path draws exactly the library's dark modules, shifted by the quiet zone,
 // a 12-combatant link fits, and a text too long for any QR code is null (the page says so).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import qrcode from "../../node_modules/qrcode-generator/dist/qrcode.mjs";
-import { QUIET, qrOf, qrPath } from "../../docs/assets/js/fight-qr.mjs";
-import { packFight } from "../../docs/assets/js/fight-link.mjs";
+import { QUIET, qrOf, qrPath } from "../../docs/assets/js/fight/qr.mjs";
+import { packFight } from "../../docs/assets/js/fight/link.mjs";
 
 /** The modules a path of `M x y h n v1 h-n z` runs paints, as "row,col" strings. */
 function painted(d) {

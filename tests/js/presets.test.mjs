@@ -1,9 +1,9 @@
-// The fighter-and-foe storage (docs/assets/js/presets.mjs): presets per system and role, the values
+// The fighter-and-foe storage (docs/assets/js/presets/store.mjs): presets per system and role, the values
 // carried between calculators, and export/import whose bad files change nothing.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { fits, LIMITS, openPresets, parseExport, PresetError, roleValues } from "../../docs/assets/js/presets.mjs";
+import { fits, LIMITS, openPresets, parseExport, PresetError, roleValues } from "../../docs/assets/js/presets/store.mjs";
 
 /** An in-memory Web Storage; `full` makes every write fail as a full quota does. */
 function memoryStorage() {

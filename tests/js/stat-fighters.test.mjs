@@ -1,11 +1,11 @@
-// The paste box's pure parts (docs/assets/js/stat-fighters.mjs) and the built-in presets of
-// presets.mjs: fair crypto dice, the answer cut into highlighted pieces, a fighter as the
+// The paste box's pure parts (docs/assets/js/statblock/fighters.mjs) and the built-in presets of
+// presets/store.mjs: fair crypto dice, the answer cut into highlighted pieces, a fighter as the
 // tracker's combatant, built-ins listed by role and found by name.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { builtinPresets, matchesName, presetText } from "../../docs/assets/js/presets.mjs";
-import { fighterPreset, pieces, rollAll, rollDie } from "../../docs/assets/js/stat-fighters.mjs";
+import { builtinPresets, matchesName, presetText } from "../../docs/assets/js/presets/store.mjs";
+import { fighterPreset, pieces, rollAll, rollDie } from "../../docs/assets/js/statblock/fighters.mjs";
 import { trackerCombatant } from "../../docs/assets/js/tracker/fighters.mjs";
 
 test("rollDie is fair: every face once over the residues, and biased draws are rejected", () => {

@@ -1,11 +1,11 @@
 // The fighter and the foe on a calculator's page: values carried from the reader's last calculator
 // of the system (with a note saying so and a way back to the defaults), and the preset picker
-// (save as…, use, rename, delete, export and import). Storage and checks live in presets.mjs;
+// (save as…, use, rename, delete, export and import). Storage and checks live in presets/store.mjs;
 // every name and message is put in as text (dom.mjs `el`), never as HTML.
 import { el, replace, siteHref, uid } from "../shared/dom.mjs";
-import { builtinPresets, fits, LIMITS, matchesName, openPresets, PresetError, ROLES, roleInputs, roleValues } from "../presets.mjs";
+import { builtinPresets, fits, LIMITS, matchesName, openPresets, PresetError, ROLES, roleInputs, roleValues } from "../presets/store.mjs";
 
-import { fighterPreset, mountStatPaste } from "../stat-paste.mjs";
+import { fighterPreset, mountStatPaste } from "../statblock/paste.mjs";
 
 const SITE_ROOT = new URL("../../../", import.meta.url);
 /** Option values of built-in presets start with a control character, which no saved name holds. */

@@ -3,7 +3,7 @@
 // (the initiative calculator's ruling inputs). What a field accepts is the engine's to say: the
 // form sends what was typed, and shows the engine's refusal naming the field.
 import { el, replace, uid } from "../shared/dom.mjs";
-import { openPresets, ROLES } from "../presets.mjs";
+import { openPresets, ROLES } from "../presets/store.mjs";
 import { fromPreset, typed } from "./state.mjs";
 import { button, fieldInput, labelled, readFieldInput, setFieldInput, shownValue } from "./ui.mjs";
 
@@ -17,7 +17,7 @@ export class AddForm {
     this.sideInput = el("select", { id: uid("tk-side") }, el("option", { value: "pc" }, "PC (player character)"), el("option", { value: "foe" }, "Foe (NPC or monster)"));
     const h = decl.health;
     this.maxInput = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", id: uid("tk-max"), value: h.default ?? "", required: true, "data-cc-health": "" });
-    // A fighter or foe saved in this system's calculators (presets.mjs), read when the list opens.
+    // A fighter or foe saved in this system's calculators (presets/store.mjs), read when the list opens.
     this.presetInput = el("select", { id: uid("tk-preset"), "data-tk-focus": "preset" });
     this.presetInput.addEventListener("focus", () => this.listPresets());
     this.presetInput.addEventListener("change", () => this.usePreset());

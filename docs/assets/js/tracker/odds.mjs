@@ -5,7 +5,7 @@
 // (`.cc-tk-odds[data-cc-request]`) and shows the figures its answer holds (`first_attack`,
 // `rounds`: calc/answers/first_attack.py, calc/answers/round_answer.py). No rule lives here.
 import { el, replace, siteHref, uid } from "../shared/dom.mjs";
-import { rollAll, rollDie } from "../stat-fighters.mjs";
+import { rollAll, rollDie } from "../statblock/fighters.mjs";
 import { button, fieldInput, figure, labelled, readFieldInput, setFieldInput, shownValue, SITE_ROOT, stepItem } from "./ui.mjs";
 
 

@@ -8,7 +8,7 @@
 // cards.mjs (order and cards), round.mjs (dice), alerts.mjs (problems kept on screen).
 import { el, replace } from "../shared/dom.mjs";
 import { registerServiceWorker } from "../boot/site-update.mjs";
-import { isPlayersLink } from "../fight-link.mjs";
+import { isPlayersLink } from "../fight/link.mjs";
 import { Alerts } from "./alerts.mjs";
 import { cardFromHash, rememberCards } from "./back-to-card.mjs";
 import { Cards } from "./cards.mjs";

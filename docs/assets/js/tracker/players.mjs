@@ -5,15 +5,15 @@
 // their own fight), so it opens offline wherever the tracker page is kept. The link is a snapshot
 // of the moment it was made: a new one (or the QR code again) shows the next turn.
 import { el, replace } from "../shared/dom.mjs";
-import { FightLinkError, packPlayers, unpackPlayers } from "../fight-link.mjs";
+import { FightLinkError, packPlayers, unpackPlayers } from "../fight/link.mjs";
 import { playersView } from "./fighters.mjs";
 
-/** Draw `url`'s QR code into `holder` (fight-qr.mjs, imported on first use with its library, so
+/** Draw `url`'s QR code into `holder` (fight/qr.mjs, imported on first use with its library, so
  * neither is downloaded before a QR code is asked for). Resolves to the SVG, or null (said). */
 export async function showQr(holder, url, what) {
   let drawQr;
   try {
-    ({ drawQr } = await import("../fight-qr.mjs"));
+    ({ drawQr } = await import("../fight/qr.mjs"));
   } catch {
     holder.hidden = false;
     replace(holder, el("p", { class: "cc-qr-none" }, "The QR code could not be drawn (offline before this page was kept for offline use?). The link works as it is."));

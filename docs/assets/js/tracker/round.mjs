@@ -4,7 +4,7 @@
 // form is open nothing can start a round over it — the round buttons bring it back into view —
 // and what was typed stays typed across the engine's answers.
 import { el, replace, uid } from "../shared/dom.mjs";
-import { rollDie } from "../stat-fighters.mjs";
+import { rollDie } from "../statblock/fighters.mjs";
 import { button } from "./ui.mjs";
 
 /** A uniform face total of `count` dice of `sides`: each face from the paste box's fair die

@@ -4,8 +4,8 @@
 // rules-data version says so), and "Link to this fight" packs the roster as it stands (with its
 // QR code; the players' link is players.mjs's).
 import { el } from "../shared/dom.mjs";
-import { FightLinkError, packFight, unpackFight } from "../fight-link.mjs";
-import { mountStatPaste } from "../stat-paste.mjs";
+import { FightLinkError, packFight, unpackFight } from "../fight/link.mjs";
+import { mountStatPaste } from "../statblock/paste.mjs";
 import { notFitting, rosterOf, stateFromRoster, trackerCombatant } from "./fighters.mjs";
 import { playersButton, showQr } from "./players.mjs";
 

@@ -82,7 +82,7 @@ export function typed(value) {
   return typeof value === "string" && /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : value;
 }
 
-/** A saved preset (presets.mjs: {name, values: {input: text}}) of `role` as what the add form
+/** A saved preset (presets/store.mjs: {name, values: {input: text}}) of `role` as what the add form
  * takes: {name, side (an attacker is a pc, a target a foe), values: {field: text} for the
  * tracker's fields and the fighter's inputs (odds.mjs) of the same input name, max (the health input's text) or null, used: [input
  * names taken]}. Nothing is checked here: the engine checks the combatant when it is added. */

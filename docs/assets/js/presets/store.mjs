@@ -1,7 +1,7 @@
 // The reader's fighter and foe, per system, in the browser's storage: the values last given
 // ("the current attacker and target", carried from one calculator to the next) and named presets
 // (save as…, pick, rename, delete, export and import as JSON). No DOM: the calculators' picker
-// (preset-picker.mjs) and the encounter tracker both use this module; unit-tested under
+// (calculator/preset-picker.mjs) and the encounter tracker both use this module; unit-tested under
 // `node --test` (tests/js/presets.test.mjs) with an in-memory storage.
 //
 // Which inputs belong to the attacker and which to the target is declared in the data

@@ -5,10 +5,10 @@
 // dark modules on a light square with the standard's quiet zone of four modules, in either
 // colour scheme (the stylesheet fixes both colours), with the link's text beside it.
 // `qrPath` is pure and unit-tested (tests/js/fight-qr.test.mjs).
-import { el, replace } from "./shared/dom.mjs";
+import { el, replace } from "../shared/dom.mjs";
 
 export const QUIET = 4; // light modules around the code (ISO/IEC 18004)
-const LIBRARY = "./vendor/qrcode.mjs";
+const LIBRARY = "../vendor/qrcode.mjs";
 const SVG = "http://www.w3.org/2000/svg";
 
 /** The library's QR code of `text`, or null when `text` is too long for any QR code. Error

@@ -1,6 +1,6 @@
-// The paste box's pure parts (stat-paste.mjs shows them): fair crypto dice for rolled hit
+// The paste box's pure parts (paste.mjs shows them): fair crypto dice for rolled hit
 // points, a fighter of calc/inputs/statblock.py's answer as preset text, the pasted text cut into highlighted pieces. No DOM; unit-tested under node --test.
-import { presetText } from "./presets.mjs";
+import { presetText } from "../presets/store.mjs";
 
 /** A fair face of a d`sides` from crypto.getRandomValues (rejection sampling, no modulo bias). */
 export function rollDie(sides, random = (n) => crypto.getRandomValues(new Uint32Array(n))) {
@@ -15,7 +15,7 @@ export function rollAll(needed, roll = rollDie) {
   return needed.flatMap((d) => Array.from({ length: d.count }, () => roll(d.sides)));
 }
 
-/** A fighter's values as a preset keeps them ({input: text}), for presets.mjs and the tracker. */
+/** A fighter's values as a preset keeps them ({input: text}), for presets/store.mjs and the tracker. */
 export function fighterPreset(fighter) {
   return { name: fighter.name, values: Object.fromEntries(Object.entries(fighter.values).map(([k, v]) => [k, presetText(v)])) };
 }

@@ -4,16 +4,16 @@
 // every recognised field highlighted and linked to its rule, the text it did not recognise named
 // as notes, refused values with their reason, errors next to the box. Hit points can be rolled
 // from the hit dice: the faces are drawn here with crypto.getRandomValues and sent back, so Python
-// stays pure. Used by the calculators' preset picker (preset-picker.mjs) and the tracker's add
+// stays pure. Used by the calculators' preset picker (calculator/preset-picker.mjs) and the tracker's add
 // form (tracker/setup.mjs). Every string is put in as text (dom.mjs `el`), never HTML.
-import { calcWorker } from "./boot/calc-worker-client.mjs";
-import { el, replace, siteHref, uid } from "./shared/dom.mjs";
-import { builtinPresets, matchesName } from "./presets.mjs";
-import { fighterPreset, pieces, rollAll } from "./stat-fighters.mjs";
+import { calcWorker } from "../boot/calc-worker-client.mjs";
+import { el, replace, siteHref, uid } from "../shared/dom.mjs";
+import { builtinPresets, matchesName } from "../presets/store.mjs";
+import { fighterPreset, pieces, rollAll } from "./fighters.mjs";
 
 export { fighterPreset };
 
-const SITE_ROOT = new URL("../../", import.meta.url);
+const SITE_ROOT = new URL("../../../", import.meta.url);
 const HP_LABELS = { printed: "As printed", average: "Average of the hit dice", rolled: "Rolled from the hit dice" };
 const DEBOUNCE_MS = 350;
 
