@@ -47,14 +47,15 @@ def fighter_entry(
     calculator = str(spec.get("calculator", "round"))
     own = fighter.inputs_for(fight, c["id"], c["id"], calculator, data, options, states)
     spent_of = {key: held for held, key, _ in systems.engine(data.id).FIGHT.ROUND_VALUES}
-    declared = {d["name"]: d for d in data.calculator(calculator)["inputs"]}
+    inputs_by_name = {d["name"]: d for d in data.calculator(calculator)["inputs"]}
     entry: dict[str, Any] = {}
     for field in fields:
         name = field["name"]
         if name in own:
             entry[name] = own[name]
-        elif name in declared:
-            entry[name] = declared.to_json([declared[name]], {name: declared.value(declared[name], None, name)})[name]
+        elif name in inputs_by_name:
+            decl = inputs_by_name[name]
+            entry[name] = declared.to_json([decl], {name: declared.value(decl, None, name)})[name]
         elif name in c["values"]:
             entry[name] = _field_value(field, c["values"][name])
         elif name in spent_of:  # spent this round (active-defense's reserves): the rest of it starts less these
