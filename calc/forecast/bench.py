@@ -19,6 +19,7 @@ from typing import Any
 
 from calc import evaluate
 from calc.errors import CalcError
+from calc.forecast import chain, fixed_fight, fixed_order, half_rounds
 
 TARGET_MS = 250
 
@@ -124,11 +125,9 @@ def lifted_cases() -> list[tuple[str, str, dict[str, Any]]]:
 def lifted() -> Iterator[None]:
     """The fixed-order forecast's bounds (and the chain's work and steps bounds it meets) raised
     while a lifted case runs, put back after: a measurement, never the product's limits."""
-    from calc.forecast import chain, fixed_order, half_rounds
-
     raised = [
-        (fixed_order, "MAX_WORK"), (fixed_order, "MAX_FOLLOWED"), (chain, "MAX_WORK"), (chain, "MAX_STEPS"),
-        (half_rounds, "MAX_MOVES"), (fixed_order, "MAX_STEPS"), (chain, "MAX_MOVE_BITS"),
+        (fixed_order, "MAX_WORK"), (fixed_fight, "MAX_FOLLOWED"), (chain, "MAX_WORK"), (chain, "MAX_STEPS"),
+        (half_rounds, "MAX_MOVES"), (fixed_fight, "MAX_STEPS"), (chain, "MAX_MOVE_BITS"),
     ]  # fmt: skip
     saved = [getattr(module, name) for module, name in raised]
     for module, name in raised:

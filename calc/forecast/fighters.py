@@ -112,7 +112,7 @@ def focus_bound(targets: dict[str, tuple[int, ...]], states: Sequence[int], outs
 
 class Sides:
     """Who is on which side, whom each side attacks (focus fire, down its list) and when a side is
-    out: what every kind of forecast round shares (`walk.FocusWalk`, `fixed_order.Rules`)."""
+    out: what every kind of forecast round shares (`walk.FocusWalk`, `fixed_fight.Rules`)."""
 
     def __init__(self, fighters: Sequence[Any], policies: dict[str, str]) -> None:
         self.fighters = tuple(fighters)

@@ -19,16 +19,12 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from calc.chains.reached import Reached
-from calc.forecast import chain
-from calc.forecast.fighters import Health
+from calc.forecast import chain, fixed_fight
+from calc.forecast.fixed_fight import Actor, Healths, Order, Rules
 
-if TYPE_CHECKING:
-    from calc.forecast.fixed_order import Actor, Order, Rules
-
-Healths = tuple[Health, ...]
 OVER: tuple[()] = ()
 """The order kept for a fight that is over: who would act no longer matters."""
 
@@ -54,9 +50,7 @@ class MixedFight:
 
     @property
     def max_steps(self) -> int:
-        from calc.forecast import fixed_order  # the bound lives with the fixed-order chains (imports this module)
-
-        return fixed_order.MAX_STEPS
+        return fixed_fight.MAX_STEPS
 
     def side_out(self, side: str, healths: Healths) -> bool:
         return self.rules.side_out(side, healths)

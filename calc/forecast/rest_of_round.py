@@ -24,6 +24,7 @@ from calc.errors import InputError
 from calc.forecast import chain, fixed_order
 from calc.forecast.around import Around
 from calc.forecast.fighters import FOES, PARTY, Health
+from calc.forecast.fixed_fight import FixedFight, Rules
 from calc.forecast.order import tree_dag, trie
 from calc.inputs.data import SystemData
 
@@ -130,15 +131,15 @@ def mid_round(
 
 # --- initiative rolled once for the fight ------------------------------------------------------
 def fixed_forecast(
-    rules: fixed_order.Rules, order: list[int], acted: int, rounds: int, standing: Sequence[Any] | None = None
+    rules: Rules, order: list[int], acted: int, rounds: int, standing: Sequence[Any] | None = None
 ) -> chain.Forecast:
     """The fight under its known order, every round, started from the rest of this round (its turns
     then the end-of-round rolls); the blocks and dodges a defender holds count from `standing`
     (each fighter's round state now: what it has left this round), fresh when not given, and
     fresh in every later round."""
     fixed_order.check_work(1, rules.state_bound())  # one order, known: the same check as a fresh fight's
-    fight = fixed_order.FixedFight(rules, tuple((i,) for i in order))
-    rest_of = fixed_order.FixedFight(rules, tuple((i,) for i in order[acted:]))
+    fight = FixedFight(rules, tuple((i,) for i in order))
+    rest_of = FixedFight(rules, tuple((i,) for i in order[acted:]))
 
     def rest(healths: Healths) -> list[tuple[int, Healths]]:
         if standing is None:
@@ -152,7 +153,7 @@ def fixed_forecast(
 
 
 def fixed_or_mixed(
-    rules: fixed_order.Rules, totals: Any, split: fixed_order.Split, strict: bool, inputs: dict[str, Any],
+    rules: Rules, totals: Any, split: fixed_order.Split, strict: bool, inputs: dict[str, Any],
     data: SystemData, standing: Sequence[Any] | None = None,
 ) -> tuple[chain.Forecast, int, list[dict[str, str]]]:  # fmt: skip
     """Initiative rolled once: the mixture over every order the rolls can set (a fresh fight), or

@@ -12,7 +12,7 @@ import pytest
 
 import calc
 import calc.systems.active_defense  # noqa: F401  (the package shadows its forecast module's name)
-from calc.forecast import fixed_order
+from calc.forecast import fixed_fight, fixed_order
 from calc.inputs import data, declared
 from tests.calc import forecast_cases as cases
 from tests.calc.ad_fight_oracle import initiative_orders, oracle
@@ -105,11 +105,11 @@ def test_the_reserve_is_shared_over_every_attacker():
 
 @pytest.mark.parametrize("mid_round", [False, True])
 def test_the_fixed_order_chains_keep_their_own_steps_bound(mid_round, monkeypatch):
-    """The fixed-order chains count their steps in their own unit (`fixed_order.MAX_STEPS`), not the
+    """The fixed-order chains count their steps in their own unit (`fixed_fight.MAX_STEPS`), not the
     rolled rounds' (`chain.MAX_STEPS`), also when the fight starts mid-round (wrapped)."""
     extra = {"order": [{"name": "Hero"}, {"name": "Orc"}], "acted": 1} if mid_round else {}
     assert run([HERO], [ORC], **extra)["chances"]
-    monkeypatch.setattr(fixed_order, "MAX_STEPS", 50)
+    monkeypatch.setattr(fixed_fight, "MAX_STEPS", 50)
     with pytest.raises(calc.errors.InputError) as err:
         run([HERO], [ORC], **extra)
     assert "more than 50 steps" in err.value.reason

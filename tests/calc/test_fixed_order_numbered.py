@@ -1,4 +1,4 @@
-"""Initiative rolled once: `fixed_order.Rules.round_numbered` numbers a round's states and caches
+"""Initiative rolled once: `fixed_fight.Rules.round_numbered` numbers a round's states and caches
 each group's turns, and each state's end-of-round rolls, by those numbers; `MixedFight` caches,
 per order, the chain state each numbered healths makes. A cache that handed back another entry
 (another group's turns, another point's rolls, another order's state) would change a round: every

@@ -8,7 +8,7 @@ import pytest
 
 from calc import evaluate
 from calc.errors import InputError
-from calc.forecast import fixed_order
+from calc.forecast import fixed_fight
 from calc.forecast.bench import cases
 
 
@@ -24,13 +24,13 @@ def _doubled(inputs: dict) -> dict:
 
 def test_two_against_two_refused_after_the_first_order(monkeypatch: pytest.MonkeyPatch) -> None:
     followed = []
-    count = fixed_order.Rules.count
+    count = fixed_fight.Rules.count
 
-    def counting(self: fixed_order.Rules) -> None:
+    def counting(self: fixed_fight.Rules) -> None:
         followed.append(1)
         count(self)
 
-    monkeypatch.setattr(fixed_order.Rules, "count", counting)
+    monkeypatch.setattr(fixed_fight.Rules, "count", counting)
     inputs = _doubled(_inputs("active-defense", "2 against 2"))
     request = {"system": "active-defense", "calculator": "forecast", "inputs": inputs}
     with pytest.raises(InputError) as refused:
@@ -39,7 +39,7 @@ def test_two_against_two_refused_after_the_first_order(monkeypatch: pytest.Monke
     assert "first order of who acts when alone reaches" in refused.value.reason
     assert "75 orders" in refused.value.reason
     assert "states so far" in refused.value.reason and "states or more" in refused.value.reason
-    assert len(followed) < fixed_order.MAX_FOLLOWED / 4  # one order's chain, not the whole bound
+    assert len(followed) < fixed_fight.MAX_FOLLOWED / 4  # one order's chain, not the whole bound
 
 
 def test_one_against_one_still_answered() -> None:

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import pytest
 
-from calc.forecast import chain, fixed_mixture, fixed_order
+from calc.forecast import chain, fixed_fight, fixed_mixture, fixed_order
 from calc.inputs import data, declared
 
 AP = import_module("calc.systems.action_points.forecast")  # the module: the package binds `forecast` to its function
@@ -112,8 +112,8 @@ def test_alike_fighters_with_another_turn_between_them_are_different_fights():
     twin acts first: the fold must not swap them, while two adjacent turns may be."""
     rules, _, _ = built(AD, "active-defense", AD_ALIKE)
 
-    def run(order: fixed_order.Order) -> chain.Forecast:
-        return chain.forecast(cast(Any, fixed_order.FixedFight(rules, order)), 12)
+    def run(order: fixed_fight.Order) -> chain.Forecast:
+        return chain.forecast(cast(Any, fixed_fight.FixedFight(rules, order)), 12)
 
     apart, swapped = run(((0,), (2,), (1,))), run(((1,), (2,), (0,)))
     assert apart.party != swapped.party

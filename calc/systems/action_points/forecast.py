@@ -15,9 +15,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from calc.forecast import answer, fixed_order, rest_of_round
+from calc.forecast import answer, fixed_fight, fixed_order, rest_of_round
 from calc.forecast.fighters import policies, targets_step
-from calc.forecast.fixed_order import Actor, Blow
+from calc.forecast.fixed_fight import Actor, Blow
 from calc.forecast.inputs import each
 from calc.inputs import declared
 from calc.inputs.data import SystemData
@@ -136,7 +136,7 @@ class Attacks:
     def alike(self, styles: Sequence[str]) -> tuple[Any, ...] | None:
         """Everything the turn's blows read, when they never read the attacker's own health (its
         wounds, which change only under the wounds rule): equal for two fighters whose blows are
-        the same (`fixed_order.Actor.alike`)."""
+        the same (`fixed_fight.Actor.alike`)."""
         if self.rules.wounds:
             return None
         hits = tuple(
@@ -154,7 +154,7 @@ class Attacks:
         return [(k, h, r) for h, k in out.items()]
 
 
-def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, list[Dist], fixed_order.Split]:
+def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_fight.Rules, list[Dist], fixed_order.Split]:
     """The fight's actors, their initiative totals and how a tie among them is settled."""
     rules = Rules(inputs, data)
     specs = each(inputs, lambda side, i, item: spec(side, i, item, inputs, data))
@@ -201,7 +201,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, 
             )
         )
     split = fixed_order.rerolled(totals, True) if inputs["tie_reroll"] == "with_bonus" else fixed_order.evenly
-    return fixed_order.Rules(actors, policies(inputs)), totals, split
+    return fixed_fight.Rules(actors, policies(inputs)), totals, split
 
 
 def forecast(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:

@@ -16,9 +16,9 @@ from typing import Any
 
 from calc.chains.rounds import attack_damage
 from calc.errors import InputError
-from calc.forecast import answer, fixed_order, rest_of_round
+from calc.forecast import answer, fixed_fight, fixed_order, rest_of_round
 from calc.forecast.fighters import policies, targets_step
-from calc.forecast.fixed_order import Actor, Blow
+from calc.forecast.fixed_fight import Actor, Blow
 from calc.forecast.inputs import each
 from calc.inputs.data import SystemData
 from calc.numbers.dist import Dist
@@ -72,7 +72,7 @@ class Hands:
 
     def alike(self) -> tuple[Any, ...]:
         """Everything `hit` reads (never the attacker's own health): equal for two fighters whose
-        blows are the same (`fixed_order.Actor.alike`)."""
+        blows are the same (`fixed_fight.Actor.alike`)."""
         return tuple(self.scales), tuple((k, tuple(v)) for k, v in sorted(self.outcomes.items()))
 
     def hit(self, h: int, own: Any, target: Actor, health: int, left: int) -> list[tuple[int, int, int]]:
@@ -90,7 +90,7 @@ def _split(p: Fraction, p_land: Fraction, dealt: Dist, spent: bool) -> list[tupl
     return [(p * Fraction(w, d.total), x, spent) for x, w in d.weights() if w]
 
 
-def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, list[Dist], fixed_order.Split]:
+def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_fight.Rules, list[Dist], fixed_order.Split]:
     """The fight's actors, their initiative totals and how a tie among them is settled."""
     specs = each(inputs, lambda side, i, item: spec(side, i, item, inputs, data))
     for n, s in enumerate(specs):
@@ -129,7 +129,7 @@ def build(inputs: dict[str, Any], data: SystemData) -> tuple[fixed_order.Rules, 
         split = fixed_order.by_key([-s["inputs"]["defender_dex"] for s in specs], fixed_order.together)
     else:
         split = fixed_order.together
-    return fixed_order.Rules(actors, policies(inputs)), totals, split
+    return fixed_fight.Rules(actors, policies(inputs)), totals, split
 
 
 def _dropped(drops: int, hp: int) -> bool:
