@@ -24,7 +24,7 @@ from typing import Any
 from calc import evaluate, fight_bench
 from calc.browser import evaluate_json
 from calc.inputs import data
-from calc.numbers import bounds
+from calc.numbers import bounds, dice
 from calc.turns import helpers as turn_helpers
 from calc.turns import tracker as turns
 
@@ -107,8 +107,6 @@ def refusals(repeat: int = 3) -> list[dict[str, Any]]:
 
 def limits() -> dict[str, int]:
     """The cost limits of `calc.numbers.bounds` (and the dice parser's), as the benchmark prints them."""
-    from calc.numbers import dice
-
     return {
         "digits of an exact number": bounds.MAX_DIGITS,
         "digits of one product of distributions": bounds.MAX_PRODUCT_DIGITS,

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from calc import systems
 from calc.answers import result
 from calc.chains import rounds
 from calc.inputs import declared
@@ -88,8 +89,6 @@ def _rule(step: dict[str, str]) -> dict[str, str]:
 def hit_chance(attacker: Inputs, data: SystemData, extra: Callable[[Inputs], Inputs]) -> tuple[Any, list[dict]]:
     """The first attack's chance to hit and the hit calculator's reasons: that calculator on the
     attacker's inputs of the same names (and `extra`'s), its first chance ("Hit", "Attack lands")."""
-    from calc import systems  # the one engine lookup (imported here: the engines import this module)
-
     decls = data.calculator("hit")["inputs"]
     raw = {d["name"]: attacker[d["name"]] for d in decls if d["name"] in attacker} | extra(attacker)
     answer = systems.engine(data.id).CALCULATORS["hit"](declared.validate(decls, raw), data)

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc import systems
+from calc import evaluate, systems
 from calc.errors import InputError
 from calc.fight import legacy, resolve
 from calc.fight import state as st
 from calc.fight.actions import ACTIONS
+from calc.fight.before_turn import before_turn
+from calc.fight.forecast_request import forecast_request
 from calc.fight.view import view
 from calc.inputs import data as data_mod
 
@@ -78,9 +80,6 @@ def forecast(system_id: str, state: Any) -> dict[str, Any]:
     """The tracker's Forecast panel: the system's forecast calculator asked about `state` as it
     stands (`calc.fight.forecast_request`) → `{"request", "left_out", "result"}`; the forecast's
     own typed error (too many fighters, past its state bound) is raised as it is."""
-    from calc import evaluate  # calc imports calc.fight: read at call time
-    from calc.fight.forecast_request import forecast_request
-
     data = data_mod.system(system_id)
     rules = Remembered(systems.engine(system_id).FIGHT)
     fight, _ = st.checked(data, state, rules)
@@ -95,8 +94,6 @@ def forecast(system_id: str, state: Any) -> dict[str, Any]:
 def before(system_id: str, state: Any, attacker: Any, target: Any) -> dict[str, Any]:
     """The acting combatant's odds card: the chance `target` drops before it acts again, every foe
     of it who acts before its next turn attacking it (`calc.fight.before_turn`)."""
-    from calc.fight.before_turn import before_turn
-
     data = data_mod.system(system_id)
     rules = Remembered(systems.engine(system_id).FIGHT)
     fight, _ = st.checked(data, state, rules)

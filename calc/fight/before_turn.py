@@ -31,6 +31,7 @@ from calc.answers import result
 from calc.chains import rounds
 from calc.errors import InputError
 from calc.fight import fighter
+from calc.fight.forecast_request import SIDES, forecast_request
 from calc.inputs import declared
 from calc.inputs.data import SystemData
 from calc.turns.helpers import tracker
@@ -89,8 +90,6 @@ def _rolled_next(fight: Mapping[str, Any], data: SystemData, options: Mapping[st
                  target: Mapping[str, Any]) -> dict[Seq, Fraction]:  # fmt: skip
     """Initiative rolled each round: every order the next round can take (the system's forecast
     round, for the fighters still in the fight), cut at the target's turn, with its chance."""
-    from calc.fight.forecast_request import SIDES, forecast_request
-
     built = forecast_request(fight, data, options, health)
     if built is None:
         raise InputError("target", f"{data.name} has no forecast round to draw the next round's order from")
