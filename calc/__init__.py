@@ -27,7 +27,7 @@ def evaluate(request: Mapping[str, Any], first_attack: bool = True) -> dict[str,
     input at fault.
     """
     if not isinstance(request, Mapping):
-        raise InputError(None, "the request must be an object with system, calculator and inputs")
+        raise InputError("request", "must be an object with system, calculator and inputs")
     unknown = sorted(set(request) - {"system", "calculator", "inputs"})
     if unknown:
         raise InputError(unknown[0], "is not part of a request (system, calculator, inputs)")

@@ -61,12 +61,7 @@ def _add_statblock(calcs: Any) -> None:
 
 def _statblock(args: argparse.Namespace) -> dict[str, Any]:
     text = sys.stdin.read() if args.text == "-" else args.text
-    rolls = None
-    if args.rolls is not None:
-        try:
-            rolls = json.loads(args.rolls)
-        except ValueError:
-            raise InputError("rolls", "must be JSON (a list of die faces)") from None
+    rolls = None if args.rolls is None else bounds.loads(args.rolls, "rolls")  # nesting bounded before it is read
     return statblock.parse(args.system, text, hp=args.hp, rolls=rolls)
 
 
@@ -128,17 +123,14 @@ def _add_fight(calcs: Any) -> None:
 
 
 def _fight(args: argparse.Namespace) -> dict[str, Any]:
-    try:
-        action = json.loads(args.action)
-    except ValueError:
-        raise InputError("action", "must be JSON") from None
+    action = bounds.loads(args.action, "action")  # nesting and length bounded before it is read
     state = None
     if args.state:
         try:
             text = sys.stdin.read() if args.state == "-" else open(args.state, encoding="utf-8").read()  # noqa: SIM115
-            state = json.loads(text)
         except (OSError, ValueError) as err:
-            raise InputError("state", f"cannot be read as JSON ({err})") from None
+            raise InputError("state", f"cannot be read ({err})") from None
+        state = bounds.loads(text, "state", bounds.MAX_REQUEST_TEXT)  # a whole fight, as the browser sends it
     from calc import fight  # calc-fight (calc.packages): only this command needs it
 
     return fight.act(args.system, state, action)

@@ -66,7 +66,7 @@ def evaluate_json(request_text: str) -> str:
     form's request)."""
     shown: dict[str, Any] = {}
     try:
-        request = bounds.loads(request_text, None, bounds.MAX_REQUEST_TEXT)  # nesting bounded before it is read
+        request = _request(request_text)
         kind = _kind(request)
         if kind:
             handler, _package = KINDS[kind]
@@ -83,11 +83,19 @@ def evaluate_json(request_text: str) -> str:
         return json.dumps({**err.to_json(), **shown})
 
 
+def _request(request_text: Any) -> Any:
+    """The request read from its JSON text, its nesting bounded before it is read; a text that
+    is no JSON (or no text) is an error naming the request."""
+    if not isinstance(request_text, str):
+        raise InputError("request", f"must be JSON text (got {type(request_text).__name__})")
+    return bounds.loads(request_text, "request", bounds.MAX_REQUEST_TEXT)
+
+
 def package_needed(request_text: str) -> str:
     """The package (`calc.packages.PACKAGES`) a request's JSON text needs beyond `calc`, or `calc`:
     the worker loads it first. A text that does not parse needs `calc` only (it is refused there)."""
     try:
-        request = bounds.loads(request_text, None, bounds.MAX_REQUEST_TEXT)
+        request = _request(request_text)
     except CalcError:
         return packages.BASE
     kind = _kind(request)

@@ -54,7 +54,7 @@ def act(system_id: str, state: Any, action: Any) -> dict[str, Any]:
     if not isinstance(action, dict):
         raise InputError("action", "must be an object with a type")
     kind = action.get("type")
-    if kind not in ACTIONS and kind != "load":
+    if not isinstance(kind, str) or (kind not in ACTIONS and kind != "load"):
         raise InputError("action.type", f"must be one of {', '.join(sorted([*ACTIONS, 'load']))}")
     dropped: list[dict] = []
     if kind == "load":

@@ -129,7 +129,7 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
     ids = {c["id"]: i for i, c in enumerate(fight["combatants"])}
     who, aim = action.get("id"), action.get("target")
     for key, ident in (("id", who), ("target", aim)):
-        if ident not in ids:
+        if not isinstance(ident, str) or ident not in ids:
             raise InputError(f"action.{key}", f"no combatant has the id {declared.shown(ident)}")
     if who == aim:
         raise InputError("action.target", "a combatant does not attack itself here")

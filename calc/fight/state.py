@@ -13,6 +13,7 @@ reads a saved state leniently instead: what can be read is kept and the rest is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -130,8 +131,12 @@ def checked_options(data: SystemData, raw: Any, where: str = "options") -> dict[
     return out
 
 
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
+"""A whole number as a form sends it: one sign at most, ASCII digits (`int` would take "٣" and "1_0")."""
+
+
 def _whole(raw: Any, where: str, low: int, high: int) -> int:
-    if isinstance(raw, str) and raw.strip().lstrip("+-").isdigit() and raw.strip().isascii() and len(raw) < 12:
+    if isinstance(raw, str) and _WHOLE_TEXT.fullmatch(raw.strip()) and len(raw) < 12:
         raw = int(raw.strip())  # a number typed in a form, sent as its text
     if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
         raise InputError(where, f"must be a whole number from {low} to {high} (got {declared.shown(raw)})")
@@ -211,7 +216,16 @@ def _steps(raw: Any) -> list[dict[str, str]]:
     if not isinstance(raw, list):
         return []
     keys = ("rule", "title", "url", "text")
-    return [{k: str(s.get(k, ""))[:TEXT_MAX] for k in keys} for s in raw[:50] if isinstance(s, Mapping)]
+    return [{k: _plain(s.get(k, ""), TEXT_MAX) for k in keys} for s in raw[:50] if isinstance(s, Mapping)]
+
+
+def _plain(raw: Any, most: int) -> str:
+    """A saved text as a short plain string: a number as its digits, anything else described
+    (`str` of a tampered list or of a number past 4,300 digits would raise or run long)."""
+    if isinstance(raw, str):
+        return raw[:most]
+    text = str(raw) if isinstance(raw, float | bool) or raw is None else declared.shown(raw)
+    return text[:most]
 
 
 def _rolls(raw: Any, where: str) -> dict[str, int]:
@@ -299,16 +313,16 @@ def _turn_input_names(data: SystemData) -> set[str]:
 
 
 def _turn(raw: Any, where: str, ids: set[str], shares: set[str]) -> dict[str, Any]:
-    if not isinstance(raw, Mapping) or raw.get("id") not in ids:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("id"), str) or raw["id"] not in ids:
         raise InputError(f"{where}.id", "names no combatant of the fight")
     entry = {
         "id": raw["id"],
-        "when": str(raw.get("when", ""))[:TEXT_MAX],
+        "when": _plain(raw.get("when", ""), TEXT_MAX),
         "rank": _whole(raw.get("rank", 1), f"{where}.rank", 1, MAX_ORDER),
         "why": _steps(raw.get("why")),
     }
     if raw.get("phase") is not None:
-        entry["phase"] = str(raw["phase"])[:ID_LIMIT]
+        entry["phase"] = _plain(raw["phase"], ID_LIMIT)
     if raw.get("inputs"):
         entry["inputs"] = _turn_inputs(raw["inputs"], f"{where}.inputs", shares)
     return entry
@@ -348,7 +362,7 @@ def _die(raw: Any, where: str) -> dict[str, Any]:
     """A dice entry kept in a state (a tie's re-roll): plain short texts, dice the parser reads."""
     if not isinstance(raw, Mapping):
         raise InputError(where, "must be a dice entry")
-    out: dict[str, Any] = {k: str(raw.get(k, ""))[:TEXT_MAX] for k in ("key", "dice", "label", "rule", "url")}
+    out: dict[str, Any] = {k: _plain(raw.get(k, ""), TEXT_MAX) for k in ("key", "dice", "label", "rule", "url")}
     if not out["key"] or len(out["key"]) > 2 * ID_LIMIT:
         raise InputError(f"{where}.key", "must be a dice key")
     dice.parse(out["dice"], f"{where}.dice")

@@ -25,31 +25,33 @@ MAX_FIGHTERS = 20
 HP_MODES = ("printed", "average", "rolled")
 
 _SIGN = {"+": 1, "-": -1, "−": -1, "–": -1}
-INT = r"[+\-−–]?\d{1,4}(?:st|nd|rd|th)?"
-DICE = r"\d{0,3}d\d{1,4}(?:\s*[+\-−–]\s*\d{1,4})?"
+# Digits are ASCII [0-9] throughout, never `\d`: that matches any script's digits ("٣"), which the
+# dice parser and the calculators' inputs refuse.
+INT = r"[+\-−–]?[0-9]{1,4}(?:st|nd|rd|th)?"
+DICE = r"[0-9]{0,3}d[0-9]{1,4}(?:\s*[+\-−–]\s*[0-9]{1,4})?"
 NAME = r"[A-Za-z][A-Za-z'\- ]{0,38}?"
 ITEM_SEP = r"\s*(?:,|&|\+|\band\b|/)\s*"
-ROUTINE_ITEM = rf"(?:(?:\d{{1,2}}\s+)?{NAME}\s*\(\s*{DICE}(?:\s*/\s*{DICE})*\s*\)?)"
+ROUTINE_ITEM = rf"(?:(?:[0-9]{{1,2}}\s+)?{NAME}\s*\(\s*{DICE}(?:\s*/\s*{DICE})*\s*\)?)"
 KINDS: dict[str, str] = {
     "integer": INT,
-    "hit-dice": r"\d{1,2}\s*(?:[+\-−–]\s*\d{1,2})?(?![\d/])",
-    "hit-points": rf"(?:{DICE}|{INT}(?:\s*[,/]\s*{INT}(?![\d\s]*(?:d|HD)))*)(?!\s*d)",
+    "hit-dice": r"[0-9]{1,2}\s*(?:[+\-−–]\s*[0-9]{1,2})?(?![0-9/])",
+    "hit-points": rf"(?:{DICE}|{INT}(?:\s*[,/]\s*{INT}(?![0-9\s]*(?:d|HD)))*)(?!\s*d)",
     "dice": DICE,
     "routine": rf"(?:{ROUTINE_ITEM}(?:{ITEM_SEP}{ROUTINE_ITEM})*|{DICE}(?:\s*/\s*{DICE})*)",
-    "weapon": rf"(?:[+\-−–]\d{{1,2}}\s*)?(?:{NAME}\s*)?\(?\s*{DICE}\s*\)?",
-    "critical": r"\d{1,2}(?:\s*[-–]\s*20)?\s*/\s*[×x*]\s*\d{1,2}",
+    "weapon": rf"(?:[+\-−–][0-9]{{1,2}}\s*)?(?:{NAME}\s*)?\(?\s*{DICE}\s*\)?",
+    "critical": r"[0-9]{1,2}(?:\s*[-–]\s*20)?\s*/\s*[×x*]\s*[0-9]{1,2}",
     "flag": r"",
     "text": r"[A-Za-z][A-Za-z'\- ]{0,38}[A-Za-z]",
 }
 """The kinds of value a grammar field may take, as regular expressions (case-insensitive)."""
 
 _COUNT = re.compile(
-    r"^(?P<name>.*?)\s*(?:\((?P<a>\d{1,2})\)|[×x]\s*(?P<b>\d{1,2}))\s*$|^(?P<c>\d{1,2})\s+(?P<rest>.+)$"
+    r"^(?P<name>.*?)\s*(?:\((?P<a>[0-9]{1,2})\)|[×x]\s*(?P<b>[0-9]{1,2}))\s*$|^(?P<c>[0-9]{1,2})\s+(?P<rest>.+)$"
 )
 
 
 def _int(text: str) -> int:
-    t = re.sub(r"(st|nd|rd|th)$", "", text.strip())
+    t = re.sub(r"(?i)(st|nd|rd|th)$", "", text.strip())  # read as the pattern matched it: "3RD" too
     sign = _SIGN.get(t[0], 0)
     return sign * int(t[1:]) if sign else int(t)
 
@@ -60,7 +62,7 @@ def _dice_text(text: str) -> str:
 
 
 def _dice_parts(text: str) -> tuple[int, int, int]:
-    m = re.fullmatch(r"(\d*)d(\d+)(?:([+-])(\d+))?", _dice_text(text))
+    m = re.fullmatch(r"([0-9]*)d([0-9]+)(?:([+-])([0-9]+))?", _dice_text(text))
     if not m:
         raise ValueError(text)
     bonus = int(m[4] or 0) * (-1 if m[3] == "-" else 1)
@@ -77,7 +79,7 @@ def _singular(name: str, count: int) -> str:
 def _routine(text: str) -> list[dict[str, Any]]:
     """'2 claws (1d8/1d8) and bite (2d6)' → claw 1d8, claw 1d8, bite 2d6; '1d3/1d3/1d6' → three
     attacks named by number."""
-    items = re.findall(rf"(?:(\d{{1,2}})\s+)?({NAME})\s*\(\s*({DICE}(?:\s*/\s*{DICE})*)", text, re.I)
+    items = re.findall(rf"(?:([0-9]{{1,2}})\s+)?({NAME})\s*\(\s*({DICE}(?:\s*/\s*{DICE})*)", text, re.I)
     if not items:
         dice_list = [d.strip() for d in text.split("/")]
         return [{"name": f"Attack {i + 1}", "dice": _dice_text(d)} for i, d in enumerate(dice_list)]
@@ -93,7 +95,7 @@ def _routine(text: str) -> list[dict[str, Any]]:
 
 
 def _weapon(text: str) -> dict[str, Any]:
-    m = re.fullmatch(rf"(?:([+\-−–]\d{{1,2}})\s*)?(?:({NAME})\s*)?\(?\s*({DICE})\s*\)?", text.strip(), re.I)
+    m = re.fullmatch(rf"(?:([+\-−–][0-9]{{1,2}})\s*)?(?:({NAME})\s*)?\(?\s*({DICE})\s*\)?", text.strip(), re.I)
     assert m is not None
     parts: dict[str, Any] = {"dice": _dice_text(m[3])}
     if m[1]:
@@ -104,7 +106,7 @@ def _weapon(text: str) -> dict[str, Any]:
 
 
 def _hit_dice(text: str) -> dict[str, Any]:
-    m = re.fullmatch(r"(\d{1,2})\s*(?:([+\-−–])\s*(\d{1,2}))?", text.strip())
+    m = re.fullmatch(r"([0-9]{1,2})\s*(?:([+\-−–])\s*([0-9]{1,2}))?", text.strip())
     assert m is not None
     return {"count": int(m[1]), "bonus": _SIGN[m[2]] * int(m[3]) if m[2] else 0}
 
@@ -117,7 +119,7 @@ def _hit_points(text: str) -> dict[str, Any]:
 
 
 def _critical(text: str) -> dict[str, Any]:
-    m = re.fullmatch(r"(\d{1,2})(?:\s*[-–]\s*20)?\s*/\s*[×x*]\s*(\d{1,2})", text.strip())
+    m = re.fullmatch(r"([0-9]{1,2})(?:\s*[-–]\s*20)?\s*/\s*[×x*]\s*([0-9]{1,2})", text.strip())
     assert m is not None
     return {"threshold": int(m[1]), "multiplier": int(m[2])}
 

@@ -236,7 +236,7 @@ def _wound(raw: Any, where: str, data: SystemData) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise InputError(where, "must be a Wound: {name, critical, until}")
     rows = {row["name"]: row for row in data.table("wound-severity")}
-    if raw.get("name") not in rows:
+    if not isinstance(raw.get("name"), str) or raw["name"] not in rows:
         raise InputError(f"{where}.name", f"must be a row of the wound table ({', '.join(rows)})")
     critical = raw.get("critical", False)
     until = raw.get("until")
@@ -261,7 +261,7 @@ def _declaration(raw: Any, where: str) -> dict[str, Any]:
     move, action = raw.get("move", False), raw.get("action", "melee")
     if not isinstance(move, bool):
         raise InputError(f"{where}.move", "must be true or false")
-    if action not in ACTIONS:
+    if not isinstance(action, str) or action not in ACTIONS:
         raise InputError(f"{where}.action", f"must be one of {', '.join(ACTIONS)} (got {action!r})")
     return {"move": move, "action": action}
 
