@@ -156,12 +156,12 @@ def _short(value: Any) -> str:
     return text if len(text) < 600 else text[:600] + "…"
 
 
-def through(door: Any, *args: Any) -> Any:
+def through(door: Any, *args: Any, **kwargs: Any) -> Any:
     """The door's answer or its typed error naming a field; anything else, an untyped error or
     one past the time ceiling, fails the test with the request shown."""
     start, wall = time.process_time(), time.perf_counter()
     try:
-        answer = door(*args)
+        answer = door(*args, **kwargs)
     except CalcError as err:
         assert err.input is not None, f"{type(err).__name__} names no field: {err.reason} — from {_short(args)}"
         answer = err
@@ -231,7 +231,8 @@ STATBLOCKS = [  # tests/calc/test_statblock.py's adventure lines
 
 def test_statblock_digits_are_ascii_and_ordinals_any_case() -> None:
     # "٣TH": `\d` took the Arabic-Indic digit and int() the "TH" (a ValueError, issue #34)
-    assert through(statblock.parse, "countup", "Orc: AC ٣TH")["fighters"][0]["values"].get("ac") is None
+    refused = through(statblock.parse, "countup", "Orc: AC ٣TH")
+    assert isinstance(refused, CalcError) and refused.input == "text", refused  # no field: "٣" is no digit here
     assert through(statblock.parse, "countup", "Orc: AC 13TH, 3RD level")["fighters"][0]["values"]["ac"] == 13
 
 
