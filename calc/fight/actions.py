@@ -78,9 +78,12 @@ def edit(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict
     merged = {**old, **changes, "id": old["id"]}
     if "values" in changes and isinstance(changes["values"], dict):
         merged["values"] = {**old["values"], **changes["values"]}
-    if "max" in changes and "hp" not in changes and isinstance(changes["max"], int):
-        merged["hp"] = min(old["hp"] + changes["max"] - old["max"], changes["max"])  # the damage taken stays
+    derived = "max" in changes and "hp" not in changes and isinstance(changes["max"], int)
+    if derived:  # checked at full health, then the damage taken stays (down to the rules' floor)
+        merged["hp"] = changes["max"]
     c = st.checked_combatant(data, merged, "action.changes", rules)
+    if derived:
+        c = {**c, "hp": max(rules.lowest(c, data), min(old["hp"] + c["max"] - old["max"], c["max"]))}
     _unique_name(fight, c["name"], old["id"])
     return _with(fight, i, c)
 

@@ -67,6 +67,12 @@ class HitPointRules:
         lows = [_lowest(s) for s in self.states(c, data, options)]
         return min([0, *lows])
 
+    def lowest(self, c: dict[str, Any], data: SystemData) -> int:
+        """The lowest hit points the rules bring `c` to under any ruling: a combatant added, edited
+        or loaded below it is one no damage reaches (countup's −30, under Dead at −10). No ruling
+        moves the floor here."""
+        return self.floor(c, data, {})
+
     def health(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> dict[str, Any]:
         """`{"state": label or "", "rule": id or "", "url", "title", "acts": bool, "effects": [text]}`."""
         hp = c["hp"]

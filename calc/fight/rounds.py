@@ -33,12 +33,29 @@ def _people(fight: dict, data: SystemData, rules: Any, options: dict, round_no: 
                 continue
         elif not acts:
             continue
-        person = {"id": c["id"], "name": c["name"], "side": c["side"], **c["values"]}
-        phases = rules.acts_in(c, data)
-        if phases is not None:
-            person["acts_in"] = phases
-        out.append(person)
+        out.append(_person(c, data, rules))
     return out
+
+
+def _person(c: dict[str, Any], data: SystemData, rules: Any) -> dict[str, Any]:
+    """One combatant as `calc.turns.tracker` takes it."""
+    person = {"id": c["id"], "name": c["name"], "side": c["side"], **c["values"]}
+    phases = rules.acts_in(c, data)
+    if phases is not None:
+        person["acts_in"] = phases
+    return person
+
+
+def saved_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, dict[str, Any]]:
+    """The dice entries a state's saved faces were rolled on, by key: each combatant's initiative
+    dice of a first round (acting or not), and the pending round's dice and re-rolls. A face
+    under another key (a tie's re-roll kept with the round's rolls, a die no longer asked for)
+    is held to the least and most any of these dice show (`calc.fight.state.checked`)."""
+    people = [_person(c, data, rules) for c in fight["combatants"]]
+    listed = turns.dice_needed(data.id, people, 1, st.initiative_options(data, options)) if people else []
+    if fight["pending"] is not None:
+        listed += [*round_dice(fight, data, rules, options), *fight["pending"]["needs"]]
+    return {e["key"]: e for e in listed}
 
 
 def round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict[str, Any]]:

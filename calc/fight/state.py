@@ -203,6 +203,12 @@ def checked_combatant(data: SystemData, raw: Any, where: str, rules: Any) -> dic
         "tags": checked_tags(raw.get("tags"), f"{where}.tags"),
     }
     out.update(rules.check_extra(raw, where, data))
+    low = rules.lowest(out, data)
+    if out["hp"] < low:
+        raise InputError(
+            f"{where}.hp",
+            f"must be from {low} to {top}: {low} is the lowest hit points the rules count (got {out['hp']})",
+        )
     return out
 
 
@@ -298,7 +304,36 @@ def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tu
     state["turn"] = keep("turn", lambda: _whole(raw.get("turn", 0), "turn", 0, len(state["order"])), 0)
     state["notes"] = _steps(raw.get("notes"))
     state["pending"] = keep("pending", lambda: _pending(raw.get("pending")), None)
+    _hold_faces(state, data, rules, keep)
     return state, dropped
+
+
+def _hold_faces(state: dict[str, Any], data: SystemData, rules: Any, keep: Any) -> None:
+    """Every saved face within what its die shows (a d6 kept at 2000 is a state no roll reaches):
+    kept rolls and the pending round's, each by its dice entry (`calc.fight.rounds.saved_dice`);
+    `keep` drops (lenient) or refuses (strict) one that is not."""
+    from calc.fight import rounds  # rounds reads this module: imported at call time
+
+    entries = rounds.saved_dice(state, data, rules, typed_options(data, state["options"]))
+    if not entries:
+        return  # nobody rolls: no die to hold a face to (a roster emptied after its rolls)
+    ranges = {key: (*rounds.face_range(e), e["dice"]) for key, e in entries.items()}
+    widest = (min(r[0] for r in ranges.values()), max(r[1] for r in ranges.values()), "any die of the round")
+
+    def held(rolls: dict[str, int], where: str) -> dict[str, int]:
+        out = {}
+        for key, face in rolls.items():
+            low, high, dice_text = ranges.get(key, widest)
+            if low <= face <= high:
+                out[key] = face
+            else:
+                why = f"{dice_text} shows {low} to {high} (got {face})"
+                keep(f"{where}.{key}", lambda w=f"{where}.{key}", r=why: _raise(w, r), None)
+        return out
+
+    state["rolls"] = held(state["rolls"], "rolls")
+    if state["pending"] is not None:
+        state["pending"] = {**state["pending"], "rolls": held(state["pending"]["rolls"], "pending.rolls")}
 
 
 def _raise(where: str, reason: str) -> Any:

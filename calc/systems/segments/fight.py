@@ -19,6 +19,8 @@ from calc.inputs.data import SystemData
 from calc.turns.helpers import tracker
 
 RULE = "death-and-dying"
+DROP_AT = "drop_at"
+"""The round calculator's ruling of where a combatant drops (and, by the other reading, dies)."""
 DECLARED: dict[str, dict[str, Any]] = {"action": {}, "casting_time": {"action": "spell"}}
 """The initiative fields a round's declaration sets, each with the `when` under which the card
 offers it: the action type, and a spell's casting time (the Spell Initiative Chart's)."""
@@ -29,10 +31,16 @@ SHOWN = ("name", "label", "card_label", "type", "options", "min", "max", "help")
 class DropRules(HitPointRules):
     def states(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> list[dict[str, Any]]:
         states = super().states(c, data, options)
-        if options["drop_at"] != "minus-ten":
+        if options[DROP_AT] != "minus-ten":
             return states
         dead = {"label": "Dead", "rule": RULE, "fact": "dead_at", "when": "at-or-below"}
         return [{**dead, "value": data.fact(RULE, "dead_at")}, *states]
+
+    def lowest(self, c: dict[str, Any], data: SystemData) -> int:
+        """The floor under either reading of `drop_at`: a combatant brought to −10 under the other
+        reading keeps its hit points when the ruling changes back."""
+        ruling = next(d for d in data.calculator("round")["inputs"] if d["name"] == DROP_AT)
+        return min(self.floor(c, data, {DROP_AT: o["value"]}) for o in ruling["options"])
 
     def declaration(self, c: dict[str, Any], data: SystemData) -> list[dict[str, Any]]:
         decls = _declared(data)
