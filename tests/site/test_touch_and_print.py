@@ -90,6 +90,9 @@ SPILL_JS = """() => {
 }"""
 
 BACKGROUND_JS = "() => getComputedStyle(document.querySelector('.cc-gm-grid')).backgroundColor"
+WIDER_THAN_COLUMN_JS = """() => [...document.querySelectorAll(".cc-gm-screen table")]
+  .filter((t) => t.getBoundingClientRect().width > t.parentElement.getBoundingClientRect().width + 0.5)
+  .map((t) => t.dataset.ccTable)"""
 TABLE_WORDS_JS = """() => [...document.querySelectorAll(".cc-gm-screen table :is(th, td)")]
   .flatMap((cell) => cell.textContent.split(/\\s+/).filter(Boolean))"""
 BOXED_JS = """() => { for (const t of document.querySelectorAll(".cc-gm-screen table")) {
@@ -165,11 +168,13 @@ def test_gm_screen_print_keeps_words_headers_and_rows_whole(site: Path, desk, sy
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler's pdftotext")
 @pytest.mark.parametrize("system", GM_SYSTEMS)
 def test_gm_screen_prints_every_word_of_every_table(site: Path, desk, system: str) -> None:
-    """Paper does not scroll: printed to PDF on A4 landscape, every word of every table is on
-    the sheets (none clipped by a box), on two sheets at most, no word under 8 pt."""
+    """Paper does not scroll: printed to PDF on A4 landscape, every table fits its column and
+    every word of it is on the sheets (none clipped by a box), on two sheets at most, no word
+    under 8 pt."""
     desk.goto((site / system / "gm-screen" / "index.html").as_uri())
     desk.emulate_media(media="print")
     words = desk.evaluate(TABLE_WORDS_JS)
+    assert desk.evaluate(WIDER_THAN_COLUMN_JS) == []
     pdf = desk.pdf(format="A4", landscape=True, prefer_css_page_size=True)
     pages, _ = _pdf_pages(pdf)
     assert words and _missing_words(pdf, words) == []
