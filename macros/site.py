@@ -13,10 +13,10 @@ from mkdocs.exceptions import PluginError
 
 from calc import systems
 from calc.inputs import applies, declared
-from macros import catalog as catalog_mod
-from macros import loader
-from macros.catalog import Catalog, System
+from calc.inputs.data import SystemData
+from macros.check import loader
 from macros.export import export_system, exported
+from macros.load.catalog import ROOT, Catalog, System
 from macros.render import encounters, gm_screen, overview, rules, system_pages, tracker
 from macros.render.prose import Prose, page_title
 
@@ -24,7 +24,7 @@ from macros.render.prose import Prose, page_title
 def data_root() -> Path:
     """The checkout whose rules_data/ the build reads: `$CODEX_DATA_ROOT` (the tests' tiny and
     trial sites), else this one."""
-    return Path(os.environ.get("CODEX_DATA_ROOT", catalog_mod.ROOT))
+    return Path(os.environ.get("CODEX_DATA_ROOT", ROOT))
 
 
 def for_build() -> tuple[Site, dict[str, list[str]]]:
@@ -108,9 +108,7 @@ class Site:
         return out
 
     @cache  # noqa: B019 - one Site per build; tables are computed once
-    def system_data(self, system_id: str) -> Any:
-        from calc.inputs.data import SystemData
-
+    def system_data(self, system_id: str) -> SystemData:
         return SystemData(self.exported[system_id])
 
     def generated(self, system: System, table: dict) -> dict[str, Any]:

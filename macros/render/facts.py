@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from macros import cells
+from macros.load import cells
 from macros.render.prose import md_text
 
 

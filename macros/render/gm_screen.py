@@ -1,5 +1,5 @@
 """A system's GM screen: the sections its `system.yaml` declares under `gm_screen` (checked by
-`macros/screen.py`), one for each part of a fight, each item pulled from the data it names and
+`macros/check/screen.py`), one for each part of a fight, each item pulled from the data it names and
 linked to it: a rule's summary (and chosen facts), a ruling's title, a glossary term's definition,
 a table with the chosen columns. Nothing on the screen is typed twice. codex.css prints it in three
 columns on A4 landscape sheets with whole items per column; on a phone it is one column whose
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
-from macros import screen
+from macros.check import screen
 from macros.render.facts import fact_text
 from macros.render.prose import Prose, md_text, system_heading
 from macros.render.tables import grid

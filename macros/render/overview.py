@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from macros.catalog import RULING_PREFIX, Catalog, System
+from macros.load.catalog import RULING_PREFIX, Catalog, System
 from macros.render.prose import Prose, doc_path, md_text
 
 ASPECTS = (

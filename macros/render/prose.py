@@ -9,12 +9,11 @@ a focusable `<span tabindex="0">` described (`aria-describedby`) by a `role="too
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass, field
 from html import escape
 
-from macros.catalog import Catalog, System
-from macros.markup import Ref, substitute
+from macros.load.catalog import Catalog, System
+from macros.load.markup import Ref, substitute
 
 
 def doc_path(system_id: str, page: str) -> str:
@@ -28,27 +27,6 @@ def md_text(text: str) -> str:
     for ch in "\\[]*_`":
         out = out.replace(ch, "\\" + ch)
     return out
-
-
-def plain_text(system: System, text: str | None) -> str:
-    """Prose as one line of plain text, for a calculator's "why" step (shown as text, never as
-    HTML): a reference becomes its label or the title it names, emphasis and code marks go, and
-    line breaks fold. A reference to another system needs its own label (`[[kind:system/id|text]]`)."""
-    if not text:
-        return ""
-
-    def label(ref: Ref) -> str:
-        if ref.text or ref.system:
-            return ref.text or ref.id
-        index = {"rule": system.rules, "table": system.tables, "ruling": system.rulings, "term": system.terms}
-        entry = index[ref.kind][ref.id]
-        return entry.get("title") or entry.get("term", ref.id)
-
-    out = substitute(text, label)
-    for mark in ("**", "`"):
-        out = out.replace(mark, "")
-    out = re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"\1", out)  # *emphasis*
-    return " ".join(out.split())
 
 
 def system_heading(title: str, system_name: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from macros import cells
+from macros.load import cells
 from macros.render.prose import Prose, md_text
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from calc import systems
 from calc.errors import UnknownSystem
-from macros import catalog, loader
+from macros.check import loader
+from macros.load import catalog
 
 CATALOG = loader.load()
 SYSTEMS = list(CATALOG.systems.values())

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import calc
-from macros import loader
+from macros.check import loader
 
 CATALOG = loader.load()
 EXAMPLES = [

@@ -13,7 +13,7 @@ from calc import __main__ as cli
 from calc import browser, evaluate
 from calc.errors import InputError
 from calc.inputs import statblock
-from macros.catalog import sources_dir
+from macros.load.catalog import sources_dir
 
 SOURCES = {
     "countup": "000_f18d0956b4cf3fce.txt",

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from macros import catalog, coverage, loader
+from macros.check import coverage, loader
+from macros.load import catalog
 
 GOOD = Path(__file__).parent / "fixtures" / "good"
 
@@ -403,7 +404,7 @@ def test_coverage_checks_quote_and_overlap(root: Path) -> None:
 def test_a_tracker_needs_the_engines_turns_module(root: Path) -> None:
     import dataclasses
 
-    from macros import crossref
+    from macros.check import crossref
 
     cat = loader.load(root)
     system = cat.systems["countup"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hostile import CASES, make
 
-from macros import catalog
+from macros.load import catalog
 
 MEMORY_CAP = 1024 * 1024 * 1024  # bytes of address space for the whole check (today's bomb wanted 1.3 GB)
 TIME_CAP = 20  # seconds; the cases take well under a second on an idle machine
@@ -43,7 +43,7 @@ def test_hostile_file_gives_one_located_problem_quickly_in_bounded_memory(tmp_pa
 
 def test_the_limits_leave_room_for_real_files(tmp_path: Path) -> None:
     """Just under each limit still loads: the caps refuse bombs, not big honest files."""
-    from macros import yamlsource
+    from macros.load import yamlsource
 
     path = tmp_path / "big.yaml"
     depth = yamlsource.MAX_DEPTH - 1

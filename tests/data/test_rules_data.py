@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from macros import catalog, coverage, loader, schema
+from macros.check import coverage, loader
+from macros.load import catalog, schema
 
 CATALOG = loader.load(complete=True)
 SOURCES = catalog.sources_dir(CATALOG.root)

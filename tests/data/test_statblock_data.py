@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from macros import loader
-from macros.catalog import ROOT, sources_dir
+from macros.check import loader
+from macros.load.catalog import ROOT, sources_dir
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from macros import loader
+from macros.check import loader
 from macros.export import exported
 from macros.render.encounters import fight_fragment
 from macros.site import Site

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from site_html import Tables, page_html
 
-from macros import catalog, loader, screen
+from macros.check import loader, screen
+from macros.load import catalog
 from macros.render import gm_screen
 from macros.render.facts import fact_text
 from macros.render.prose import Prose

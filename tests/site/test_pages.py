@@ -16,7 +16,8 @@ from site_html import page_html
 
 from calc.inputs import applies, declared
 from calc.inputs import data as calc_data
-from macros import catalog, loader
+from macros.check import loader
+from macros.load import catalog
 from macros.render.calculator import calculator_block, json_attribute
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))

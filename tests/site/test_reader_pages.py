@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from site_html import page_html
 
-from macros import catalog, loader
+from macros.check import loader
+from macros.load import catalog
 
 SYSTEMS = list(loader.load().systems.values())
 

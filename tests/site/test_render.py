@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from macros import loader, markup
+from macros.check import loader
+from macros.load import markup
+from macros.load.markup import plain_text
 from macros.render import overview, rules, system_pages
-from macros.render.prose import Prose, md_text, plain_text
+from macros.render.prose import Prose, md_text
 from macros.render.tables import table_block
 from macros.site import Site
 

@@ -22,7 +22,7 @@ import pytest
 import yaml
 from site_html import ROOT, mkdocs_build, page_html
 
-from macros import catalog
+from macros.load import catalog
 from macros.site import SYSTEM_PAGES
 
 COPIED = ("rules_data", "calc", "macros", "docs", "overrides", "mkdocs.yml")

@@ -11,8 +11,9 @@ import pytest
 from site_html import html_tables, page_html
 
 from calc.inputs.data import SystemData
-from macros import catalog, loader
+from macros.check import loader
 from macros.export import export_system
+from macros.load import catalog
 
 CATALOG = loader.load()
 ORACLE_DIR = Path(__file__).parent / "oracles"

@@ -1,7 +1,8 @@
 """The inline reference markup of prose fields: `[[kind:id]]`, `[[kind:system/id|text]]`.
 
 Parsing lives here, once, so the checker (does every reference resolve?) and the renderers (what
-does it become?) read the same grammar.
+does it become?) read the same grammar; so does `plain_text`, the prose as the engines show it
+(a calculator's "why" step), exported before any page is rendered.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from macros.load.catalog import System
 
 KINDS = ("term", "rule", "ruling", "table")
 
@@ -93,3 +96,24 @@ def substitute(text: str, replace) -> str:
         last = ref.end
     out.append(text[last:])
     return "".join(out)
+
+
+def plain_text(system: System, text: str | None) -> str:
+    """Prose as one line of plain text, for a calculator's "why" step (shown as text, never as
+    HTML): a reference becomes its label or the title it names, emphasis and code marks go, and
+    line breaks fold. A reference to another system needs its own label (`[[kind:system/id|text]]`)."""
+    if not text:
+        return ""
+
+    def label(ref: Ref) -> str:
+        if ref.text or ref.system:
+            return ref.text or ref.id
+        index = {"rule": system.rules, "table": system.tables, "ruling": system.rulings, "term": system.terms}
+        entry = index[ref.kind][ref.id]
+        return entry.get("title") or entry.get("term", ref.id)
+
+    out = substitute(text, label)
+    for mark in ("**", "`"):
+        out = out.replace(mark, "")
+    out = re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"\1", out)  # *emphasis*
+    return " ".join(out.split())

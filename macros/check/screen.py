@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from macros.catalog import System, Where
-from macros.problems import Problem, suggest
+from calc import systems
+from calc.inputs.data import SystemData
+from macros.load.catalog import System, Where
+from macros.load.engine_view import engine_view
+from macros.load.problems import Problem, suggest
 
 SECTIONS = {
     "initiative": "Initiative",
@@ -123,12 +126,8 @@ class _Columns:
         if "generator" not in table:
             return [c["id"] for c in table.get("columns") or []]
         try:
-            from calc import systems
-            from calc.inputs.data import SystemData
-            from macros.export import export_system
-
             if self._data is None:
-                self._data = SystemData(export_system(self.system))
+                self._data = SystemData(engine_view(self.system))
             generated = systems.engine(self.system.id).TABLES[table["generator"]](self._data)
         except Exception:
             return None

@@ -18,7 +18,7 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
-from macros.problems import Problem, field_path
+from macros.load.problems import Problem, field_path
 
 Path_ = tuple[str | int, ...]
 

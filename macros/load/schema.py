@@ -16,10 +16,10 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from macros.problems import Problem, suggest
-from macros.yamlsource import Source
+from macros.load.problems import Problem, suggest
+from macros.load.yamlsource import Source
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "rules_data" / "schema"
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "rules_data" / "schema"
 KINDS = ("system", "rules", "tables", "rulings", "glossary", "calculators", "statblock", "presets", "encounters")
 
 _PATTERNS = {

@@ -1,9 +1,8 @@
-"""Load `rules_data/`: read every YAML file with its line map, schema-check it, index it by id
-into a `macros.catalog.Catalog`, and cross-check the references (`macros.crossref`); the result is
-the catalog plus every problem found.
-
-Everything that reads the data (the checker, the export, the site) goes through `load()`, so a
-problem is reported the same way everywhere: `file:LINE: field.path: message`.
+"""Read `rules_data/` into a `macros.load.catalog.Catalog`: every YAML file with its line map,
+schema-checked, indexed by id, `inputs_from` and `fields_from` expanded. What this stage finds
+wrong (a file unread, a schema violation, a duplicate id, a missing file) becomes a located
+problem of the catalog; the cross-checks are the next stage's (`macros.check.loader.load`, which
+everything that reads the data calls).
 """
 
 from __future__ import annotations
@@ -11,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from macros import crossref, schema
-from macros.catalog import ROOT, Catalog, System, Where
-from macros.problems import Problem, suggest
-from macros.yamlsource import Source, read
+from macros.load import schema
+from macros.load.catalog import ROOT, Catalog, System, Where
+from macros.load.problems import Problem, suggest
+from macros.load.yamlsource import Source, read
 
 # Files other than rules*.yaml: name → schema kind. A missing optional file means "none".
 OPTIONAL_FILES = {"tables.yaml": "tables", "rulings.yaml": "rulings", "glossary.yaml": "glossary"}
@@ -22,12 +21,11 @@ OPTIONAL_FILES = {"tables.yaml": "tables", "rulings.yaml": "rulings", "glossary.
 WHOLE_FILES = {"statblock.yaml": "statblock", "presets.yaml": "presets", "encounters.yaml": "encounters"}
 
 
-def load(root: Path = ROOT, *, complete: bool = False) -> Catalog:
-    """Read, schema-check and cross-check `root/rules_data/`.
+def read_catalog(root: Path = ROOT, *, complete: bool = False) -> Catalog:
+    """Read and schema-check `root/rules_data/`.
 
     A system is a folder holding a `system.yaml`; systems come in the order their `order` field
-    gives (then by id). `complete=True` also requires at least one system and imports the engines
-    from `calc.systems` (the checks of a finished site rather than of work in progress).
+    gives (then by id). `complete=True` also requires at least one system.
     """
     data_dir = root / "rules_data"
     problems: list[Problem] = []
@@ -39,16 +37,7 @@ def load(root: Path = ROOT, *, complete: bool = False) -> Catalog:
     if complete and not systems:
         problems.append(Problem("rules_data/", 1, "", "no system folders (each needs a system.yaml)"))
     ordered = sorted(systems.values(), key=lambda s: (s.order, s.id))
-    catalog = Catalog(root, {s.id: s for s in ordered}, problems)
-    located = {(p.file, p.line, p.field) for p in problems}
-    for system in catalog.systems.values():
-        if not all(source.usable for source in system.files):
-            continue  # a file unread or of the wrong shape: its one problem is the report, not every echo
-        # a field whose schema problem is reported needs no second report from the cross-checks
-        found = crossref.check(system, catalog, complete=complete)
-        problems.extend(p for p in found if (p.file, p.line, p.field) not in located)
-    catalog.problems = sorted(set(problems))
-    return catalog
+    return Catalog(root, {s.id: s for s in ordered}, sorted(set(problems)))
 
 
 def _read(path: Path, root: Path, kind: str, system: System, problems: list[Problem]) -> Source:

@@ -1,7 +1,8 @@
-"""The stat-block grammar (`statblock.yaml`) and the built-in presets (`presets.yaml`) of a
-system: their cross-checks (every input, rule, fact and source line they name exists) and the
-presets' values as exported, each preset's stat block read by the system's own grammar
-(`calc.inputs.statblock`, the same reader the paste box uses)."""
+"""The stat-block grammar (`statblock.yaml`), the built-in presets (`presets.yaml`) and the
+encounters (`encounters.yaml`) of a system: their cross-checks (every input, rule, fact, preset
+and source line they name exists) and the presets' and encounters' values as exported
+(`macros.export` takes them from here), each stat block read by the system's own grammar
+(`calc.inputs.statblock`, the same reader the paste box uses) on the system's engine view."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from typing import Any
 
 from calc.errors import CalcError
 from calc.inputs import statblock
-from macros.catalog import System, sources_dir
-from macros.problems import Problem, suggest
+from macros.check.values import value_problem
+from macros.load.catalog import System, sources_dir
+from macros.load.engine_view import engine_view
+from macros.load.problems import Problem, suggest
 
 PARTS = {
     "integer": {"value"},
@@ -28,8 +31,6 @@ PARTS = {
 
 
 def check_statblock(system: System, exported: dict[str, Any], out: list[Problem]) -> None:
-    from macros.crossref import _input_value_problem
-
     spec = system.extra.get("statblock")
     if not isinstance(spec, dict):
         return
@@ -69,9 +70,7 @@ def check_statblock(system: System, exported: dict[str, Any], out: list[Problem]
                 where.problem("a choice field names the input whose options it reads (sets: {value: …})", "fields", i)
             )
         for name, value in (field.get("also") or {}).items():
-            problem = (
-                _input_value_problem(system, decls[name], value) if name in decls else f"no calculator input '{name}'"
-            )
+            problem = value_problem(system, decls[name], value) if name in decls else f"no calculator input '{name}'"
             if problem:
                 out.append(where.problem(problem, "fields", i, "also", name))
     hp = spec.get("hit_points")
@@ -100,8 +99,6 @@ def check_statblock(system: System, exported: dict[str, Any], out: list[Problem]
 def presets(system: System, exported: dict[str, Any], out: list[Problem] | None = None) -> list[dict[str, Any]]:
     """The built-in presets as exported: `{id, name, role, values, rule: {id, title, url}, source:
     {file, lines, quote}}`; with `out`, every problem found is added to it (and the preset left out)."""
-    from macros.crossref import _input_value_problem
-
     entries = system.extra.get("presets")
     if not isinstance(entries, list):
         return []
@@ -132,9 +129,7 @@ def presets(system: System, exported: dict[str, Any], out: list[Problem] | None 
                     if n["text"] not in p["name"] and n["text"].lower() not in p["statblock"].split(":")[0].lower():
                         problems.append(where.problem(f"“{n['text']}” is not a field of the grammar", i, "statblock"))
         for name, value in (p.get("values") or {}).items():
-            problem = (
-                _input_value_problem(system, decls[name], value) if name in decls else f"no calculator input '{name}'"
-            )
+            problem = value_problem(system, decls[name], value) if name in decls else f"no calculator input '{name}'"
             if problem:
                 problems.append(where.problem(problem, i, "values", name))
             values[name] = value
@@ -233,12 +228,10 @@ def encounters(
 
 
 def check(system: System, out: list[Problem]) -> None:
-    """The three files' cross-checks (called by macros.crossref.check)."""
+    """The three files' cross-checks (called by macros.check.crossref.check)."""
     if not system.extra:
         return
-    from macros.export import export_system
-
-    exported = export_system(system, with_presets=False)
+    exported = engine_view(system)
     check_statblock(system, exported, out)
     if not any(p.file.endswith("statblock.yaml") for p in out):
         built = presets(system, exported, out)

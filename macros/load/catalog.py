@@ -1,6 +1,6 @@
 """The loaded rules data: a `Catalog` of `System`s, each indexed by id with where every entry was
-declared. `macros/loader.py` fills it (reading, schema- and cross-checking); this module only
-models it, so the checks (`macros/crossref.py`) and the renderers import it without a circle.
+declared. `macros/load/reader.py` fills it and `macros/check/` adds the cross-checks' problems;
+this module only models it, for every stage after it to read.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from calc import systems
-from macros.problems import DataProblems, Problem
-from macros.yamlsource import Path_, Source
+from macros.load.problems import DataProblems, Problem
+from macros.load.yamlsource import Path_, Source
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # A system.yaml `comparison` aspect names a rule by its id, or a ruling as `ruling:<id>`.
 RULING_PREFIX = "ruling:"
 
@@ -51,7 +51,7 @@ class System:
     tracker: dict | None = None
     """The encounter tracker's declaration (`tracker:` in calculators.yaml), if any."""
     extra: dict[str, Any] = field(default_factory=dict)
-    """Files read whole (`loader.WHOLE_FILES`): statblock, presets, encounters."""
+    """Files read whole (`reader.WHOLE_FILES`): statblock, presets, encounters."""
     # calculator name → how many of its inputs come first from its `inputs_from` calculator
     inherited: dict[str, int] = field(default_factory=dict)
     where: dict[tuple[str, str], Where] = field(default_factory=dict)

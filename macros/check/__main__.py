@@ -12,7 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from macros import catalog, coverage, loader
+from macros.check import coverage, loader
+from macros.load import catalog
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from macros.catalog import System
-from macros.problems import Problem
+from macros.load.catalog import System
+from macros.load.problems import Problem
 
 _DIGITS = re.compile(r"\d+")
 
