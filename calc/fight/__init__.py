@@ -21,6 +21,7 @@ from calc.fight.before_turn import before_turn
 from calc.fight.forecast_request import forecast_request
 from calc.fight.view import view
 from calc.inputs import data as data_mod
+from calc.inputs import declared
 
 __all__ = ["ACTIONS", "act", "before", "forecast"]
 
@@ -101,5 +102,7 @@ def before(system_id: str, state: Any, attacker: Any, target: Any) -> dict[str, 
     health = {c["id"]: rules.health(c, data, options) for c in fight["combatants"]}
     if fight["turn"] >= len(fight["order"]) or fight["order"][fight["turn"]]["id"] != attacker:
         raise InputError("attacker", "is not the combatant whose turn it is")
+    if not isinstance(target, str):  # an id is text (str() of a huge number would raise)
+        raise InputError("target", f"must be the id of a combatant (got {declared.shown(target)})")
     now = resolve.standing(fight, data, rules)
-    return before_turn(fight, data, options, health, str(target), now)
+    return before_turn(fight, data, options, health, target, now)

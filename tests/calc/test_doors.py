@@ -206,9 +206,17 @@ def test_fight_act_answers_any_action_and_state(system: str, data: st.DataObject
 def test_fight_forecast_and_odds_answer_any_state(system: str, data: st.DataObject) -> None:
     state = states(system)[data.draw(st.sampled_from(["roster", "under_way"]), label="state")]
     hostile = data.draw(mutated(state), label="state")
-    through(fight.before, system, hostile, data.draw(st.sampled_from(["c1", "c2"]) | HOSTILE), "c2")
+    ids = st.sampled_from(["c1", "c2"])
+    through(fight.before, system, hostile, data.draw(ids | HOSTILE, label="attacker"), data.draw(ids | HOSTILE))
     if data.draw(st.booleans(), label="forecast"):
         through(fight.forecast, system, hostile)
+
+
+@pytest.mark.parametrize("target", [10**5000, [], {"id": "c2"}, 2.5], ids=["huge", "list", "object", "float"])
+def test_the_odds_card_names_a_target_that_is_no_id(target: Any) -> None:
+    state = states("countup")["under_way"]
+    refused = through(fight.before, "countup", state, state["order"][state["turn"]]["id"], target)
+    assert isinstance(refused, CalcError) and refused.input == "target", refused
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
