@@ -8,8 +8,8 @@ this one source tree (tools/wheel_backend.py reads `package_of`): `calc`, everyt
 unchanged. The browser worker loads `calc-fight` before the first request `calc.browser.
 package_needed` names it for; a page that will need it says so in its head (tools/module_preload.py,
 `page_packages`) so the worker fetches it at once. A system's engine reaches its `forecast` and
-`FIGHT` and `TURNS` through `lazy` and `lazy_attribute`, so `import calc.systems.<id>` needs only
-`calc`.
+`FIGHT`, `TURNS` and `RESOLVE` through `lazy` and `lazy_attribute`, so `import calc.systems.<id>`
+needs only `calc`.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ FIGHT_MODULES = (
     "calc.forecast.*",
     "calc.systems.*.fight",
     "calc.systems.*.forecast",
+    "calc.systems.*.resolve",
     "calc.turns.tracker",
     "calc.turns.helpers",
     "calc.systems.*.turns",
@@ -38,8 +39,9 @@ FIGHT_MODULES = (
     "calc.fight_bench",
 )
 """The modules of `calc-fight` (fnmatch patterns of dotted names): the tracker's fight engine and its
-round (`calc.turns.tracker`), the fight forecast, each system's rules of the three, and what no calculator
-page runs (the command line; the benchmarks: `calc.fight_bench` times the tracker's requests,
+round (`calc.turns.tracker`), the fight forecast, each system's own modules of them (`fight`,
+`forecast`, `turns`, and `resolve`: an attack resolved at the table), and what no calculator page
+runs (the command line; the benchmarks: `calc.fight_bench` times the tracker's requests,
 `calc.benchmark` the forecast too). Nothing in `calc` imports them at import time
 (tests/calc/test_packages.py)."""
 

@@ -40,7 +40,7 @@ def needed(fight: dict, attacker: str, target: str, data: SystemData, options: d
     own to-hit bonus, countup's thrown weapon hitting as ranged, …)."""
     a = resolve_rules.attacker_inputs(fight, attacker, target, data, options, states)
     decls = data.calculator(HIT_CALCULATOR)["inputs"]
-    raw = {d["name"]: a[d["name"]] for d in decls if d["name"] in a} | resolve_rules.HIT_EXTRA[data.id](a)
+    raw = {d["name"]: a[d["name"]] for d in decls if d["name"] in a} | systems.engine(data.id).RESOLVE.hit_extra(a)
     answer = systems.engine(data.id).CALCULATORS[HIT_CALCULATOR](declared.validate(decls, raw), data)
     if not answer.get("roll_needed"):
         raise InputError("action.roll", f"{data.id}'s hit calculator names no roll needed")
@@ -58,8 +58,8 @@ def _whole(action: dict, key: str, low: int, high: int) -> int:
 
 def table(
     fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict, asked: dict | None = None
-) -> resolve_rules._Table:
-    """The system's Resolve rules for `who` attacking `aim` (calc/fight/resolve_rules.py);
+) -> resolve_rules.Table:
+    """The system's Resolve rules for `who` attacking `aim` (its engine's `RESOLVE`: calc/fight/resolve_rules.py);
     `asked`: `needed`'s answer when already known (else asked only if the rules need it)."""
     known = [asked] if asked else []
 
@@ -69,7 +69,7 @@ def table(
         return dict(known[0]["roll_needed"])
 
     a = resolve_rules.attacker_inputs(fight, who, aim, data, options, states)
-    return resolve_rules.TABLES[data.id](a, data, roll_needed)
+    return systems.engine(data.id).RESOLVE(a, data, roll_needed)
 
 
 def plan(fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict) -> dict[str, Any]:
@@ -105,7 +105,7 @@ def _typed(action: dict) -> int | None:
     return None if action.get("damage") in (None, "") else _whole(action, "damage", 0, st.HEALTH_MAX)
 
 
-def _damage(action: dict, rules: resolve_rules._Table, face: int, critical: bool) -> tuple[int, str]:
+def _damage(action: dict, rules: resolve_rules.Table, face: int, critical: bool) -> tuple[int, str]:
     """The hit's damage: the typed total, else the rolled faces by the system's rule; and how."""
     typed = _typed(action)
     if typed is not None:

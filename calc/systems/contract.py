@@ -8,11 +8,12 @@ all go through it. Checked for every system by tests/calc/test_contract.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from calc.inputs.data import SystemData
+    from calc.numbers.dice import DiceExpr
 
 
 class Calculator(Protocol):
@@ -94,16 +95,48 @@ class Fight(Protocol):
     def spend_reserve(self, c: dict[str, Any], data: SystemData, /) -> tuple[dict[str, Any], list[dict]]: ...
 
 
+class ResolveTable(Protocol):
+    """One attack's Resolve at the table (calc/fight/resolve.py): the dice it rolls and what given
+    faces decide and deal, by the system's own rules (calc/fight/resolve_rules.py `Table`, whose
+    docstrings say each method's part). `rolls`: `{key: face}` of the other dice, by action key."""
+
+    def die(self) -> str: ...
+    def defense(self) -> dict[str, Any] | None: ...
+    def rolls(self) -> list[dict[str, Any]]: ...
+    def used(self, face: int, rolls: dict[str, int], /) -> tuple[int, str]: ...
+    def dice(self) -> DiceExpr | None: ...
+    def outcome(self, face: int, rolls: dict[str, int], /) -> tuple[bool, bool, str]: ...
+    def amount(self, face: int, rolled: DiceExpr | None, critical: bool, /) -> int: ...
+    def spends(self, face: int, rolls: dict[str, int], /) -> bool: ...
+
+
+class Resolve(Protocol):
+    """A system's Resolve rules (the engine's `RESOLVE`, its `resolve` module's class): made from the
+    attacker's round inputs, the data and `needed()` (the hit calculator's `roll_needed`, asked
+    only if the rules need it); `hit_extra(attacker)`: the round's hit inputs of the attack at hand
+    beyond those of the same name (the round calculator's own `hit_extra`)."""
+
+    def __call__(
+        self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]], /
+    ) -> ResolveTable: ...
+
+    def hit_extra(self, attacker: dict[str, Any], /) -> dict[str, Any]: ...
+
+
 class Engine(Protocol):
     """A system's engine module: its calculators and table generators by name (the names the
     system's calculators.yaml and tables.yaml declare), its round for the encounter tracker
-    (`TURNS`) and the health rules of its fights (`FIGHT`)."""
+    (`TURNS`), the health rules of its fights (`FIGHT`) and an attack resolved at the table
+    (`RESOLVE`)."""
 
     @property
     def TURNS(self) -> Turns: ...  # noqa: N802 - a module constant
 
     @property
     def FIGHT(self) -> Fight: ...  # noqa: N802 - a module constant
+
+    @property
+    def RESOLVE(self) -> Resolve: ...  # noqa: N802 - a module constant
 
     @property
     def CALCULATORS(self) -> Mapping[str, Calculator]: ...  # noqa: N802 - a module constant

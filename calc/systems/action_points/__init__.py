@@ -20,7 +20,7 @@ from calc.systems.action_points.planner import ap_plan
 from calc.systems.action_points.round import round_
 from calc.systems.action_points.spells import spell_check
 from calc.systems.action_points.tables import TABLES
-from calc.systems.contract import Calculator, Fight, Turns
+from calc.systems.contract import Calculator, Fight, Resolve, Turns
 
 CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
@@ -37,6 +37,7 @@ CALCULATORS: dict[str, Calculator] = {
 __all__ = [
     "CALCULATORS",
     "FIGHT",
+    "RESOLVE",
     "TABLES",
     "TURNS",
     "ap_plan",
@@ -49,8 +50,10 @@ __all__ = [
     "spell_check",
 ]
 
-# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
-# by the tracker. Declared for the contract; their values come from __getattr__.
+# The fight rules, the round's turns and the attack's Resolve at the table are in calc-fight
+# (calc.packages): read at their first use, by the tracker. Declared for the contract; their values
+# come from __getattr__.
 FIGHT: Fight
 TURNS: Turns
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})
+RESOLVE: Resolve
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns", "RESOLVE": "resolve.Resolve"})

@@ -26,7 +26,7 @@ from calc.systems.active_defense.two_weapon import (
     two_weapon_combinations,
     two_weapon_penalty,
 )
-from calc.systems.contract import Calculator, Fight, Turns
+from calc.systems.contract import Calculator, Fight, Resolve, Turns
 
 CALCULATORS: dict[str, Calculator] = {
     "hit": hit,
@@ -43,6 +43,7 @@ TABLES = {"two_weapon_combinations": two_weapon_combinations}
 __all__ = [
     "CALCULATORS",
     "FIGHT",
+    "RESOLVE",
     "TABLES",
     "TURNS",
     "applicable_rows",
@@ -59,8 +60,10 @@ __all__ = [
     "two_weapon_penalty",
 ]
 
-# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
-# by the tracker. Declared for the contract; their values come from __getattr__.
+# The fight rules, the round's turns and the attack's Resolve at the table are in calc-fight
+# (calc.packages): read at their first use, by the tracker. Declared for the contract; their values
+# come from __getattr__.
 FIGHT: Fight
 TURNS: Turns
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})
+RESOLVE: Resolve
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns", "RESOLVE": "resolve.Resolve"})

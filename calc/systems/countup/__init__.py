@@ -13,7 +13,7 @@ Modules: `readers` (dice facts, the ability score table, number formatting), `hi
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
-from calc.systems.contract import Calculator, Fight, Turns
+from calc.systems.contract import Calculator, Fight, Resolve, Turns
 from calc.systems.countup.damage import damage
 from calc.systems.countup.generated import TABLES, healing_table, hp_thresholds, natural_healing
 from calc.systems.countup.healing import healing
@@ -36,6 +36,7 @@ CALCULATORS: dict[str, Calculator] = {
 __all__ = [
     "CALCULATORS",
     "FIGHT",
+    "RESOLVE",
     "TABLES",
     "TURNS",
     "ability_bonus_of",
@@ -50,8 +51,10 @@ __all__ = [
     "save",
 ]
 
-# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
-# by the tracker. Declared for the contract; their values come from __getattr__.
+# The fight rules, the round's turns and the attack's Resolve at the table are in calc-fight
+# (calc.packages): read at their first use, by the tracker. Declared for the contract; their values
+# come from __getattr__.
 FIGHT: Fight
 TURNS: Turns
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})
+RESOLVE: Resolve
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns", "RESOLVE": "resolve.Resolve"})

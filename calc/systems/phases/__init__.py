@@ -10,7 +10,7 @@ Modules: `attack_roll` (attack target, target number, the d20 used, what each fa
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
-from calc.systems.contract import Calculator, Fight, Turns
+from calc.systems.contract import Calculator, Fight, Resolve, Turns
 from calc.systems.phases.damage import damage
 from calc.systems.phases.dodge import dodge
 from calc.systems.phases.feint import feint
@@ -31,6 +31,7 @@ CALCULATORS["forecast"] = lazy(f"{__name__}.forecast", "forecast")  # issue 22: 
 __all__ = [
     "CALCULATORS",
     "FIGHT",
+    "RESOLVE",
     "TABLES",
     "TURNS",
     "damage",
@@ -43,8 +44,10 @@ __all__ = [
     "rally",
 ]
 
-# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
-# by the tracker. Declared for the contract; their values come from __getattr__.
+# The fight rules, the round's turns and the attack's Resolve at the table are in calc-fight
+# (calc.packages): read at their first use, by the tracker. Declared for the contract; their values
+# come from __getattr__.
 FIGHT: Fight
 TURNS: Turns
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})
+RESOLVE: Resolve
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns", "RESOLVE": "resolve.Resolve"})

@@ -9,7 +9,7 @@ round and rounds to drop a foe), `forecast` (a whole fight), `saves` (the Monste
 from __future__ import annotations
 
 from calc.packages import lazy, lazy_attribute
-from calc.systems.contract import Calculator, Fight, Turns
+from calc.systems.contract import Calculator, Fight, Resolve, Turns
 from calc.systems.segments.damage import damage
 from calc.systems.segments.generated import TABLES
 from calc.systems.segments.hit import hit
@@ -26,10 +26,12 @@ CALCULATORS: dict[str, Calculator] = {
     "forecast": lazy(f"{__name__}.forecast", "forecast"),  # in calc-fight (calc.packages)
 }
 
-__all__ = ["CALCULATORS", "FIGHT", "TABLES", "TURNS", "damage", "hit", "initiative", "round_", "save"]
+__all__ = ["CALCULATORS", "FIGHT", "RESOLVE", "TABLES", "TURNS", "damage", "hit", "initiative", "round_", "save"]
 
-# The fight rules and the round's turns are in calc-fight (calc.packages): read at their first use,
-# by the tracker. Declared for the contract; their values come from __getattr__.
+# The fight rules, the round's turns and the attack's Resolve at the table are in calc-fight
+# (calc.packages): read at their first use, by the tracker. Declared for the contract; their values
+# come from __getattr__.
 FIGHT: Fight
 TURNS: Turns
-__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns"})
+RESOLVE: Resolve
+__getattr__ = lazy_attribute(__name__, {"FIGHT": "fight.FIGHT", "TURNS": "turns", "RESOLVE": "resolve.Resolve"})
