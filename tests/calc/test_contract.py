@@ -12,6 +12,7 @@ import pytest
 
 from calc import systems
 from calc.errors import UnknownSystem
+from calc.fight import resolve_rules
 from macros.check import loader
 from macros.load import catalog
 
@@ -43,12 +44,18 @@ def test_engine_satisfies_the_contract(system: catalog.System) -> None:
 @pytest.mark.parametrize("system", SYSTEMS, ids=[s.id for s in SYSTEMS])
 def test_the_tracker_is_found_through_the_engine(system: catalog.System) -> None:
     """The one lookup gives the round (`TURNS`: the system's `turns` module, which
-    tools/check_types.py checks against `Turns`) and the fight's rules (`FIGHT`)."""
+    tools/check_types.py checks against `Turns`), the fight's rules (`FIGHT`) and the attack's
+    Resolve at the table (`RESOLVE`: its `resolve` module's own `Table`, with its round's
+    `hit_extra`; checked against `Resolve` by tools/check_types.py)."""
     engine = systems.engine(system.id)
     assert engine.TURNS.__name__ == f"{systems.module_name(system.id)}.turns"
     assert isinstance(engine.TURNS.ROUND_INPUTS, tuple)
     for name in ("health", "damage", "heal", "round_dice", "start_round", "acts_in", "check_extra"):
         assert callable(getattr(engine.FIGHT, name)), name
+    resolve = engine.RESOLVE
+    assert resolve.__module__ == f"{systems.module_name(system.id)}.resolve"
+    assert isinstance(resolve, type) and issubclass(resolve, resolve_rules.Table)
+    assert callable(resolve.hit_extra) and resolve.hit_extra is not resolve_rules.Table.hit_extra
 
 
 def test_unknown_system_has_no_engine() -> None:
