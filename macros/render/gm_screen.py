@@ -1,9 +1,10 @@
 """A system's GM screen: the sections its `system.yaml` declares under `gm_screen` (checked by
 `macros/check/screen.py`), one for each part of a fight, each item pulled from the data it names and
 linked to it: a rule's summary (and chosen facts), a ruling's title, a glossary term's definition,
-a table with the chosen columns. Nothing on the screen is typed twice. codex.css prints it in three
-columns on A4 landscape sheets with whole items per column; on a phone it is one column whose
-tables wrap rather than scroll."""
+a table with the chosen columns; the health section opens with the states the fight tracker marks
+(its `tracker: states` in calculators.yaml) and the rulings it marks them by. Nothing on the screen
+is typed twice. codex.css prints it in three columns on A4 landscape sheets with whole items per
+column; on a phone it is one column whose tables wrap rather than scroll."""
 
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ def section_block(prose: Prose, section: dict[str, Any], generated: Generated) -
         f"## {md_text(screen.SECTIONS[sid])} {{: #gm-{sid} }}",
         "",
     ]
+    if sid == "health" and (prose.system.tracker or {}).get("states"):
+        parts.append(states_block(prose))
     if section.get("absent"):
         parts += [_block(f"*{md_text(screen.ABSENT_TEXT)}*", "absent")]
     for item in section.get("items") or []:
@@ -124,6 +127,79 @@ def table_block(prose: Prose, table: dict[str, Any], content: dict[str, Any] | N
             "",
         ]
     )
+
+
+WHEN = {
+    "at-or-below": "at {value} hit points or fewer",
+    "below": "below {value} hit points",
+    "within": "from {min} to {max} hit points",
+}
+"""How a state's `when` reads, on the hit points of its rule's fact (calc/fight/hit_points.py)."""
+
+
+def states_block(prose: Prose) -> str:
+    """The states the fight tracker marks a combatant with, gravest first as it tries them: each
+    state's name, the hit points where it applies (its rule's fact), whom it applies to, whether
+    the combatant still acts, its rule, and the words of each ruling it follows (`state_rulings`)
+    (a ruling's words once; a later state links it). A GM reads what the tracker's card says."""
+    system = prose.system
+    spec = system.tracker or {}
+    said: set[str] = set()
+    lines = []
+    for state in spec["states"]:
+        rule = system.rules[state["rule"]]
+        fact = rule["facts"][state["fact"]]
+        text = f"**{md_text(state['label'])}**: {_hit_points(state['when'], fact['value'])}"
+        who = _who(system, spec, state)
+        if who:
+            text += f", {who}"
+        text += "; " + ("still acts" if state.get("acts") else "cannot act")
+        text += f". [{md_text(rule['title'])}]({prose.rule_href(system, state['rule'])})"
+        for ruling_id in state_rulings(system, state):
+            text += ". " + _ruling(prose, ruling_id)
+            if ruling_id not in said:
+                said.add(ruling_id)
+                text += ": " + " ".join(prose.expand(system.rulings[ruling_id]["ruling"]).split())  # one list item
+        lines.append(f"- {text}")
+    tracker = f"[fight tracker]({prose.href(f'{system.id}/tracker.md')})"
+    intro = f"**What the {tracker} marks**, the first that holds:"
+    return _block("\n".join([intro, "", *lines]), "states")
+
+
+def state_rulings(system: Any, state: dict[str, Any]) -> list[str]:
+    """The rulings a tracker state follows: those that apply to its rule (`applies_to`) and hold
+    in the tracker: one without an option always holds; one with an option holds as the tracker's
+    Rulings block chooses (`tracker: rulings`) or decides whether the state applies (`unless`)."""
+    chosen = {(ref["calculator"], ref["input"]) for ref in (system.tracker or {}).get("rulings") or []}
+    out = []
+    for ruling_id, ruling in system.rulings.items():
+        option = ruling.get("option")
+        if state["rule"] not in (ruling.get("applies_to") or []):
+            continue
+        if not option or (option["calculator"], option["input"]) in chosen or option["input"] == state.get("unless"):
+            out.append(ruling_id)
+    return out
+
+
+def _hit_points(when: str, value: Any) -> str:
+    number = {"kind": "number"}
+    if when == "within":
+        return WHEN[when].format(
+            min=fact_text({**number, "value": value["min"]}), max=fact_text({**number, "value": value["max"]})
+        )
+    return WHEN[when].format(value=fact_text({**number, "value": value}))
+
+
+def _who(system: Any, spec: dict[str, Any], state: dict[str, Any]) -> str:
+    """Whom a state is limited to: a side ("foes only") and the field that exempts a combatant."""
+    parts = []
+    if state.get("side"):
+        parts.append({"foe": "foes only", "pc": "player characters only"}[state["side"]])
+    if state.get("unless"):
+        ref = next(r for r in spec.get("status") or [] if r["input"] == state["unless"])
+        decl = next(d for d in system.calculators[ref["calculator"]]["inputs"] if d["name"] == ref["input"])
+        parts.append(f"not when marked “{md_text(decl.get('label') or decl['name'])}”")
+    return ", ".join(parts)
 
 
 def _ruling(prose: Prose, ruling_id: str) -> str:

@@ -96,6 +96,62 @@ def test_nothing_is_shown_twice_on_a_screen(system: catalog.System) -> None:
         ("ruling", system.tables[t]["ruling"]) for k, t in named if k == "table" and system.tables[t].get("ruling")
     }
     assert not repeated and not in_titles & set(named), (repeated, in_titles & set(named))
+    in_states = {("ruling", r) for state in _states(system) for r in gm_screen.state_rulings(system, state)}
+    assert not in_states & set(named), in_states & set(named)  # the health section's states show them
+
+
+def _states(system: catalog.System) -> list[dict]:
+    return (system.tracker or {}).get("states") or []
+
+
+def _words(html: str) -> str:
+    """The text of built HTML as read: tags dropped, entities decoded, spaces collapsed."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
+
+
+def _plain(markdown: str, prose: Prose) -> str:
+    """A ruling's words as the built page reads them (its references as their titles)."""
+    return " ".join(re.sub(r"[*`\\]", "", prose.expand(markdown, plain=True)).split())
+
+
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if _states(s)], ids=lambda s: s.id)
+def test_the_health_section_names_the_trackers_states_and_their_rulings(site: Path, system: catalog.System) -> None:
+    """Issue #34: each state the tracker declares (`tracker: states`), gravest first, with the hit
+    points where it applies (its rule's fact), its rule linked, and the words of every ruling it
+    follows, linked; a state whose fact is a ruling's number cites that ruling."""
+    html = page_html(site, f"{system.id}/gm-screen/")
+    section = html.split('data-cc-gm-section="health"')[1].split("</section>")[0]
+    items = re.findall(r"<li>(.*?)</li>", section, re.S)
+    prose = Prose(CATALOG, system, f"{system.id}/gm-screen.md")
+    assert len(items) == len(_states(system)), items
+    for state, item in zip(_states(system), items, strict=True):
+        rule = system.rules[state["rule"]]
+        fact = rule["facts"][state["fact"]]
+        text = _words(item)
+        assert text.startswith(f"{state['label']}: "), text
+        bounds = [fact["value"]["min"], fact["value"]["max"]] if state["when"] == "within" else [fact["value"]]
+        for value in bounds:
+            assert f"{fact_text({'kind': 'number', 'value': value})} hit points" in text or (
+                f"{fact_text({'kind': 'number', 'value': value})} to " in text
+            ), (state, text)
+        assert f'href="../{rule["page"]}/#{rule["id"]}"' in item
+        rulings = gm_screen.state_rulings(system, state)
+        if "(ruling)" in (fact.get("label") or ""):
+            assert rulings, f"{state['label']} stands on a ruling's number but cites none"
+        for ruling_id in rulings:
+            assert f'href="../rulings/#{ruling_id}"' in item, (state, ruling_id)
+            assert _plain(system.rulings[ruling_id]["ruling"], prose) in _words(section), ruling_id
+
+
+def test_a_states_rulings_are_those_the_tracker_holds() -> None:
+    """A ruling that applies to a state's rule but whose option the tracker never reads (the
+    damage floor for Hurt) is not cited; one whose option exempts from the state (`unless`) is."""
+    system = CATALOG.systems["countup"]
+    hurt, npc_dead = (next(s for s in _states(system) if s["rule"] == r) for r in ("hurt", "npc-death"))
+    assert "damage-floor" in system.rulings and "hurt" in system.rulings["damage-floor"]["applies_to"]
+    assert "damage-floor" not in gm_screen.state_rulings(system, hurt)
+    option = system.rulings[gm_screen.state_rulings(system, npc_dead)[0]]["option"]
+    assert option["input"] == npc_dead["unless"]
 
 
 def test_an_absent_section_says_the_text_has_none() -> None:
