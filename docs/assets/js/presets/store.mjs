@@ -6,7 +6,7 @@
 //
 // Which inputs belong to the attacker and which to the target is declared in the data
 // (`role: attacker|target` on an input in rules_data/<system>/calculators.yaml); an input of that
-// name and role means the same thing in every calculator of the system (macros/crossref.py checks
+// name and role means the same thing in every calculator of the system (macros/check/ checks
 // it), so values are kept by input name, as text (what the form shows, as in a link's query).
 // Nothing here is ever HTML: names and values are plain strings, shown with textContent.
 

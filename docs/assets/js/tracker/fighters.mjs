@@ -6,7 +6,7 @@
 /** A fighter of the answer as the tracker's new combatant ({name, side, values, max}): its values
  * under the tracker's field names (others are the calculators' alone), its health input as the
  * full hit points (without one, the health input's declared default: every tracker declares
- * its health input, macros/export.py). */
+ * its health input, macros/export/rules_json.py). */
 export function trackerCombatant(fighter, side, decl) {
   const names = new Set([...(decl.fields || []), ...(decl.fighter || [])].map((f) => f.name)); // the fighter's too (odds.mjs)
   const health = decl.health.input;
