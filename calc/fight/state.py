@@ -294,11 +294,12 @@ def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tu
     state["next_id"] = keep("next_id", lambda: _whole(raw.get("next_id", 1), "next_id", 1, 10**9), 1)
     order = raw.get("order") or []
     shares = _turn_input_names(data)
+    phases = _phase_ids(data, rules, state["combatants"])
     if not isinstance(order, list) or len(order) > MAX_ORDER:
         keep("order", lambda: _raise("order", f"must be a list of at most {MAX_ORDER} turns"), None)
         order = []
     for i, t in enumerate(order, start=1):
-        entry = keep(f"order[{i}]", lambda t=t, i=i: _turn(t, f"order[{i}]", seen_ids, shares), None)
+        entry = keep(f"order[{i}]", lambda t=t, i=i: _turn(t, f"order[{i}]", seen_ids, shares, phases), None)
         if entry is not None:
             state["order"].append(entry)
     state["turn"] = keep("turn", lambda: _whole(raw.get("turn", 0), "turn", 0, len(state["order"])), 0)
@@ -347,7 +348,15 @@ def _turn_input_names(data: SystemData) -> set[str]:
     return {name} if name else set()
 
 
-def _turn(raw: Any, where: str, ids: set[str], shares: set[str]) -> dict[str, Any]:
+def _phase_ids(data: SystemData, rules: Any, people: list[dict[str, Any]]) -> set[str] | None:
+    """The phases a turn of this system's rounds is in (the data's `phases` table), or None: its
+    rounds have no phases (the rules say so of a combatant: `acts_in` is None)."""
+    if not people or rules.acts_in(people[0], data) is None:
+        return None
+    return {row["id"] for row in data.table("phases")}
+
+
+def _turn(raw: Any, where: str, ids: set[str], shares: set[str], phases: set[str] | None) -> dict[str, Any]:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("id"), str) or raw["id"] not in ids:
         raise InputError(f"{where}.id", "names no combatant of the fight")
     entry = {
@@ -356,8 +365,13 @@ def _turn(raw: Any, where: str, ids: set[str], shares: set[str]) -> dict[str, An
         "rank": _whole(raw.get("rank", 1), f"{where}.rank", 1, MAX_ORDER),
         "why": _steps(raw.get("why")),
     }
-    if raw.get("phase") is not None:
-        entry["phase"] = _plain(raw["phase"], ID_LIMIT)
+    phase = raw.get("phase")
+    if phases is None and phase is not None:
+        raise InputError(f"{where}.phase", "names a phase: this system's rounds have none")
+    if phases is not None:  # every turn in one of the round's phases, or the view cannot place it
+        if not isinstance(phase, str) or phase not in phases:
+            raise InputError(f"{where}.phase", f"must be one of the phases ({', '.join(sorted(phases))})")
+        entry["phase"] = phase
     if raw.get("inputs"):
         entry["inputs"] = _turn_inputs(raw["inputs"], f"{where}.inputs", shares)
     return entry

@@ -212,6 +212,16 @@ def test_fight_forecast_and_odds_answer_any_state(system: str, data: st.DataObje
         through(fight.forecast, system, hostile)
 
 
+def test_a_phases_turn_without_its_phase_is_named() -> None:
+    # the view groups the order by phase: one entry without it was a KeyError there
+    state = states("phases")["under_way"]
+    saved = {**state, "order": [{k: v for k, v in state["order"][0].items() if k != "phase"}, *state["order"][1:]]}
+    refused = through(fight.act, "phases", saved, {"type": "view"})
+    assert isinstance(refused, CalcError) and refused.input == "order[1].phase", refused
+    loaded = through(fight.act, "phases", None, {"type": "load", "state": saved})
+    assert [d["input"] for d in loaded["dropped"]] == ["order[1].phase"]
+
+
 @pytest.mark.parametrize("target", [10**5000, [], {"id": "c2"}, 2.5], ids=["huge", "list", "object", "float"])
 def test_the_odds_card_names_a_target_that_is_no_id(target: Any) -> None:
     state = states("countup")["under_way"]
