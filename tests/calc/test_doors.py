@@ -186,7 +186,7 @@ PROPERTY = settings(
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-@PROPERTY
+@settings(PROPERTY, max_examples=60)
 @given(data=st.data())
 def test_fight_act_answers_any_action_and_state(system: str, data: st.DataObject) -> None:
     kind = data.draw(st.sampled_from(["roster", "under_way", "pending"]), label="state")
