@@ -5,7 +5,7 @@ PY := .venv/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PORT ?= 8000
 
-.PHONY: help install data check-data build serve test lint js unit e2e bench calc-bench calc-bench-pyodide clean
+.PHONY: help install data check-data build serve test test-quick lint js unit e2e bench calc-bench calc-bench-pyodide clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/\$$(PORT)/$(PORT)/g' | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -53,6 +53,12 @@ lint: .venv/.installed node_modules/.installed ## Ruff, ESLint, and mypy on the 
 
 js: node_modules/.installed data ## Unit tests of the pure browser modules (node --test; needs calc/rules.json)
 	node --test tests/js/*.test.mjs
+
+# The inner loop: no browser, no site build, no lint. Tests marked `slow` (pyproject.toml) are
+# left to the whole suite (`make test`, CI), which runs them all.
+test-quick: .venv/.installed node_modules/.installed data ## Engines, data and JS unit tests, no browser (the inner loop)
+	node --test tests/js/*.test.mjs
+	$(PY) -m pytest -q tests/calc tests/data -m "not slow"
 
 unit: install data ## Engines, data and site-build tests (no browser)
 	$(PY) -m pytest -q tests --ignore=tests/e2e

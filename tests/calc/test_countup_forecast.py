@@ -35,7 +35,13 @@ full = partial(cases.full, "countup")
         ([HERO, {**HERO, "name": "Ally", "target_hp": 3, "dice": "1d4", "modifier": 2}], [ORC], "listed", 3),
         ([HERO], [ORC, {**ORC, "name": "Orc 2", "target_hp": 2, "modifier": -1}], "listed", 3),
         ([HERO], [ORC, {**ORC, "name": "Orc 2", "target_hp": 2}], "together", 3),
-        ([HERO, {**HERO, "name": "B", "target_hp": 2}], [ORC, {**ORC, "name": "Orc 2", "target_hp": 3}], "together", 2),
+        pytest.param(
+            [HERO, {**HERO, "name": "B", "target_hp": 2}],
+            [ORC, {**ORC, "name": "Orc 2", "target_hp": 3}],
+            "together",
+            2,
+            marks=pytest.mark.slow,  # the oracle's biggest fight: ~8 s of CPU
+        ),
     ],
 )
 def test_tiny_fights_equal_the_brute_force_oracle(party, foes, ties, rounds):
@@ -118,6 +124,7 @@ def test_past_the_steps_bound_the_answer_says_what_to_reduce(monkeypatch):
     assert "more than 2,000,000 steps" in err.value.reason and "fewer attacks" in err.value.reason
 
 
+@pytest.mark.slow
 def test_three_against_three_answers_under_countups_own_bounds(monkeypatch):
     """Countup's steps are cheap (bare hit points), so its fight carries its own bounds: the
     benchmark's 3 against 3 (917 states, 14.9 million steps) answers; under the chain's own bounds

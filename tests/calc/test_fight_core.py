@@ -178,6 +178,7 @@ def brute(fighters: list[Fighter], high_first: bool, rounds: int) -> list[Fracti
     return out
 
 
+@pytest.mark.slow  # brute force over every roll sequence: seconds each
 @pytest.mark.parametrize("high_first", [True, False])
 def test_two_against_one_equals_brute_force(high_first):
     fighters = [toy("A", PARTY, 3, (0, 0)), toy("B", PARTY, 2, (0, 1), die=2), toy("C", FOES, 4, (1,), hit=3, of=4)]
@@ -185,6 +186,7 @@ def test_two_against_one_equals_brute_force(high_first):
     assert list(got.party.within) == brute(fighters, high_first, 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("hp", "high_first"), [((2, 1, 2, 1, 2, 2), True), ((1, 2, 2, 2, 1, 1), False)])
 def test_three_against_three_equals_brute_force(hp, high_first):
     """Six fighters with two-sided initiative: ties within a side broken by the listed order."""
@@ -194,6 +196,7 @@ def test_three_against_three_equals_brute_force(hp, high_first):
     assert list(got.party.within) == brute(fighters, high_first, 2)
 
 
+@pytest.mark.slow
 def test_four_against_four_equals_brute_force():
     """Eight fighters, each side acting together on a tied roll of its two-sided initiative die."""
     fighters = [toy(f"P{i}", PARTY, 1, (0,), init=2, hit=1 + i % 2, of=3, die=2) for i in range(4)]

@@ -142,6 +142,7 @@ def names(order: list[int], fighters: list[dict]) -> list[dict]:
 
 
 # --- Countup: initiative rolled every round ---------------------------------------------------
+@pytest.mark.slow  # the oracle walks every roll of every round: seconds each
 @pytest.mark.parametrize(("order", "acted"), [([0, 2, 1], 1), ([2, 1, 0], 0), ([1, 0, 2], 2), ([0, 1, 2], 3)])
 def test_countup_mid_round_equals_the_oracle(order, acted):
     fighters = sided([A, B], [ORC])
@@ -151,6 +152,7 @@ def test_countup_mid_round_equals_the_oracle(order, acted):
     assert list(got.foes.within) == foes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("order", "acted"), [([0, 2, 1], 1), ([2, 1, 0], 0)])
 def test_countup_first_round_rules_only_in_round_one(order, acted):
     """Fighters who must move and draw have no attack in the fight's first round: the rest of
