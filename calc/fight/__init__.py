@@ -14,7 +14,7 @@ from typing import Any
 
 from calc import evaluate, systems
 from calc.errors import InputError
-from calc.fight import legacy, resolve
+from calc.fight import legacy, resolve, rulings
 from calc.fight import state as st
 from calc.fight.actions import ACTIONS
 from calc.fight.before_turn import before_turn
@@ -65,12 +65,12 @@ def act(system_id: str, state: Any, action: Any) -> dict[str, Any]:
         fight = st.empty(system_id)
     else:
         fight, _ = st.checked(data, state, rules)
-    options = st.typed_options(data, fight["options"])
+    options = rulings.typed_options(data, fight["options"])
     chosen = fight["options"]
     done = ACTIONS[kind](fight, action, data, rules, options)
     fight, steps = done if isinstance(done, tuple) else (done, [])
     if fight["options"] != chosen:
-        options = st.typed_options(data, fight["options"])
+        options = rulings.typed_options(data, fight["options"])
     answer = {"state": fight, "view": view(fight, data, rules, options), "steps": steps}
     if action.get("type") == "load":
         answer["dropped"] = dropped
@@ -84,7 +84,7 @@ def forecast(system_id: str, state: Any) -> dict[str, Any]:
     data = data_mod.system(system_id)
     rules = Remembered(systems.engine(system_id).FIGHT)
     fight, _ = st.checked(data, state, rules)
-    options = st.typed_options(data, fight["options"])
+    options = rulings.typed_options(data, fight["options"])
     health = {c["id"]: rules.health(c, data, options) for c in fight["combatants"]}
     built = forecast_request(fight, data, options, health)
     if built is None:
@@ -98,7 +98,7 @@ def before(system_id: str, state: Any, attacker: Any, target: Any) -> dict[str, 
     data = data_mod.system(system_id)
     rules = Remembered(systems.engine(system_id).FIGHT)
     fight, _ = st.checked(data, state, rules)
-    options = st.typed_options(data, fight["options"])
+    options = rulings.typed_options(data, fight["options"])
     health = {c["id"]: rules.health(c, data, options) for c in fight["combatants"]}
     if fight["turn"] >= len(fight["order"]) or fight["order"][fight["turn"]]["id"] != attacker:
         raise InputError("attacker", "is not the combatant whose turn it is")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from calc.errors import InputError
-from calc.fight import resolve, rounds
+from calc.fight import resolve, rounds, rulings
 from calc.fight import state as st
 from calc.inputs import declared
 from calc.inputs.data import SystemData
@@ -152,7 +152,7 @@ def option(fight: Fight, action: dict, data: SystemData, rules: Any, options: di
     if not isinstance(name, str):
         raise InputError("action.name", "must name a ruling")
     stored = {**fight["options"], name: action.get("value")}
-    return {**fight, "options": st.checked_options(data, stored, "action")}
+    return {**fight, "options": rulings.checked_options(data, stored, "action")}
 
 
 def new(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:

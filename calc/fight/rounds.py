@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from calc.errors import InputError
-from calc.fight import state as st
+from calc.fight import rulings
 from calc.inputs.data import SystemData
 from calc.numbers import dice
 from calc.turns import tracker as turns
@@ -52,7 +52,7 @@ def saved_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> dict
     under another key (a tie's re-roll kept with the round's rolls, a die no longer asked for)
     is held to the least and most any of these dice show (`calc.fight.state.checked`)."""
     people = [_person(c, data, rules) for c in fight["combatants"]]
-    listed = turns.dice_needed(data.id, people, 1, st.initiative_options(data, options)) if people else []
+    listed = turns.dice_needed(data.id, people, 1, rulings.initiative_options(data, options)) if people else []
     if fight["pending"] is not None:
         listed += [*round_dice(fight, data, rules, options), *fight["pending"]["needs"]]
     return {e["key"]: e for e in listed}
@@ -78,7 +78,7 @@ def _initiative_dice(fight: dict, data: SystemData, rules: Any, options: dict) -
     if not people:
         return []
     kept = fight["rolls"] if tracker(data)["rolled"] == "once" else None
-    return turns.dice_needed(data.id, people, number, st.initiative_options(data, options), kept)
+    return turns.dice_needed(data.id, people, number, rulings.initiative_options(data, options), kept)
 
 
 def _round_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict[str, Any]]:
@@ -139,7 +139,7 @@ def _order(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str
     if not people:
         return None
     rolls = _all_rolls(fight, data)
-    return turns.turn_order(data.id, people, rolls, number, st.initiative_options(data, options))
+    return turns.turn_order(data.id, people, rolls, number, rulings.initiative_options(data, options))
 
 
 def pending_dice(fight: dict, data: SystemData, rules: Any, options: dict) -> list[dict]:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from calc.errors import CalcError, InputError
-from calc.fight import fighter
+from calc.fight import fighter, rounds, rulings
 from calc.inputs import applies, declared
 from calc.inputs.data import SystemData
 from calc.numbers import dice
@@ -58,21 +58,14 @@ def empty(system_id: str) -> dict[str, Any]:
     }
 
 
-_CACHE: dict[tuple[str, str, int], Any] = {}
-"""Declarations worked out once per system's data (the data never changes while it is loaded)."""
-
-
-def _cached(kind: str, data: SystemData, make: Any) -> Any:
-    key = (kind, data.id, id(data.raw))
-    if key not in _CACHE:
-        _CACHE[key] = (make(data), data.raw)  # the data kept alive, so its id is never reused
-    return _CACHE[key][0]
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
+"""A whole number as a form sends it: one sign at most, ASCII digits (`int` would take "٣" and "1_0")."""
 
 
 def fields(data: SystemData) -> list[dict[str, Any]]:
     """The declarations of what a combatant carries besides id, name, side and hit points: the
     initiative fields, then the defenses and status inputs (first declaration of a name wins)."""
-    return _cached("fields", data, _fields)
+    return rulings.cached("fields", data, _fields)
 
 
 def _fields(data: SystemData) -> list[dict[str, Any]]:
@@ -81,58 +74,6 @@ def _fields(data: SystemData) -> list[dict[str, Any]]:
     for decl in [*spec["inputs"], *spec.get("defenses", []), *spec.get("status", [])]:
         out.setdefault(decl["name"], {k: v for k, v in decl.items() if k not in ("calculator", "input")})
     return list(out.values())
-
-
-def ruling_declarations(data: SystemData) -> list[dict[str, Any]]:
-    """Every ruling input the fight reads: the initiative calculator's options (as `calc.turns.tracker`
-    takes them) and the tracker's `rulings:` (inputs of other calculators, same names)."""
-    return _cached("rulings", data, _ruling_declarations)
-
-
-def _ruling_declarations(data: SystemData) -> list[dict[str, Any]]:
-    spec = tracker(data)
-    own = set(turns_mod.systems.engine(data.id).TURNS.ROUND_INPUTS)
-    decls = [d for d in data.calculator(spec["calculator"])["inputs"] if d["type"] != "list" and d["name"] not in own]
-    names = {d["name"] for d in decls}
-    for decl in spec.get("rulings", []):
-        if decl["name"] not in names:
-            decls.append({k: v for k, v in decl.items() if k not in ("calculator", "input")})
-            names.add(decl["name"])
-    return decls
-
-
-def typed_options(data: SystemData, stored: Mapping[str, Any]) -> dict[str, Any]:
-    """Every ruling input's value: the stored choice or the data's default."""
-    return {
-        d["name"]: declared.value(d, stored.get(d["name"]), f"options.{d['name']}") for d in ruling_declarations(data)
-    }
-
-
-def initiative_options(data: SystemData, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options `calc.turns.tracker` takes (the initiative calculator's; the tracker's own rulings left out)."""
-    names = {d["name"] for d in data.calculator(tracker(data)["calculator"])["inputs"]}
-    return {k: v for k, v in options.items() if k in names}
-
-
-def checked_options(data: SystemData, raw: Any, where: str = "options") -> dict[str, Any]:
-    """The stored choices: known ruling inputs only, typed, those equal to the default dropped."""
-    if raw is None:
-        return {}
-    if not isinstance(raw, Mapping):
-        raise InputError(where, "must be an object of ruling inputs")
-    decls = {d["name"]: d for d in ruling_declarations(data)}
-    out = {}
-    for key, value in raw.items():
-        if key not in decls:
-            raise InputError(f"{where}.{key}", f"is no ruling here (rulings: {', '.join(sorted(decls))})")
-        typed = declared.value(decls[key], value, f"{where}.{key}")
-        if typed != declared.value(decls[key], None, key):
-            out[key] = typed
-    return out
-
-
-_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
-"""A whole number as a form sends it: one sign at most, ASCII digits (`int` would take "٣" and "1_0")."""
 
 
 def _whole(raw: Any, where: str, low: int, high: int) -> int:
@@ -288,7 +229,7 @@ def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tu
         seen_ids.add(person["id"])
         seen_names.add(person["name"].lower())
         state["combatants"].append(person)
-    state["options"] = keep("options", lambda: checked_options(data, raw.get("options")), {})
+    state["options"] = keep("options", lambda: rulings.checked_options(data, raw.get("options")), {})
     state["round"] = keep("round", lambda: _whole(raw.get("round", 0), "round", 0, HEALTH_MAX), 0)
     state["rolls"] = keep("rolls", lambda: _rolls(raw.get("rolls"), "rolls"), {})
     state["next_id"] = keep("next_id", lambda: _whole(raw.get("next_id", 1), "next_id", 1, 10**9), 1)
@@ -313,9 +254,7 @@ def _hold_faces(state: dict[str, Any], data: SystemData, rules: Any, keep: Any) 
     """Every saved face within what its die shows (a d6 kept at 2000 is a state no roll reaches):
     kept rolls and the pending round's, each by its dice entry (`calc.fight.rounds.saved_dice`);
     `keep` drops (lenient) or refuses (strict) one that is not."""
-    from calc.fight import rounds  # rounds reads this module: imported at call time
-
-    entries = rounds.saved_dice(state, data, rules, typed_options(data, state["options"]))
+    entries = rounds.saved_dice(state, data, rules, rulings.typed_options(data, state["options"]))
     if not entries:
         return  # nobody rolls: no die to hold a face to (a roster emptied after its rolls)
     ranges = {key: (*rounds.face_range(e), e["dice"]) for key, e in entries.items()}

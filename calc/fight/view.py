@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from calc.errors import CalcError
-from calc.fight import fighter, links, resolve, rounds
+from calc.fight import fighter, links, resolve, rounds, rulings
 from calc.fight import state as st
 from calc.inputs.data import SystemData
 from calc.turns.helpers import max_combatants, tracker
@@ -176,7 +176,7 @@ def _phases(fight: dict, data: SystemData) -> list[dict[str, Any]] | None:
 
 def _rulings(data: SystemData, options: dict) -> list[dict[str, Any]]:
     out = []
-    for d in st.ruling_declarations(data):
+    for d in rulings.ruling_declarations(data):
         entry = {k: d[k] for k in ("name", "label", "type", "options", "ruling", "when", "help") if k in d}
         entry["value"] = options[d["name"]]
         entry["default"] = d.get("default")

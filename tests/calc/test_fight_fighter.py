@@ -7,8 +7,7 @@ import pytest
 
 from calc import evaluate
 from calc.errors import InputError
-from calc.fight import fighter
-from calc.fight import state as st
+from calc.fight import fighter, rulings
 from calc.inputs import data as data_mod
 from tests.calc.fight_helpers import Fight
 
@@ -18,7 +17,7 @@ SYSTEMS = ["countup", "segments", "action-points", "phases", "active-defense"]
 def _request(f: Fight, attacker: str, target: str) -> dict:
     data = data_mod.system(f.system)
     states = {c["id"]: c["state"] for c in f.view["combatants"]}
-    options = st.typed_options(data, f.state["options"])
+    options = rulings.typed_options(data, f.state["options"])
     return fighter.request(f.state, f.ident(attacker), f.ident(target), data, options, states)
 
 

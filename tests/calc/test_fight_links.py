@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 
 from calc import evaluate
-from calc.fight import fighter, links
-from calc.fight import state as st
+from calc.fight import fighter, links, rulings
 from calc.inputs import data as data_mod
 from tests.calc.fight_helpers import Fight
 
@@ -103,7 +102,7 @@ def test_every_link_is_the_fighters_inputs_and_answers(system: str) -> None:
     f.add("Orc", "foe", 15)
     f.damage("Orc", 4)
     acting(f, "Ann")
-    options = st.typed_options(data, f.state["options"])
+    options = rulings.typed_options(data, f.state["options"])
     states = {c["id"]: c["state"] for c in f.view["combatants"]}
     names = links.linked(data)
     assert "round" in names and "hit" in names

@@ -11,6 +11,7 @@ import pytest
 
 from calc import fight
 from calc.errors import InputError
+from calc.fight import rulings
 from calc.fight import state as st
 from calc.inputs import data
 from tests.calc.fight_helpers import Fight
@@ -21,7 +22,7 @@ SYSTEMS = data.system_ids()
 def ruling_choices(system: str) -> list[dict[str, str]]:
     """Each choice of each ruling of the fight, one at a time (the others at their default)."""
     out: list[dict[str, str]] = [{}]
-    for decl in st.ruling_declarations(data.system(system)):
+    for decl in rulings.ruling_declarations(data.system(system)):
         if decl["type"] == "choice":
             out += [{decl["name"]: o["value"]} for o in decl["options"] if o["value"] != decl.get("default")]
     return out
