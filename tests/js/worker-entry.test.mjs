@@ -63,10 +63,14 @@ async function loadEntry({ early = EARLY, main = 'globalThis.log.push("worker-ma
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Macrotask turns until `done()` holds (a module read from disk can take several on a busy
- * machine): the state waited on, never a sleep; after `turns` the caller's assertion says what is missing. */
-async function until(done, turns = 10000) {
-  for (let i = 0; i < turns && !done(); i++) await flush();
+ * machine): the state waited on, never a sleep; after `ms` the caller's assertion says what is
+ * missing. The bound is time, not a count of turns: 10,000 turns were ~30 ms on an idle fast
+ * machine and ~400 ms on a loaded one, shorter than a cold module read can take. */
+async function until(done, ms = 30000) {
+  const end = clockNow() + ms;
+  while (!done() && clockNow() < end) await flush();
 }
+const clockNow = performance.now.bind(performance); // the real clock: a test below fakes performance.now
 
 test("the entry has no static import: nothing waits before its first request", () => {
   const text = readFileSync(ENTRY, "utf8");
