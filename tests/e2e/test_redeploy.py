@@ -241,14 +241,19 @@ REGISTRATION = """async () => {
 
 
 def installs_settled(page, deploys) -> None:
-    """Until the page's registration has no worker installing or waiting (an install ended).
+    """Until the update check this visit made is over (site-update.mjs: `data-cc-update-check`)
+    and the page's registration then has no worker installing or waiting and its active one is
+    activated (an install it started has ended, and a new build has taken the page over).
+    Polling the registration alone raced the check: before update() had found the new sw.js
+    there was nothing installing yet, so the wait passed before the install it meant had begun.
     If it never settles, say what the registration holds and what the server sent last."""
     try:
+        page.wait_for_selector("html[data-cc-update-check=done]", state="attached")
         wait_until(
             page,
             """async () => {
                 const reg = await navigator.serviceWorker.getRegistration();
-                return Boolean(reg) && !reg.installing && !reg.waiting;
+                return Boolean(reg) && !reg.installing && !reg.waiting && reg.active?.state === "activated";
             }""",
         )
     except TimeoutError as err:

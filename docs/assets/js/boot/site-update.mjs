@@ -133,7 +133,10 @@ function watchForUpdates() {
     sw.controller.postMessage({ type: "cc-build?" });
     sw.getRegistration(SITE_ROOT.pathname)
       .then((reg) => reg?.update())
-      .catch(() => {}); // offline: the next visit checks again
+      .catch(() => {}) // offline: the next visit checks again
+      // A hook for tests: the check is over, so a new build found is `installing` by now (update()
+      // settles once the install has begun): a wait for the install's end can start from here.
+      .finally(() => (document.documentElement.dataset.ccUpdateCheck = "done"));
   }
 }
 
