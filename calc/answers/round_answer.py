@@ -46,9 +46,22 @@ def summary(per_round: Dist, first: Reached, aim: str) -> str:
     characters each)."""
     deals = f"deals {_num(per_round.mean)} per round on average"
     if first.mean is None:
-        return f"Cannot {aim}; {deals}"
+        return f"{unreached(first, aim)}; {deals}"
     within = result.percent(first.within[HEADLINE_ROUNDS - 1], 0)
     return f"{_num(first.mean)} rounds · {within} within {HEADLINE_ROUNDS} · to {aim}; {deals}"
+
+
+def unreached(first: Reached, aim: str) -> str:
+    """The words for a threshold with no mean: "Cannot" only when no round shown reaches it; else
+    the chance shown and why there is no mean (it may never come: the target may be left where it
+    can no longer get there, e.g. wounded, held by morale and out of reach of a death)."""
+    if not first.within[-1]:
+        return f"Cannot {aim} within {len(first.within)} rounds"
+    within = result.percent(first.within[HEADLINE_ROUNDS - 1], 0)
+    cap = result.percent(first.within[-1], 0)
+    return (
+        f"No mean (it may never come) · {within} within {HEADLINE_ROUNDS}, {cap} within {len(first.within)} · to {aim}"
+    )
 
 
 def _num(x: Any) -> str:

@@ -119,7 +119,7 @@ def answer(
     first = reached[0]
     summary = f"Deals {_num(per_round.mean)} per round on average; "
     if first.mean is None:
-        summary += f"never {verb} {hp_text}"
+        summary += never_text(first, f"{verb} {hp_text}")
     else:
         summary += (
             f"{verb} {hp_text} in {_num(first.mean)} rounds on average "
@@ -127,7 +127,7 @@ def answer(
         )
     table = result.table("Rounds until the target drops", columns, rows)
     if any(r.mean is not None for r in reached):
-        means = "; ".join(f"{r.label}: {_num(r.mean) if r.mean is not None else 'never'}" for r in reached)
+        means = "; ".join(f"{r.label}: {_num(r.mean) if r.mean is not None else _no_mean(r)}" for r in reached)
         table["title"] += f" (mean rounds: {means})"
     return {
         "summary": summary,
@@ -136,6 +136,19 @@ def answer(
         "table": table,
         "steps": steps,
     }
+
+
+def never_text(r: Reached, what: str) -> str:
+    """A threshold with no mean in words: "never" only when no round shown reaches it; with a
+    chance, why there is no mean."""
+    if not r.within[-1]:
+        return f"never {what} within {len(r.within)} rounds"
+    return f"may never {what} (no mean; {result.percent(r.within[-1], 0)} within {len(r.within)} rounds)"
+
+
+def _no_mean(r: Reached) -> str:
+    """The table title's word for a threshold with no mean."""
+    return "never" if not r.within[-1] else "none, it may never come"
 
 
 def _pct(p: Fraction) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 
 from calc import systems
 from calc.fight import fighter
-from calc.inputs import declared
+from calc.inputs import applies, declared
 from calc.inputs.data import SystemData
 
 CALCULATOR = "forecast"
@@ -60,6 +60,9 @@ def fighter_entry(
             entry[name] = _field_value(field, c["values"][name])
         elif name in spent_of:  # spent this round (active-defense's reserves): the rest of it starts less these
             entry[name] = int(c.get(name, 0))
+    for field in fields:  # a field that does not apply to this fighter (phases' Morale on a character) is not sent
+        if field["name"] in entry and not applies.holds(field, entry):
+            del entry[field["name"]]
     for key, held in spent_of.items():  # no more than it holds now (its value edited since: as the card reads it)
         if key in entry and held in entry:
             entry[key] = min(entry[key], int(entry[held]))

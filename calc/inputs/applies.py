@@ -129,7 +129,7 @@ def resolve(declarations: list[dict], raw: Mapping[str, Any]) -> dict[str, Any]:
                     raise InputError(
                         decl["name"],
                         f"applies only when {other} is {_plain(want)} ({other} is {_plain(have)}): "
-                        f"set {other} to {_plain(want)} or leave {decl['name']} out",
+                        f"set {other} to {_plain(want)} or leave {decl['name']} out" + _why(decl),
                     )
             elif other in chosen and chosen[other][1] != want:
                 first, first_want = chosen[other]
@@ -142,6 +142,13 @@ def resolve(declarations: list[dict], raw: Mapping[str, Any]) -> dict[str, Any]:
                 chosen[other] = (decl["name"], want)
                 out[other] = want
     return out
+
+
+def _why(decl: Mapping[str, Any]) -> str:
+    """The rule as the input's help leads with it, before its first colon (phases' Morale:
+    "Monsters and NPCs only (the morale rule gives characters no Morale score)"); none without."""
+    lead, colon, _ = str(decl.get("help") or "").partition(": ")
+    return f": {lead[0].lower()}{lead[1:]}" if colon and lead else ""
 
 
 def _plain(value: Any) -> str:
