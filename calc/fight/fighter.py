@@ -16,11 +16,12 @@ those that differ from the declared default, and the target's hit points always)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 from calc.answers.round_answer import HEADLINE_ROUNDS
-from calc.errors import InputError
+from calc.errors import CalcError, InputError
 from calc.inputs import applies, declared
 from calc.inputs.data import SystemData
 from calc.turns.helpers import tracker
@@ -256,6 +257,55 @@ def _within(decl: Mapping[str, Any], value: int, who: str, what: str) -> int:
     return value
 
 
+CHECKED_KEPT = 2048
+_CHECKED: dict[str, InputError | None] = {}
+"""Each request checked once (by system, calculator and inputs as `refusal` asks them)."""
+
+
+def refusal(data: SystemData, calculator: str, inputs: Mapping[str, Any]) -> InputError | None:
+    """Why `calc.evaluate` refuses `calculator`'s request with `inputs` (None: it answers it), so
+    that the view builds no request its calculator refuses but says why (issue #38): the
+    calculator's own checks (its declarations, then the rules its engine reads), never a copy.
+    Asked with the target's hit points at no more than the lowest its input takes above 0: a
+    round's chain is then a round or two long while every input check runs as for the real
+    request (a refusal that reads the hit points reads them at or below 0: already down or dead)."""
+    from calc import evaluate  # the entry point imports the engines; the fight is loaded after them
+
+    asked = dict(inputs)
+    health, lowest = _lowest(data, calculator)
+    if health is not None and isinstance(asked.get(health), int):
+        asked[health] = min(asked[health], lowest)
+    key = f"{data.id}|{calculator}|{json.dumps(asked, sort_keys=True)}"
+    if key not in _CHECKED:
+        if len(_CHECKED) >= CHECKED_KEPT:
+            _CHECKED.clear()
+        try:
+            evaluate({"system": data.id, "calculator": calculator, "inputs": asked}, first_attack=False)
+            _CHECKED[key] = None
+        except CalcError as err:
+            _CHECKED[key] = InputError(err.input, err.reason)
+    return _CHECKED[key]
+
+
+def _lowest(data: SystemData, calculator: str) -> tuple[str | None, int]:
+    """The calculator's health input and the fewest hit points above 0 it takes (worked out once)."""
+    key = ("lowest", data.id, calculator, id(data.raw))
+    if key not in _DEFAULTS:
+        health = health_input(data, calculator)
+        decl = next((d for d in data.calculator(calculator)["inputs"] if d["name"] == health), {})
+        lowest = max(int(decl.get("min", 1)), 1)
+        _DEFAULTS[key] = (data.raw, (health, lowest), {})  # the data kept: its id is not reused
+    return _DEFAULTS[key][1]
+
+
+def accepted(data: SystemData, calculator: str, got: dict[str, Any] | InputError) -> dict[str, Any] | InputError:
+    """`got` (a request's inputs, or the error that refused them) with the calculator's own
+    refusal in place of inputs it would refuse."""
+    if isinstance(got, InputError):
+        return got
+    return refusal(data, calculator, got) or got
+
+
 def request(
     fight: Mapping[str, Any],
     attacker_id: str,
@@ -295,6 +345,7 @@ def odds(
     calculator = str(spec["calculator"])
     others = [c for c in fight["combatants"] if c["id"] != attacker["id"]]
     asked = inputs_for_targets(fight, attacker["id"], [c["id"] for c in others], calculator, data, options, states)
+    asked = {ident: accepted(data, calculator, got) for ident, got in asked.items()}
     targets = []
     for c in others:
         entry: dict[str, Any] = {"id": c["id"], "name": c["name"], "side": c["side"], "state": states[c["id"]]}

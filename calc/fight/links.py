@@ -7,7 +7,8 @@ query with the names they came from (`from=tracker:<names>`), and the calculator
 
 No one acting (before the first round, after the last turn) or the card of the one acting: the
 link carries the target's side of the question only. A target the calculator cannot take as it
-stands (hit points outside its input's range) gets no link but the reason."""
+stands (hit points outside its input's range, or any input the calculator refuses:
+`fighter.refusal`) gets no link but the reason."""
 
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ def card_links(
             if asked is None or set(asked) != set(others):
                 asked = fighter.inputs_for_targets(fight, who, others, calculator, data, options, states)
             for ident, got in asked.items():
-                out[ident][calculator] = _entry(got, name, own)
+                out[ident][calculator] = _entry(fighter.accepted(data, calculator, got), name, own)
         for ident in ids if who is None else [who]:
             try:
                 got: dict[str, Any] | InputError = fighter.inputs_for(
@@ -99,5 +100,7 @@ def card_links(
                 )
             except InputError as err:
                 got = err
+            if not isinstance(got, InputError):  # the link opens with the attacker's side at its defaults
+                got = fighter.refusal(data, calculator, {k: v for k, v in got.items() if k not in own}) or got
             out[ident][calculator] = _entry(got, None, own)
     return out
