@@ -220,3 +220,15 @@ def test_morale_on_a_character_is_refused_with_the_rule() -> None:
     with pytest.raises(CalcError) as err:
         calc.evaluate({"system": "phases", "calculator": "round", "inputs": {"target_kind": "character", "morale": 4}})
     assert "monsters and NPCs only" in err.value.reason
+
+
+def test_a_characters_morale_is_unused_in_the_forecast() -> None:
+    """A Forecast fighter's row sends every field: a character's Morale score, which does not apply
+    to it, is left unused (the fight's answer is the same as without it), never a flight."""
+
+    def forecast(**extra: Any) -> dict[str, Any]:
+        fighter = {"name": "A", "target_source": "direct", "attack_target": 8, "target_kind": "character"}
+        inputs = {"party": [{**fighter, "free_slots": 6, "target_hp": 6, **extra}]}
+        return calc.evaluate({"system": "phases", "calculator": "forecast", "inputs": inputs})
+
+    assert forecast(morale=2)["chances"] == forecast()["chances"]

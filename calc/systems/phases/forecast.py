@@ -24,6 +24,7 @@ from calc.forecast.fighters import FOES, Fighter, Health, policies, targets_step
 from calc.forecast.inputs import each
 from calc.forecast.round import Fight
 from calc.forecast.scripted_round import Script, ScriptedFight
+from calc.inputs import applies
 from calc.inputs.data import SystemData
 from calc.systems.phases import round as phases_round
 from calc.systems.phases import round_morale
@@ -125,8 +126,10 @@ def build(inputs: dict[str, Any], data: SystemData) -> BetweenRounds:
     at_once = inputs["morale_when"] == "at-once"
     morale: dict[int, tuple[int, int]] = {}
     faces = 1
+    score = next(d for d in data.calculator("round")["inputs"] if d["name"] == "morale")
     for j, s in enumerate(specs):
-        if s["inputs"]["morale"] > 0:
+        # a form row sends every field: a character's Morale score (`when`: monsters and NPCs) is left unused
+        if s["inputs"]["morale"] > 0 and applies.holds(score, s["inputs"]):
             fled, faces = round_morale.flee_weight(s["inputs"], data)
             morale[j] = (fled, faces - fled)
     dies = {j: s["dies_at"] for j, s in enumerate(specs)}
