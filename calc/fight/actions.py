@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from calc.errors import InputError
-from calc.fight import resolve, rounds, rulings
+from calc.fight import fled, resolve, rounds, rulings
 from calc.fight import state as st
 from calc.inputs import declared
 from calc.inputs.data import SystemData
@@ -210,6 +210,8 @@ ACTIONS = {
     "declare": declare,
     "stabilize": special,
     "remove_wound": special,
+    "flee": fled.flee,  # where the rules name a fled state (calc/fight/fled.py)
+    "return": fled.come_back,
     "option": option,
     "next_round": next_round,
     "roll": roll,

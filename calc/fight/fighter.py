@@ -204,6 +204,8 @@ def _finish(
 ) -> dict[str, Any]:
     """The request's inputs: the attacker's part, the target's, the fight's rulings; only those
     that differ from the declared default and apply (`when`), and the health input always."""
+    if target.get("fled"):  # out of the fight: no one's target until brought back (calc/fight/fled.py)
+        raise InputError("target", f"{target['name']} has fled: no target until the GM brings it back (return)")
     given, decls, health = {}, [], None
     for d, whose, how, extra in _plan(data, calculator):
         name = d["name"]
@@ -343,7 +345,7 @@ def odds(
     attacker = _by_id(fight, fight["order"][turn]["id"], "attacker")
     states = {ident: str(h["state"]) for ident, h in health.items()}
     calculator = str(spec["calculator"])
-    others = [c for c in fight["combatants"] if c["id"] != attacker["id"]]
+    others = [c for c in fight["combatants"] if c["id"] != attacker["id"] and not health[c["id"]].get("fled")]
     asked = inputs_for_targets(fight, attacker["id"], [c["id"] for c in others], calculator, data, options, states)
     asked = {ident: accepted(data, calculator, got) for ident, got in asked.items()}
     targets = []

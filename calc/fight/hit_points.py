@@ -5,7 +5,13 @@ A state (`{label, rule, fact, when, value, side?, acts?, unless?}`, gravest firs
 combatant whose hit points are `within` the fact's range, `below` or `at-or-below` its number, on
 its `side` if it names one, unless the combatant's boolean field `unless` is set. The first that applies is
 the combatant's state; `acts` says whether the rules still let it act (Hurt: yes; Down, Dying,
-Dead: no). Hit points go no lower than the lowest state that can apply (0 when none is below 0).
+Dead: no); `final` that the text makes it final (countup's and action-points' Dead: healing is
+refused, the GM corrects a mistake by editing the hit points). Hit points go no lower than the
+lowest state that can apply (0 when none is below 0).
+
+Fled (the data's `tracker.fled`, `{label, rule}`: phases' morale, segments' Flee): a combatant that
+has fled is out of the fight, neither acting nor a target, until the GM brings it back
+(`calc.fight.fled`); a final state (Dead) still shows over it.
 """
 
 from __future__ import annotations
@@ -27,20 +33,49 @@ class HitPointRules:
     (calc/fight/before_turn.py); the forecast request carries the count (forecast_request.py)."""
 
     def check_extra(self, raw: Any, where: str, data: SystemData) -> dict[str, Any]:
-        """The system's own keys of a combatant, read from a state (none here)."""
-        return {}
+        """The system's own keys of a combatant, read from a state (here: `fled`, where declared)."""
+        return self.fled_extra(raw, where, data)
+
+    # --- fled ---------------------------------------------------------------------------------
+    def fled_extra(self, raw: Any, where: str, data: SystemData) -> dict[str, Any]:
+        """`{"fled": bool}` where the system declares a fled state (a saved fight without it: not
+        fled), else nothing: a combatant of a system that has none never carries the key."""
+        if not fled_state(data):
+            return {}
+        fled = raw.get("fled", False)
+        if not isinstance(fled, bool):
+            raise InputError(f"{where}.fled", "must be true or false")
+        return {"fled": fled}
+
+    def fled_health(self, c: dict[str, Any], data: SystemData) -> dict[str, Any] | None:
+        """The Fled state of `c` when it has fled (None otherwise): it does not act, and `fled`
+        keeps it out of the targets."""
+        spec = fled_state(data)
+        if not spec or not c.get("fled"):
+            return None
+        rule = data.rule(spec["rule"])
+        said = f"Fled: out of the fight, no turns and no target, until the GM brings it back. {rule['summary']}"
+        return {
+            "state": spec["label"],
+            "rule": spec["rule"],
+            "title": rule["title"],
+            "url": rule["url"],
+            "acts": False,
+            "fled": True,
+            "effects": [said],
+        }
 
     def side_values(self, side: str) -> dict[str, Any]:
         """Field values a combatant of `side` has when they are not given (none here)."""
         return {}
 
     def shown_extra(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> dict[str, Any]:
-        """What the view shows of the system's own keys (none here)."""
-        return {}
+        """What the view shows of the system's own keys (here: `fled`, where declared)."""
+        return {"fled": c["fled"]} if "fled" in c else {}
 
     def fresh(self, c: dict[str, Any]) -> dict[str, Any]:
-        """The combatant at full health, for a new fight that keeps the roster."""
-        return {**c, "hp": c["max"], "tags": []}
+        """The combatant at full health (and back if it fled), for a new fight that keeps the roster."""
+        return {**c, "hp": c["max"], "tags": [], **({"fled": False} if "fled" in c else {})}
 
     def standing(self, c: dict[str, Any], data: SystemData) -> dict[str, Any]:
         """The combatant with its values as they stand in this round (here: as carried)."""
@@ -74,10 +109,15 @@ class HitPointRules:
         return self.floor(c, data, {})
 
     def health(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> dict[str, Any]:
-        """`{"state": label or "", "rule": id or "", "url", "title", "acts": bool, "effects": [text]}`."""
+        """`{"state": label or "", "rule": id or "", "url", "title", "acts": bool, "effects": [text],
+        "final"?: true (healing does not lift it), "fled"?: true (out of the fight)}`."""
         hp = c["hp"]
         for s in self.states(c, data, options):
             if _holds(s, hp):
+                if not s.get("final"):
+                    fled = self.fled_health(c, data)
+                    if fled:
+                        return fled
                 rule = data.rule(s["rule"])
                 return {
                     "state": s["label"],
@@ -86,7 +126,11 @@ class HitPointRules:
                     "url": rule["url"],
                     "acts": bool(s.get("acts", False)),
                     "effects": [rule["summary"]] if s.get("acts") else [],
+                    **({"final": True} if s.get("final") else {}),
                 }
+        fled = self.fled_health(c, data)
+        if fled:
+            return fled
         return {"state": "", "rule": "", "title": "", "url": "", "acts": True, "effects": []}
 
     # --- changes ------------------------------------------------------------------------------
@@ -103,7 +147,9 @@ class HitPointRules:
     def heal(
         self, c: dict[str, Any], amount: int, data: SystemData, options: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict]]:
-        """`c` after `amount` healing, up to its maximum."""
+        """`c` after `amount` healing, up to its maximum; refused when its state is final (the
+        dead stay dead where the text says so)."""
+        refuse_final(c, self.health(c, data, options))
         return {**c, "hp": min(c["max"], c["hp"] + amount)}, []
 
     # --- rounds -------------------------------------------------------------------------------
@@ -139,6 +185,21 @@ class HitPointRules:
     def special(self, action: dict[str, Any], c: dict[str, Any], data: SystemData, options: dict) -> dict[str, Any]:
         """A system's own action on one combatant (stabilize, remove_wound)."""
         raise InputError("action.type", f"'{action.get('type')}' is no action of {data.name}'s fights")
+
+
+def fled_state(data: SystemData) -> dict[str, Any] | None:
+    """The system's declared fled state (`tracker.fled`: `{label, rule}`), or None: it has none."""
+    return tracker(data).get("fled")
+
+
+def refuse_final(c: dict[str, Any], health: dict[str, Any]) -> None:
+    """Refuse healing a combatant whose state is final, in the GM's words, naming the rule."""
+    if health.get("final"):
+        raise InputError(
+            "action.id",
+            f"{c['name']} is {health['state'].lower()}: healing does not bring the dead back ({health['title']}); "
+            "to correct a mistake, edit its hit points",
+        )
 
 
 def _lowest(s: dict[str, Any]) -> int:

@@ -60,6 +60,9 @@ def check(system: System, out: list[Problem], complete: bool = False) -> None:
         problem = _state_problem(system, state) or _state_condition_problem(system, spec, state)
         if problem:
             out.append(where.problem(problem[1], "states", i, problem[0]))
+    fled = spec.get("fled")
+    if fled and fled["rule"] not in system.rules:
+        out.append(where.problem(f"no rule '{fled['rule']}'{suggest(fled['rule'], system.rules)}", "fled", "rule"))
     if spec.get("fighter"):
         for problem in fighter_problems(system, spec["fighter"]):
             out.append(where.problem(problem[1], "fighter", *problem[0]))

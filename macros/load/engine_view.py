@@ -128,6 +128,7 @@ def tracker_view(system: System) -> dict[str, Any] | None:
             for state in spec.get("states") or []
         ],
         "fighter": fighter_view(system, spec["fighter"]) if spec.get("fighter") else None,
+        "fled": spec.get("fled"),  # the Fled state, where the rules name one (calc/fight/fled.py)
     }
 
 

@@ -123,7 +123,8 @@ def test_countup_the_dead_roll_no_die_and_take_no_turn_next_round() -> None:
     assert [d["key"] for d in f.view["pending"]["dice"]] == ["init:c1", "init:c2"]
     f.do("start_round", rolls={"init:c1": 3, "init:c2": 4})
     assert f.order() == ["Aria", "Bo"] and f.turns_taken() == ["Aria", "Bo"]
-    f.heal("Orc", 5).round()  # healed: back in the next round
+    # the GM's correction (an NPC dead at 0 stays dead when healed): back in the next round
+    f.do("edit", id="c3", changes={"hp": 5}).round()
     assert "Orc" in f.order()
 
 

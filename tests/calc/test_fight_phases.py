@@ -261,6 +261,7 @@ def test_a_monsters_first_wound_makes_the_next_rounds_morale_roll_due() -> None:
     assert err.value.input == "rolls.morale"
     f.do("start_round", rolls={"melee:c1": 5, "melee:c2": 6, "morale": 9})
     assert any("Orc flees" in n["text"] for n in f.state["notes"])
+    f.do("return", id="c2")  # fled until the GM brings it back
     f.damage("Orc", 1)  # a second Wound: no new morale roll
     f.do("next_round")
     assert next(d for d in f.view["pending"]["dice"] if d["key"] == "morale")["optional"]

@@ -9,7 +9,9 @@ knock-out row leaves it Unconscious. A natural 20 adds a Wound that lasts until 
 next round (counted while it lasts by the ruling, not at all by the other reading).
 
 A monster's first Wound calls for a morale roll at the start of the next round: the optional
-morale die becomes due then.
+morale die becomes due then. The roll, once for all, puts every combatant with a Morale score it
+beats (`ruling:morale-above`) in the declared Fled state (`tracker.fled`): out of the round's
+order and the targets until the GM brings it back (`return`).
 
 A round runs in phases: each combatant declares whether it moves and which one action it takes
 (melee or other, ranged, spell, none), kept from round to round (a melee attack, no move, in the
@@ -20,10 +22,11 @@ from __future__ import annotations
 from typing import Any
 
 from calc.errors import InputError
-from calc.fight.hit_points import HitPointRules
+from calc.fight.hit_points import HitPointRules, fled_state
 from calc.inputs.data import SystemData
 from calc.systems.phases.attack_roll import row_by
 from calc.systems.phases.monster_wounds import wound_capacity
+from calc.systems.phases.order import flees
 from calc.systems.phases.wounds import wound_row
 
 ACTIONS = {
@@ -57,6 +60,7 @@ class WoundRules(HitPointRules):
             "dead": dead,
             "declared": _declaration(raw.get("declared"), f"{where}.declared"),
             "first_wound": _round_or_none(raw.get("first_wound"), f"{where}.first_wound"),
+            **self.fled_extra(raw, where, data),
         }
         return out
 
@@ -88,6 +92,11 @@ class WoundRules(HitPointRules):
         used, limit, rule = self._limit(c, data, options)
         knockout = data.fact("wounds", "knockout_wound")
         effects = [f"{w['name']} (Severity {w['severity']}{', critical' if w['critical'] else ''})" for w in counted]
+        dead = c["dead"] or used > limit
+        if not dead:
+            fled = self.fled_health(c, data)
+            if fled:
+                return fled
         if c["dead"]:
             label, rule, acts = DEAD, "instant-death", False
         elif used > limit:
@@ -106,6 +115,7 @@ class WoundRules(HitPointRules):
             "url": cited["url"],
             "acts": acts,
             "effects": effects,
+            **({"final": True} if label == DEAD else {}),  # dead by Wounds or at once: no text brings it back
         }
 
     def shown_extra(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> dict[str, Any]:
@@ -118,6 +128,7 @@ class WoundRules(HitPointRules):
             "declared": c["declared"],
             "wound_limit": limit if monster else None,
             "slots": None if monster else {"used": used, "of": c["values"]["free_slots"]},
+            **({"fled": c["fled"]} if "fled" in c else {}),
         }
 
     def damage(
@@ -171,12 +182,32 @@ class WoundRules(HitPointRules):
     def start_round(
         self, c: dict[str, Any], rolls: dict[str, int], round_no: int, data: SystemData, options: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict]]:
+        c, steps = self._morale(c, rolls, data, options)
         ended = [w for w in c["wounds"] if w["until"] is not None and w["until"] < round_no]
         if not ended:
-            return c, []
+            return c, steps
         kept = [w for w in c["wounds"] if w not in ended]
         text = f"{c['name']}'s critical Wound from a natural 20 has ended."
-        return {**c, "wounds": kept}, [data.step("critical-hits", text)]
+        return {**c, "wounds": kept}, [*steps, data.step("critical-hits", text)]
+
+    def _morale(
+        self, c: dict[str, Any], rolls: dict[str, int], data: SystemData, options: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict]]:
+        """The round's morale roll, when rolled (one for all, `morale`): `c` flees when it has a
+        Morale score the roll beats (above it by the ruling, equal too by the other reading) and
+        is still in the fight (not already fled, down or dead)."""
+        spec, score = fled_state(data), c["values"].get("morale", 0)
+        if "morale" not in rolls or not spec or not score or c.get("fled"):
+            return c, []
+        if not self.health(c, data, options)["acts"]:
+            return c, []  # the unconscious and the dead do not run
+        total, reading = rolls["morale"], options["morale_reading"]
+        if not flees(total, score, reading):
+            return c, []
+        word = "above" if reading == "above" else "equal to or above"
+        expr = data.fact("morale", "morale_dice")
+        text = f"{c['name']} flees: the morale {expr} shows {total}, {word} its Morale {score} ({spec['label']})."
+        return {**c, "fled": True}, [data.step(spec["rule"], text)]
 
     def due_dice(self, people: list[dict[str, Any]], round_no: int, data: SystemData, options: dict) -> dict:
         """The morale roll is due in round `round_no` when a monster took its first Wound in the

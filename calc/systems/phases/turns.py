@@ -77,7 +77,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
     notes: list[dict] = []
     needs: list[dict] = []
     fled: set[int] = set()
-    if morale and "morale" in rolls and any(p["morale"] > 0 for p in people):
+    if morale and "morale" in rolls:  # noted even when those it sent off (calc.systems.phases.fight) are gone
         expr = _morale_dice(data)
         dist = expr.dist()
         total = kit.rolled(rolls, "morale", dist.min, dist.max, f"the morale {expr}")
@@ -86,7 +86,7 @@ def turn_order(people: list[dict[str, Any]], rolls: dict, round_no: int, data: S
             for i, p in enumerate(people)
             if p["morale"] > 0 and phase_order.flees(total, p["morale"], options["morale_reading"])
         }
-        who = ", ".join(people[i]["name"] for i in sorted(fled)) or "nobody"
+        who = ", ".join(people[i]["name"] for i in sorted(fled)) or "none of those still fighting"
         notes.append(data.step("morale", f"Phase {morale['n']}: morale roll {total}: {who} flees."))
         reading = "above" if options["morale_reading"] == "above" else "equal to or above"
         notes.append(data.step("ruling:morale-above", f"A monster flees on a roll {reading} its Morale score."))

@@ -1,7 +1,10 @@
 """Segments' fight: health by hit points, as the data's `tracker.states` say: Down at 0 (the
 site's ruling: the chapter is silent). Under the other reading of round-drop-at-zero (the
 `drop_at` ruling, as the round calculator reads it), a combatant is Down at 0 and dead at −10
-(the rule's `dead_at` fact).
+(the rule's `dead_at` fact), and stays dead: healing is refused.
+
+A combatant that takes the Flee fast action can be marked Fled (`flee`, the data's `tracker.fled`):
+out of the round's order and the targets until the GM brings it back (`return`).
 
 Each round every combatant declares its action (the action type that places it in the round,
 and a spell's casting time): the declaration is the combatant's initiative fields of those names,
@@ -33,7 +36,7 @@ class DropRules(HitPointRules):
         states = super().states(c, data, options)
         if options[DROP_AT] != "minus-ten":
             return states
-        dead = {"label": "Dead", "rule": RULE, "fact": "dead_at", "when": "at-or-below"}
+        dead = {"label": "Dead", "rule": RULE, "fact": "dead_at", "when": "at-or-below", "final": True}
         return [{**dead, "value": data.fact(RULE, "dead_at")}, *states]
 
     def lowest(self, c: dict[str, Any], data: SystemData) -> int:
