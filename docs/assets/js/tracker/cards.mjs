@@ -152,6 +152,9 @@ export class Cards {
         button("Damage", hurt("damage"), { "data-tk-focus": `damage-${c.id}`, "aria-label": `Damage ${c.name}` }),
         button("Heal", hurt("heal"), { "data-tk-focus": `heal-${c.id}`, "aria-label": `Heal ${c.name}` }),
         c.state === "Dying" ? button("Stabilize", () => tk.act({ type: "stabilize", id: c.id }, `${c.name} is stabilized.`), { "aria-label": `Stabilize ${c.name}` }) : null,
+        // where the rules name a Fled state (Python's `fled`): the GM marks a flight, and brings it back
+        c.fled === true ? button("Return", () => tk.act({ type: "return", id: c.id }, `${c.name} is back in the fight.`), { "aria-label": `Bring ${c.name} back` }) : null,
+        c.fled === false && c.acts ? button("Flees", () => tk.act({ type: "flee", id: c.id }, `${c.name} flees.`), { "aria-label": `${c.name} flees` }) : null,
       ),
       el("ul", { class: "cc-tk-tags", "aria-label": `Conditions of ${c.name}` }, tags),
       tk.odds?.panel(c, v),
