@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from calc.errors import InputError
-from calc.fight import fled, resolve, rounds, rulings
+from calc.fight import economy, fled, resolve, rounds, rulings
 from calc.fight import state as st
 from calc.inputs import declared
 from calc.inputs.data import SystemData
@@ -97,7 +97,7 @@ def remove(fight: Fight, action: dict, data: SystemData, rules: Any, options: di
     pending = fight["pending"]
     if pending is not None:
         pending = {**pending, "rolls": {k: v for k, v in pending["rolls"].items() if not k.endswith(f":{c['id']}")}}
-    return {
+    out = {
         **fight,
         "combatants": people,
         "order": order,
@@ -105,6 +105,7 @@ def remove(fight: Fight, action: dict, data: SystemData, rules: Any, options: di
         "rolls": rolls,
         "pending": pending,
     }
+    return economy.removed(out, c["id"], before)
 
 
 def damage(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> tuple[Fight, list[dict]]:
@@ -165,8 +166,15 @@ def new(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict)
     return out
 
 
+def _turned(before: Fight, after: Fight, data: SystemData) -> Fight:
+    """`after`, and if its turn is another than `before`'s, that turn begun (nothing spent yet)."""
+    if (after["round"], after["turn"]) == (before["round"], before["turn"]) and after["order"] == before["order"]:
+        return after
+    return economy.begin(after, data)
+
+
 def next_round(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:
-    return rounds.next_round(fight, data, rules, options)
+    return _turned(fight, rounds.next_round(fight, data, rules, options), data)
 
 
 def roll(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:
@@ -176,7 +184,7 @@ def roll(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict
 def start_round(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:
     if fight["pending"] is None:
         raise InputError("action.type", "no round is being rolled: start one with next_round")
-    return rounds.start(fight, action.get("rolls"), data, rules, options)
+    return _turned(fight, rounds.start(fight, action.get("rolls"), data, rules, options), data)
 
 
 def cancel_round(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:
@@ -186,11 +194,19 @@ def cancel_round(fight: Fight, action: dict, data: SystemData, rules: Any, optio
 def next_turn(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:
     if fight["turn"] >= len(fight["order"]):
         return fight
-    return {**fight, "turn": rounds.step(fight, fight["turn"], 1, data, rules, options)}
+    return _turned(fight, {**fight, "turn": rounds.step(fight, fight["turn"], 1, data, rules, options)}, data)
 
 
 def previous_turn(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:
-    return {**fight, "turn": rounds.step(fight, min(fight["turn"], len(fight["order"])), -1, data, rules, options)}
+    back = rounds.step(fight, min(fight["turn"], len(fight["order"])), -1, data, rules, options)
+    return _turned(fight, {**fight, "turn": back}, data)
+
+
+def take(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> tuple[Fight, list[dict]]:
+    """The acting combatant takes one of its turn's actions that is no attack (`{"type": "act", "id",
+    "kind"}`: a move, a defense, a spell's progress), paid from what its turn holds."""
+    _, c = _find(fight, action)
+    return economy.act(fight, c, action.get("kind"), data)
 
 
 def view(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:
@@ -219,5 +235,6 @@ ACTIONS = {
     "cancel_round": cancel_round,
     "next_turn": next_turn,
     "previous_turn": previous_turn,
+    "act": take,  # a turn's action that is no attack, by its kind (calc/fight/economy.py)
     "attack": resolve.attack,  # the odds' Resolve: the roll decides by the hit rules (calc/fight/resolve.py)
 }

@@ -24,7 +24,7 @@ from typing import Any
 
 from calc import systems
 from calc.errors import InputError
-from calc.fight import resolve_rules
+from calc.fight import economy, resolve_rules
 from calc.fight import state as st
 from calc.inputs import declared
 from calc.inputs.data import SystemData
@@ -32,13 +32,28 @@ from calc.numbers import dice
 
 HIT_CALCULATOR = "hit"
 
+Nth = tuple[dict[str, Any], int]
+"""The attack at hand as the turn counts it (calc/fight/economy.py): the turn action's declaration
+and how many attacks of it were made before this one this turn. None: the round's first attack."""
 
-def needed(fight: dict, attacker: str, target: str, data: SystemData, options: dict, states: dict) -> dict[str, Any]:
+
+def _inputs(
+    fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict, nth: Nth | None
+) -> dict[str, Any]:
+    """The round calculator's inputs of `who` on `aim`, cut to the turn's attack at hand (the
+    system's `Resolve.nth_attack`: action-points' quick attack, the routine's n-th attack)."""
+    a = resolve_rules.attacker_inputs(fight, who, aim, data, options, states)
+    return a if nth is None else systems.engine(data.id).RESOLVE.nth_attack(a, *nth)
+
+
+def needed(
+    fight: dict, attacker: str, target: str, data: SystemData, options: dict, states: dict, nth: Nth | None = None
+) -> dict[str, Any]:
     """The hit calculator's `roll_needed` for this attacker against this target, with its reasons:
     asked as the odds' chance to hit is (calc/answers/first_attack.py `hit_chance`), with the round
     calculator's inputs of the same names and the system's `hit_extra` (segments' routine attack's
     own to-hit bonus, countup's thrown weapon hitting as ranged, …)."""
-    a = resolve_rules.attacker_inputs(fight, attacker, target, data, options, states)
+    a = _inputs(fight, attacker, target, data, options, states, nth)
     decls = data.calculator(HIT_CALCULATOR)["inputs"]
     raw = {d["name"]: a[d["name"]] for d in decls if d["name"] in a} | systems.engine(data.id).RESOLVE.hit_extra(a)
     answer = systems.engine(data.id).CALCULATORS[HIT_CALCULATOR](declared.validate(decls, raw), data)
@@ -57,7 +72,14 @@ def _whole(action: dict, key: str, low: int, high: int) -> int:
 
 
 def table(
-    fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict, asked: dict | None = None
+    fight: dict,
+    who: str,
+    aim: str,
+    data: SystemData,
+    options: dict,
+    states: dict,
+    asked: dict | None = None,
+    nth: Nth | None = None,
 ) -> resolve_rules.Table:
     """The system's Resolve rules for `who` attacking `aim` (its engine's `RESOLVE`: calc/fight/resolve_rules.py);
     `asked`: `needed`'s answer when already known (else asked only if the rules need it)."""
@@ -65,20 +87,22 @@ def table(
 
     def roll_needed() -> dict[str, Any]:
         if not known:
-            known.append(needed(fight, who, aim, data, options, states))
+            known.append(needed(fight, who, aim, data, options, states, nth))
         return dict(known[0]["roll_needed"])
 
-    a = resolve_rules.attacker_inputs(fight, who, aim, data, options, states)
+    a = _inputs(fight, who, aim, data, options, states, nth)
     return systems.engine(data.id).RESOLVE(a, data, roll_needed)
 
 
-def plan(fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict) -> dict[str, Any]:
+def plan(
+    fight: dict, who: str, aim: str, data: SystemData, options: dict, states: dict, nth: Nth | None = None
+) -> dict[str, Any]:
     """What the page rolls to resolve `who`'s attack on `aim` (the view's `odds.targets[].resolve`):
     `{"die": "d20", "dice": "2d6" | None (the damage dice of a hit; None: nothing
     to roll, the attack roll decides the damage), "roll": [{"count", "sides"}], "defense":
     {"kind", "label", "die"} | None (the defender's roll), "rolls": [{"key", "kind", "label",
     "die"}] (every other die, the defender's roll among them, under its action key)}`."""
-    rules = table(fight, who, aim, data, options, states)
+    rules = table(fight, who, aim, data, options, states, nth=nth)
     expr = rules.dice()
     return {
         "die": rules.die(),
@@ -134,10 +158,15 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
     if who == aim:
         raise InputError("action.target", "a combatant does not attack itself here")
     who, aim = str(who), str(aim)
+    counted = economy.for_attack(fight, fight["combatants"][ids[who]], action.get("kind"), data)
+    nth: Nth | None = None
+    if counted is not None:  # a round runs: the turn's next attack, its action taken if it needs one
+        fight, turn_action, made = counted
+        nth = (turn_action, made)
     states = {c["id"]: rules.health(c, data, options)["state"] for c in fight["combatants"]}
     now = standing(fight, data, rules)
-    asked = needed(now, who, aim, data, options, states)
-    system = table(now, who, aim, data, options, states, asked)
+    asked = needed(now, who, aim, data, options, states, nth)
+    system = table(now, who, aim, data, options, states, asked, nth)
     face = _whole(action, "roll", 1, int(system.die().lstrip("d")))
     _typed(action)
     rolls = {
@@ -150,17 +179,24 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
     attacker, target = fight["combatants"][ids[who]], fight["combatants"][ids[aim]]
     amount, how = _damage(action, system, used, critical) if hits else (0, "")
     cited = [s for s in asked["steps"] if s.get("url")][:1]
-    said = f"{attacker['name']} rolls {rolled} against {target['name']} ({why})"
+    named = "" if nth is None else f" ({nth[0]['label'].lower()})"
+    said = f"{attacker['name']}{named} rolls {rolled} against {target['name']} ({why})"
     people = list(fight["combatants"])
     spent: list[dict] = []
     if system.spends(used, rolls):
         people[ids[aim]], spent = rules.spend_reserve(target, data)
+    if nth is not None:
+        fight = economy.attacked(fight, nth[0], aim)
+        left = f" {economy.left_text(data, attacker, fight['spent'])}."
+    else:
+        left = ""
     if not hits or not amount:
         what = "a miss" if not hits else "a hit for no damage"
-        return {**fight, "combatants": people}, [{**(cited[0] if cited else {}), "text": f"{said}: {what}."}, *spent]
+        head = {**(cited[0] if cited else {}), "text": f"{said}: {what}.{left}"}
+        return {**fight, "combatants": people}, [head, *spent]
     after, steps = rules.damage(people[ids[aim]], amount, data, options, critical, fight["round"])
     people[ids[aim]] = after
-    head = {**(cited[0] if cited else {}), "text": f"{said}: a hit, {how}."}
+    head = {**(cited[0] if cited else {}), "text": f"{said}: a hit, {how}.{left}"}
     return {**fight, "combatants": people}, [head, *spent, *steps]
 
 

@@ -58,6 +58,13 @@ class Table:
         """The system's round `hit_extra` (asked before any table is made: `needed` reads it)."""
         raise NotImplementedError
 
+    @staticmethod
+    def nth_attack(attacker: dict[str, Any], action: dict[str, Any], made: int) -> dict[str, Any]:
+        """The attacker's inputs for an attack of the turn's `action` (its declaration in the data's
+        `turn:`), `made` of them made before it this turn: by default the round's own first attack
+        (every attack of the turn alike, as countup's at the attack rate)."""
+        return attacker
+
     def die(self) -> str:
         """The attack die, "d20"."""
         return str(self.needed()["die"])

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from calc.errors import CalcError, InputError
-from calc.fight import fighter, rounds, rulings
+from calc.fight import economy, fighter, rounds, rulings
 from calc.inputs import applies, declared
 from calc.inputs.data import SystemData
 from calc.numbers import dice
@@ -55,6 +55,8 @@ def empty(system_id: str) -> dict[str, Any]:
         "options": {},
         "combatants": [],
         "next_id": 1,
+        "spent": None,
+        "held": {},
     }
 
 
@@ -247,6 +249,9 @@ def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tu
     state["notes"] = _steps(raw.get("notes"))
     state["pending"] = keep("pending", lambda: _pending(raw.get("pending")), None)
     _hold_faces(state, data, rules, keep)
+    people = state["combatants"]
+    state["held"] = keep("held", lambda: economy.checked_held(raw.get("held"), data, people), {})
+    state["spent"] = keep("spent", lambda: economy.checked_spent(raw.get("spent"), data, people), None)
     return state, dropped
 
 

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from calc.errors import CalcError
-from calc.fight import fighter, links, resolve, rounds, rulings
+from calc.fight import economy, fighter, links, resolve, rounds, rulings
 from calc.fight import state as st
 from calc.inputs.data import SystemData
 from calc.turns.helpers import max_combatants, tracker
@@ -91,7 +91,13 @@ def view(fight: dict, data: SystemData, rules: Any, options: dict) -> dict[str, 
         "rolled": tracker(data)["rolled"],
         "limits": {"combatants": max_combatants(data), **LIMITS},
         "odds": odds,
+        "actions": _turn_actions(fight, data, health),
     }
+
+
+def _turn_actions(fight: dict, data: SystemData, health: dict) -> dict[str, Any] | None:
+    """What the acting combatant may still do this turn (calc/fight/economy.py `view`)."""
+    return economy.view(fight, data, {ident: h["acts"] for ident, h in health.items()})
 
 
 PLANS_KEPT = 512

@@ -114,13 +114,18 @@ class Resolve(Protocol):
     """A system's Resolve rules (the engine's `RESOLVE`, its `resolve` module's class): made from the
     attacker's round inputs, the data and `needed()` (the hit calculator's `roll_needed`, asked
     only if the rules need it); `hit_extra(attacker)`: the round's hit inputs of the attack at hand
-    beyond those of the same name (the round calculator's own `hit_extra`)."""
+    beyond those of the same name (the round calculator's own `hit_extra`); `nth_attack(attacker,
+    action, made)`: the attacker's inputs cut to the turn's attack at hand, an attack of the turn
+    action declared in the data's `turn:` with `made` of them made before it this turn (the base
+    `Table`'s: the round's first attack; action-points: that action's style)."""
 
     def __call__(
         self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]], /
     ) -> ResolveTable: ...
 
     def hit_extra(self, attacker: dict[str, Any], /) -> dict[str, Any]: ...
+
+    def nth_attack(self, attacker: dict[str, Any], action: dict[str, Any], made: int, /) -> dict[str, Any]: ...
 
 
 class Engine(Protocol):

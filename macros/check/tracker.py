@@ -66,6 +66,71 @@ def check(system: System, out: list[Problem], complete: bool = False) -> None:
     if spec.get("fighter"):
         for problem in fighter_problems(system, spec["fighter"]):
             out.append(where.problem(problem[1], "fighter", *problem[0]))
+    if spec.get("turn"):
+        for problem in turn_problems(system, spec["turn"], spec.get("fighter")):
+            out.append(where.problem(problem[1], "turn", *problem[0]))
+
+
+def turn_problems(system: System, turn: dict, fighter: dict | None) -> list[tuple[tuple, str]]:
+    """The turn's economy names rules the data has, number facts for its counts, pools it declares,
+    kinds once each, and fighter values (inputs of the round calculator) for `attacks`/`planned`;
+    an action whose rule states its `action_type` costs that type's fact (action-points)."""
+    out: list[tuple[tuple, str]] = []
+
+    def rule(field: tuple, rule_id: str) -> None:
+        if rule_id not in system.rules:
+            out.append((field, f"no rule '{rule_id}'{suggest(rule_id, system.rules)}"))
+
+    def count(field: tuple, ref: object) -> None:
+        if isinstance(ref, int):
+            return
+        rule_id, _, fact = str(ref).partition(".")
+        facts = (system.rules.get(rule_id) or {}).get("facts") or {}
+        if rule_id not in system.rules:
+            out.append((field, f"no rule '{rule_id}'{suggest(rule_id, system.rules)}"))
+        elif fact not in facts:
+            out.append((field, f"rule '{rule_id}' has no fact '{fact}'{suggest(fact, facts)}"))
+        elif facts[fact].get("kind") != "number":
+            out.append((field, f"'{ref}' is a {facts[fact].get('kind')} fact, not a number"))
+
+    rule(("rule",), turn["rule"])
+    pools = set()
+    for i, pool in enumerate(turn["pools"]):
+        if pool["id"] in pools:
+            out.append((("pools", i, "id"), f"pool '{pool['id']}' is declared twice"))
+        pools.add(pool["id"])
+        count(("pools", i, "amount"), pool["amount"])
+        rule(("pools", i, "rule"), pool["rule"])
+    calc = system.calculators.get((fighter or {}).get("calculator", ""))
+    values = {d["name"] for d in (calc or {}).get("inputs", [])}
+    kinds: set[str] = set()
+    for i, act in enumerate(turn["actions"]):
+        if act["kind"] in kinds:
+            out.append((("actions", i, "kind"), f"action '{act['kind']}' is declared twice"))
+        kinds.add(act["kind"])
+        rule(("actions", i, "rule"), act["rule"])
+        for pool, ref in act["cost"].items():
+            if pool not in pools:
+                out.append((("actions", i, "cost", pool), f"no pool '{pool}'{suggest(pool, pools)}"))
+            count(("actions", i, "cost", pool), ref)
+        if "limit" in act:
+            count(("actions", i, "limit"), act["limit"])
+        for key in ("attacks", "planned"):
+            ref = act.get(key)
+            if isinstance(ref, str) and ref not in values:
+                out.append((("actions", i, key), f"'{ref}' is no fighter value (an input of the round calculator)"))
+        if "planned" in act and not act.get("attacks"):
+            out.append((("actions", i, "planned"), "a planned action must give attacks (`attacks`)"))
+        own = ((system.rules.get(act["rule"]) or {}).get("facts") or {}).get("action_type")
+        for pool, ref in act["cost"].items():
+            if own and isinstance(ref, str) and not ref.endswith(f".{own['value']}_ap"):
+                out.append(
+                    (
+                        ("actions", i, "cost", pool),
+                        f"rule '{act['rule']}' is a {own['value']} action: its cost is that type's fact",
+                    )
+                )
+    return out
 
 
 def fighter_problems(system: System, fighter: dict) -> list[tuple[tuple, str]]:

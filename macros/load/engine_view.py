@@ -129,6 +129,7 @@ def tracker_view(system: System) -> dict[str, Any] | None:
         ],
         "fighter": fighter_view(system, spec["fighter"]) if spec.get("fighter") else None,
         "fled": spec.get("fled"),  # the Fled state, where the rules name one (calc/fight/fled.py)
+        "turn": spec.get("turn"),  # the turn's action economy, as declared (calc/fight/economy.py)
     }
 
 

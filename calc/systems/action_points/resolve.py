@@ -21,6 +21,12 @@ class Resolve(Table):
 
     hit_extra = staticmethod(ap_round.hit_extra)
 
+    @staticmethod
+    def nth_attack(attacker: dict[str, Any], action: dict[str, Any], made: int) -> dict[str, Any]:
+        """The turn's attack of `action` (standard, quick, power, charge: its `planned` style), as the
+        round calculator makes one of that style (round.py `attack_as`)."""
+        return ap_round.attack_as(attacker, action["planned"])
+
     def __init__(self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]]) -> None:
         super().__init__(attacker, data, needed)
         one = ap_round.one_attack(attacker)
@@ -43,6 +49,10 @@ class Resolve(Table):
         return f"d{self.data.die_sides('standard-attack', 'attack_die')}"
 
     def dice(self) -> DiceExpr | None:
+        """The dice a hit rolls (a power attack's twice); none for a quick attack, whose hit deals
+        the minimum whatever they show (attack.py `hit_damage`)."""
+        if self.typed["attack"] == "quick" and self.data.fact("quick-attack", "minimum_damage"):
+            return None
         seen: list[DiceExpr] = []
 
         def record(expr: DiceExpr) -> DiceExpr:

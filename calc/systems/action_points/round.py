@@ -155,8 +155,12 @@ def _first_style(attacker: dict[str, Any]) -> str:
 def one_attack(attacker: dict[str, Any]) -> dict[str, Any]:
     """The attacker's turn cut to its first attack (the first style it makes: standard, quick,
     power, charge)."""
-    first = _first_style(attacker)
-    return attacker | {s: int(s == first) for s in STYLES}
+    return attack_as(attacker, _first_style(attacker))
+
+
+def attack_as(attacker: dict[str, Any], style: str) -> dict[str, Any]:
+    """The attacker's turn cut to one attack of `style` (the tracker's n-th attack of a turn)."""
+    return attacker | {s: int(s == style) for s in STYLES}
 
 
 def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,439 @@
+"""The turn's action economy: what the acting combatant may still do this turn, by the system's own
+declaration (`tracker: turn:` in its calculators.yaml: the turn's pools — action-points' 3 AP,
+countup's one Primary and one Secondary Action — and each action with its cost, its limit, the
+attacks it gives and what lasts past the turn), so no cost, budget or label is typed here.
+
+The state records what the acting combatant has spent (`spent`: the actions taken and attacks made
+this turn, its last target) and what lasts past a turn (`held`: an action that holds until the
+combatant's next turn, such as a defense or a reserve); `begin` clears both as a turn begins.
+An `attack` (calc/fight/resolve.py) and an `act` (calc/fight/actions.py) take an action through
+`take`, which refuses, naming the rule, what the turn no longer allows. See CONTRIBUTING.md,
+"The turn's actions".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from calc.errors import InputError
+from calc.fight import fighter, rulings
+from calc.inputs import declared
+from calc.inputs.data import SystemData
+from calc.turns.helpers import tracker
+
+TIMES_MAX = 99
+"""The most times one action may be recorded in a turn (a saved state's counts stay small)."""
+
+
+def declaration(data: SystemData) -> dict[str, Any] | None:
+    """The system's `turn:` declaration, numbers read from their facts (None: the tracker declares
+    no economy, so attacks and actions are not counted)."""
+    return rulings.cached("economy", data, _declaration)
+
+
+def _number(data: SystemData, ref: Any) -> int:
+    """A count as the data gives it: a whole number, or `rule.fact` naming a fact."""
+    if isinstance(ref, int):
+        return ref
+    rule, fact = str(ref).split(".", 1)
+    return int(data.fact(rule, fact))
+
+
+def _declaration(data: SystemData) -> dict[str, Any] | None:
+    spec = tracker(data).get("turn")
+    if not spec:
+        return None
+    pools = [{**p, "amount": _number(data, p["amount"])} for p in spec["pools"]]
+    acts = []
+    for a in spec["actions"]:
+        acts.append(
+            {
+                **a,
+                "cost": {pool: _number(data, n) for pool, n in (a.get("cost") or {}).items()},
+                "limit": None if a.get("limit") is None else _number(data, a["limit"]),
+                "cites": str(a["limit"]).split(".")[0] if isinstance(a.get("limit"), str) else a["rule"],
+            }
+        )
+    return {"rule": spec["rule"], "pools": pools, "actions": acts, "by_kind": {a["kind"]: a for a in acts}}
+
+
+def acting(fight: Mapping[str, Any]) -> str | None:
+    """The id of the combatant whose turn it is (None: no round running)."""
+    turn, order = fight["turn"], fight["order"]
+    return order[turn]["id"] if fight["round"] > 0 and turn < len(order) else None
+
+
+def _fresh(fight: Mapping[str, Any], ident: str) -> dict[str, Any]:
+    return {"round": fight["round"], "turn": fight["turn"], "id": ident, "actions": {}, "attacks": {}, "target": None}
+
+
+def current(fight: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What the acting combatant has spent this turn (a record of another turn counts as none)."""
+    ident = acting(fight)
+    if ident is None:
+        return None
+    kept = fight.get("spent")
+    if kept and (kept["round"], kept["turn"], kept["id"]) == (fight["round"], fight["turn"], ident):
+        return kept
+    return _fresh(fight, ident)
+
+
+def begin(fight: dict[str, Any], data: SystemData) -> dict[str, Any]:
+    """A turn begins: nothing spent yet, and what its combatant held until now ends."""
+    ident = acting(fight)
+    if declaration(data) is None:
+        return fight
+    held = {k: v for k, v in (fight.get("held") or {}).items() if k != ident}
+    return {**fight, "spent": None if ident is None else _fresh(fight, ident), "held": held}
+
+
+def removed(fight: dict[str, Any], ident: str, shift: int) -> dict[str, Any]:
+    """The fight without combatant `ident` in what is spent and held (`shift`: turns of the order
+    before the current one that went with it)."""
+    spent = fight.get("spent")
+    if spent is not None:
+        gone = spent["id"] == ident or spent["turn"] < shift  # its combatant, or a turn gone with it
+        spent = None if gone else {**spent, "turn": spent["turn"] - shift}
+        if spent is not None and spent["target"] == ident:
+            spent = {**spent, "target": None}
+    held = {k: v for k, v in (fight.get("held") or {}).items() if k != ident}
+    return {**fight, "spent": spent, "held": held}
+
+
+def _value(data: SystemData, c: Mapping[str, Any], name: str) -> int:
+    """A combatant's fighter value (its own, else the round calculator's default)."""
+    calc = str((fighter.declaration(data) or {}).get("calculator"))
+    decl = next(d for d in data.calculator(calc)["inputs"] if d["name"] == name)
+    raw = c["values"].get(name)
+    return int(declared.value(decl, raw, f"values.{name}"))
+
+
+def gives(data: SystemData, c: Mapping[str, Any], act: Mapping[str, Any]) -> int:
+    """How many attacks one taking of `act` gives `c` (countup's Primary: its attack rate)."""
+    n = act.get("attacks", 0)
+    return n if isinstance(n, int) else _value(data, c, n)
+
+
+def plan(data: SystemData, c: Mapping[str, Any]) -> list[str]:
+    """The turn's attacks as `c`'s fighter values plan them, one kind per attack, in the data's order
+    (action-points: its standard, quick, power and charge counts; countup: the Primary's attack rate)."""
+    spec = declaration(data)
+    out: list[str] = []
+    for a in (spec or {}).get("actions", []):
+        if "planned" in a:
+            times = a["planned"] if isinstance(a["planned"], int) else _value(data, c, a["planned"])
+            out += [a["kind"]] * (times * gives(data, c, a))
+    return out
+
+
+def _title(data: SystemData, rule: str) -> str:
+    return str(data.rule(rule)["title"])
+
+
+def _left(spec: dict, record: Mapping[str, Any]) -> dict[str, int]:
+    """Each pool's amount left after the actions taken."""
+    left = {p["id"]: p["amount"] for p in spec["pools"]}
+    for kind, times in record["actions"].items():
+        for pool, n in spec["by_kind"][kind]["cost"].items():
+            left[pool] -= n * times
+    return left
+
+
+def _open(data: SystemData, c: Mapping[str, Any], spec: dict, record: Mapping[str, Any], kind: str) -> int:
+    """Attacks the actions of `kind` already taken still give this turn."""
+    act = spec["by_kind"][kind]
+    return record["actions"].get(kind, 0) * gives(data, c, act) - record["attacks"].get(kind, 0)
+
+
+def refusal(data: SystemData, c: Mapping[str, Any], spec: dict, record: Mapping[str, Any], kind: str) -> str | None:
+    """Why `c` cannot take one more `kind` action now (None: it can), in the GM's words with the rule."""
+    act = spec["by_kind"][kind]
+    label = act["label"]
+    taken = record["actions"].get(kind, 0)
+    if act["limit"] is not None and taken >= act["limit"]:
+        return f"{c['name']} has taken {label} this turn: {act['limit']} a turn ({_title(data, act['cites'])})"
+    left = _left(spec, record)
+    for pool in spec["pools"]:
+        cost = act["cost"].get(pool["id"], 0)
+        if cost > left[pool["id"]]:
+            have = "no" if left[pool["id"]] <= 0 else f"only {left[pool['id']]}"
+            made = record["attacks"].get(kind, 0)
+            done = f"has made the {made} attack{'s' * (made != 1)} of its {label} and " if made else ""
+            return (
+                f"{c['name']} {done}has {have} {pool['label']} left this turn: {label} costs {cost} "
+                f"({_title(data, pool['rule'])})"
+            )
+    return None
+
+
+def _named(spec: dict, kind: Any) -> dict[str, Any]:
+    if not isinstance(kind, str) or kind not in spec["by_kind"]:
+        kinds = ", ".join(spec["by_kind"])
+        raise InputError("action.kind", f"must be one of the turn's actions: {kinds} (got {declared.shown(kind)})")
+    return spec["by_kind"][kind]
+
+
+def _taken(fight: dict, record: dict, act: Mapping[str, Any]) -> dict[str, Any]:
+    """The fight with `act` taken once more (and held past the turn when it lasts)."""
+    actions = {**record["actions"], act["kind"]: record["actions"].get(act["kind"], 0) + 1}
+    out = {**fight, "spent": {**record, "actions": actions}}
+    if act.get("lasts") == "next-turn":
+        mine = dict((fight.get("held") or {}).get(record["id"], {}))
+        mine[act["kind"]] = mine.get(act["kind"], 0) + 1
+        out["held"] = {**(fight.get("held") or {}), record["id"]: mine}
+    return out
+
+
+def _own_turn(fight: Mapping[str, Any], who: str, c: Mapping[str, Any], data: SystemData) -> None:
+    ident = acting(fight)
+    if ident != who:
+        spec = declaration(data) or {}
+        now = next((x["name"] for x in fight["combatants"] if x["id"] == ident), None)
+        when = f"it is {now}'s turn" if now else "no turn is running"
+        raise InputError("action.id", f"{when}: {c['name']} acts on its own turn ({_title(data, spec['rule'])})")
+
+
+def act(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -> tuple[dict, list[dict]]:
+    """`c` takes a non-attack action of its turn (a move, a defense, a spell's progress)."""
+    spec = declaration(data)
+    if spec is None:
+        raise InputError("action.type", f"{data.name}'s tracker declares no turn actions")
+    _own_turn(fight, c["id"], c, data)
+    a = _named(spec, kind)
+    if a.get("attacks"):
+        raise InputError("action.kind", f"{a['label']} is an attack: resolve it with an attack ({a['kind']})")
+    record = current(fight)
+    assert record is not None
+    why = refusal(data, c, spec, record, a["kind"])
+    if why:
+        raise InputError("action.kind", why)
+    out = _taken(fight, record, a)
+    rule = data.rule(a["rule"])
+    said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}: {left_text(data, c, out['spent'])}."
+    return out, [{"rule": a["rule"], "title": rule["title"], "url": rule.get("url", ""), "text": said}]
+
+
+def _cost_text(spec: dict, a: Mapping[str, Any]) -> str:
+    labels = {p["id"]: p["label"] for p in spec["pools"]}
+    parts = [f"{n} {labels[p]}" for p, n in a["cost"].items() if n]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def for_attack(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -> tuple[dict, dict, int] | None:
+    """The action `c`'s next attack is made under and its place: (the fight with that action taken
+    if a new one is needed, the action's declaration, how many attacks of it were made before this
+    turn) — or None when no economy counts (no round running, or none declared). Refused, naming
+    the rule, when the turn allows no such attack."""
+    spec = declaration(data)
+    if spec is None or acting(fight) is None:
+        return None
+    _own_turn(fight, c["id"], c, data)
+    record = current(fight)
+    assert record is not None
+    if kind in (None, ""):
+        a = _next_kind(data, c, spec, record)
+    else:
+        a = _named(spec, kind)
+        if not a.get("attacks"):
+            raise InputError("action.kind", f"{a['label']} makes no attack: take it with the act action")
+    n = record["attacks"].get(a["kind"], 0)
+    out = fight
+    if _open(data, c, spec, record, a["kind"]) <= 0:
+        why = refusal(data, c, spec, record, a["kind"])
+        if why:
+            raise InputError("action.kind", why)
+        if not gives(data, c, a):
+            raise InputError("action.kind", f"{c['name']} makes no attack with {a['label']} (its values give none)")
+        out = _taken(fight, record, a)
+    return out, a, n
+
+
+def _next_kind(data: SystemData, c: Mapping[str, Any], spec: dict, record: Mapping[str, Any]) -> dict[str, Any]:
+    """With no kind named: an attack still open from an action taken, else the next attack the
+    fighter values plan that is not made yet; past the plan, the refusal names what is left."""
+    for kind in record["actions"]:
+        if spec["by_kind"][kind].get("attacks") and _open(data, c, spec, record, kind) > 0:
+            return spec["by_kind"][kind]
+    made = dict(record["attacks"])
+    for kind in plan(data, c):
+        if made.get(kind, 0) > 0:
+            made[kind] -= 1
+            continue
+        return spec["by_kind"][kind]
+    planned = plan(data, c)
+    counted = {k: planned.count(k) for k in dict.fromkeys(planned)}
+    shown = ", ".join(f"{n} × {spec['by_kind'][k]['label']}" for k, n in counted.items()) or "no attack"
+    allowed = [a["kind"] for a in spec["actions"] if a.get("attacks") and not refusal(data, c, spec, record, a["kind"])]
+    more = f"; name another attack (kind: {', '.join(allowed)})" if allowed else ""
+    raise InputError(
+        "action.kind",
+        f"{c['name']} has made the attacks its turn plans ({shown}): {left_text(data, c, record)}{more} "
+        f"({_title(data, spec['rule'])})",
+    )
+
+
+def attacked(fight: dict, a: Mapping[str, Any], target: str) -> dict[str, Any]:
+    """The fight with one attack of `a` made this turn on `target`."""
+    record = current(fight)
+    if record is None:
+        return fight
+    attacks = {**record["attacks"], a["kind"]: record["attacks"].get(a["kind"], 0) + 1}
+    return {**fight, "spent": {**record, "attacks": attacks, "target": target}}
+
+
+def left_text(data: SystemData, c: Mapping[str, Any], record: Mapping[str, Any]) -> str:
+    """What the turn still holds, in words: "1 AP left", "1 attack left, 1 Secondary Action left"."""
+    spec = declaration(data)
+    if spec is None:
+        return ""
+    left = _left(spec, record)
+    attacks = sum(_open(data, c, spec, record, k) for k in record["actions"] if spec["by_kind"][k].get("attacks"))
+    parts = [f"{attacks} attack{'s' * (attacks != 1)} left"] if attacks else []
+    parts += [f"{left[p['id']]} {p['label']} left" for p in spec["pools"]]
+    return ", ".join(parts)
+
+
+def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool]) -> dict[str, Any] | None:
+    """The acting combatant's turn for the page (the view's `actions`), None when no turn runs or
+    the system declares none: `{"id", "left": [{"pool", "label", "amount", "left"}], "text",
+    "attacks_left", "next": kind | None (a Resolve with no kind), "target": last target while it
+    stands | None, "actions": [{"kind", "label", "cost", "attack", "taken", "allowed", "why",
+    "rule", "url"}], "held": [{"id", "kind", "label"}]}`. `standing`: whether each id still acts."""
+    spec = declaration(data)
+    record = current(fight)
+    if spec is None or record is None:
+        return None
+    c = next(x for x in fight["combatants"] if x["id"] == record["id"])
+    left = _left(spec, record)
+    try:
+        nxt: str | None = _next_kind(data, c, spec, record)["kind"]
+        if _open(data, c, spec, record, nxt) <= 0 and refusal(data, c, spec, record, nxt):
+            nxt = None
+    except InputError:
+        nxt = None
+    rows = []
+    for a in spec["actions"]:
+        why = (
+            ""
+            if a.get("attacks") and _open(data, c, spec, record, a["kind"]) > 0
+            else refusal(data, c, spec, record, a["kind"])
+        )
+        rule = data.rule(a["rule"])
+        rows.append(
+            {
+                "kind": a["kind"],
+                "label": a["label"],
+                "cost": a["cost"],
+                "attack": bool(a.get("attacks")),
+                "taken": record["actions"].get(a["kind"], 0),
+                "allowed": not why,
+                "why": why or "",
+                "rule": a["rule"],
+                "url": rule.get("url", ""),
+            }
+        )
+    aim = record["target"]
+    held = [
+        {"id": ident, "kind": kind, "label": spec["by_kind"][kind]["label"]}
+        for ident, kinds in (fight.get("held") or {}).items()
+        for kind in kinds
+        if kind in spec["by_kind"]
+    ]
+    return {
+        "id": c["id"],
+        "left": [
+            {"pool": p["id"], "label": p["label"], "amount": p["amount"], "left": left[p["id"]]} for p in spec["pools"]
+        ],
+        "text": left_text(data, c, record),
+        "attacks_left": sum(
+            _open(data, c, spec, record, k) for k in record["actions"] if spec["by_kind"][k].get("attacks")
+        ),
+        "next": nxt,
+        "target": aim if aim is not None and standing.get(aim) else None,
+        "actions": rows,
+        "held": held,
+    }
+
+
+# --- the state's fields, checked on every request -------------------------------------------------
+
+
+def checked_spent(raw: Any, data: SystemData, people: list[dict[str, Any]]) -> dict | None:
+    """A saved `spent`: `{round, turn, id, actions: {kind: n}, attacks: {kind: n}, target}`, every
+    kind the data's, within the turn's pools and the attacks its actions give (a state no turn
+    reaches is refused)."""
+    if raw is None:
+        return None
+    spec = declaration(data)
+    if spec is None:
+        raise InputError("spent", f"{data.name} counts no turn actions: a fight of it spends none")
+    if not isinstance(raw, Mapping):
+        raise InputError("spent", "must be what the acting combatant spent this turn, or null")
+    by_id = {c["id"]: c for c in people}
+    ident = raw.get("id")
+    if not isinstance(ident, str) or ident not in by_id:
+        raise InputError("spent.id", "names no combatant of the fight")
+    out: dict[str, Any] = {"id": ident}
+    for key in ("round", "turn"):
+        value = raw.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**6:
+            raise InputError(f"spent.{key}", f"must be a whole number (got {declared.shown(value)})")
+        out[key] = value
+    for key in ("actions", "attacks"):
+        out[key] = _counts(raw.get(key), f"spent.{key}", spec)
+    target = raw.get("target")
+    if target is not None and (not isinstance(target, str) or target not in by_id):
+        raise InputError("spent.target", "names no combatant of the fight")
+    out["target"] = target
+    c = by_id[ident]
+    for pool, n in _left(spec, out).items():
+        if n < 0:
+            raise InputError("spent.actions", f"spends more {pool} than a turn has")
+    for kind, times in out["actions"].items():
+        a = spec["by_kind"][kind]
+        if a["limit"] is not None and times > a["limit"]:
+            raise InputError(f"spent.actions.{kind}", f"{a['label']}: at most {a['limit']} a turn")
+    for kind in out["attacks"]:
+        if _open(data, c, spec, out, kind) < 0:
+            raise InputError(f"spent.attacks.{kind}", "counts more attacks than the actions taken give")
+    return out
+
+
+def _counts(raw: Any, where: str, spec: dict) -> dict[str, int]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise InputError(where, "must be an object of the turn's action kinds to counts")
+    out = {}
+    for kind, n in raw.items():
+        if kind not in spec["by_kind"]:
+            raise InputError(
+                where, f"{declared.shown(kind)} is none of the turn's actions ({', '.join(spec['by_kind'])})"
+            )
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= TIMES_MAX:
+            raise InputError(
+                f"{where}.{kind}", f"must be a whole number from 0 to {TIMES_MAX} (got {declared.shown(n)})"
+            )
+        if n:
+            out[kind] = n
+    return out
+
+
+def checked_held(raw: Any, data: SystemData, people: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """A saved `held`: by combatant id, the actions it holds until its next turn (kinds that last)."""
+    if raw is None or raw == {}:
+        return {}
+    spec = declaration(data)
+    if spec is None or not isinstance(raw, Mapping):
+        raise InputError("held", "must be an object of combatant ids to the actions each holds")
+    lasting = {k: a for k, a in spec["by_kind"].items() if a.get("lasts")}
+    ids = {c["id"] for c in people}
+    out = {}
+    for ident, kinds in raw.items():
+        if ident not in ids:
+            raise InputError("held", f"{declared.shown(ident)} names no combatant of the fight")
+        counts = _counts(kinds, f"held.{ident}", {"by_kind": lasting})
+        if counts:
+            out[ident] = counts
+    return out
