@@ -273,6 +273,22 @@ def _next_kind(data: SystemData, c: Mapping[str, Any], spec: dict, record: Mappi
     )
 
 
+def next_attack(fight: Mapping[str, Any], data: SystemData) -> tuple[dict[str, Any], int] | None:
+    """The acting combatant's next attack as a Resolve with no kind makes it: (its turn action's
+    declaration, the attacks of it made before this turn), for the odds' dice (None: no economy
+    counts, or the turn allows no more)."""
+    spec = declaration(data)
+    record = current(fight)
+    if spec is None or record is None:
+        return None
+    c = next(x for x in fight["combatants"] if x["id"] == record["id"])
+    try:
+        a = _next_kind(data, c, spec, record)
+    except InputError:
+        return None
+    return a, record["attacks"].get(a["kind"], 0)
+
+
 def attacked(fight: dict, a: Mapping[str, Any], target: str) -> dict[str, Any]:
     """The fight with one attack of `a` made this turn on `target`."""
     record = current(fight)

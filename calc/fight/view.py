@@ -117,6 +117,8 @@ def _odds(fight: dict, data: SystemData, options: dict, health: dict) -> dict[st
     states = {ident: h["state"] for ident, h in health.items()}
     hp = fighter.health_input(data, str(fighter.declaration(data)["calculator"]))  # type: ignore[index]
     rulings = json.dumps(fight["options"], sort_keys=True)
+    nth = economy.next_attack(fight, data)  # the turn's next attack (a quick attack rolls no damage dice)
+    rulings += "" if nth is None else f"|{nth[0]['kind']}:{nth[1]}"
     for t in odds["targets"]:
         if "request" not in t:
             continue
@@ -126,7 +128,7 @@ def _odds(fight: dict, data: SystemData, options: dict, health: dict) -> dict[st
             if len(_PLANS) >= PLANS_KEPT:
                 _PLANS.clear()
             try:
-                _PLANS[key] = resolve.plan(fight, odds["attacker"], t["id"], data, options, states)
+                _PLANS[key] = resolve.plan(fight, odds["attacker"], t["id"], data, options, states, nth)
             except CalcError as err:
                 _PLANS[key] = {"error": {"input": err.input, "message": err.reason}}
         t["resolve"] = _PLANS[key]

@@ -260,3 +260,14 @@ def test_the_shipped_turns_take_their_numbers_from_the_texts_facts() -> None:
     assert ap.fact("action-points-per-turn", "ap_gained") == 3
     cu = data_mod.system("countup")
     assert (cu.fact("actions", "primary_per_turn"), cu.fact("actions", "secondary_per_turn")) == (1, 1)
+
+
+def test_the_odds_dice_are_the_next_attacks_so_a_quick_attack_asks_none() -> None:
+    f, me, foe = duel("action-points", {"standard": 1, "quick": 1})
+    dice = {t["id"]: t["resolve"]["dice"] for t in f.view["odds"]["targets"] if "resolve" in t}
+    assert dice[foe] == "1d8" and f.view["actions"]["next"] == "standard"
+    do(f, "attack", id=me, target=foe, roll=15, faces=[3])
+    dice = {t["id"]: t["resolve"]["dice"] for t in f.view["odds"]["targets"] if "resolve" in t}
+    assert dice[foe] is None and f.view["actions"]["next"] == "quick"
+    do(f, "attack", id=me, target=foe, roll=15)  # one tap: nothing else to roll
+    assert "(quick attack)" in f.steps[0]["text"] and "0 AP left" in f.steps[0]["text"]
