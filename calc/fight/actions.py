@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from calc.errors import InputError
-from calc.fight import economy, fled, resolve, rounds, rulings
+from calc.fight import aim, economy, fled, resolve, rounds, rulings
 from calc.fight import state as st
 from calc.inputs import declared
 from calc.inputs.data import SystemData
@@ -105,7 +105,7 @@ def remove(fight: Fight, action: dict, data: SystemData, rules: Any, options: di
         "rolls": rolls,
         "pending": pending,
     }
-    return economy.removed(out, c["id"], before)
+    return aim.removed(economy.removed(out, c["id"], before), c["id"])
 
 
 def damage(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> tuple[Fight, list[dict]]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from calc.answers.round_answer import HEADLINE_ROUNDS
 from calc.errors import CalcError, InputError
+from calc.fight import aim
 from calc.inputs import applies, declared
 from calc.inputs.data import SystemData
 from calc.turns.helpers import tracker
@@ -333,7 +334,8 @@ def odds(
     fight: Mapping[str, Any], data: SystemData, options: Mapping[str, Any], health: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, Any] | None:
     """What the acting combatant's card needs for the odds of its attack (the view's `odds`):
-    `{"attacker", "target" (the default: the first combatant of the other side the rules let act),
+    `{"attacker", "target" (the default target, else the first of the other side the rules let act),
+    "default_target" (calc/fight/aim.py: the last target while it stands, else focus fire) | None,
     "attack" (the choice the data offers as the attack, with its value) | None, "targets": [{"id",
     "name", "side", "state", "request"} | {... "error": {"input", "message"}}], "assumption"}`;
     None when nobody acts now or the system declares no fighter. `health`: each combatant's
@@ -358,6 +360,8 @@ def odds(
             entry["request"] = {"system": data.id, "calculator": calculator, "inputs": got}
         targets.append(entry)
     ranked = sorted(targets, key=lambda t: (t["side"] == attacker["side"], not health[t["id"]]["acts"], "error" in t))
+    stands = {ident: bool(h["acts"]) for ident, h in health.items()}
+    chosen = aim.default_target(fight, attacker, targets, stands, data, options)
     attack = None
     if spec.get("attack"):
         decl = next(d for d in spec["inputs"] if d["name"] == spec["attack"])
@@ -365,7 +369,8 @@ def odds(
         attack = {k: decl[k] for k in ("name", "label", "card_label", "options") if k in decl} | {"value": value}
     return {
         "attacker": attacker["id"],
-        "target": ranked[0]["id"] if ranked else None,
+        "target": chosen or (ranked[0]["id"] if ranked else None),
+        "default_target": chosen,  # the last target while it stands, else the side's focus fire (calc/fight/aim.py)
         "attack": attack,
         "targets": targets,
         "within": HEADLINE_ROUNDS,  # the card's "within N rounds": the round answer's headline

@@ -24,6 +24,7 @@ from typing import Any
 
 from calc import systems
 from calc.errors import InputError
+from calc.fight import aim as targeting
 from calc.fight import economy, resolve_rules
 from calc.fight import state as st
 from calc.inputs import declared
@@ -181,13 +182,14 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
     cited = [s for s in asked["steps"] if s.get("url")][:1]
     named = "" if nth is None else f" ({nth[0]['label'].lower()})"
     said = f"{attacker['name']}{named} rolls {rolled} against {target['name']} ({why})"
+    fight = targeting.recorded(fight, who, aim)  # the default target of its next attack while it stands
     people = list(fight["combatants"])
     spent: list[dict] = []
     if system.spends(used, rolls):
         people[ids[aim]], spent = rules.spend_reserve(target, data)
     if nth is not None:
         fight = economy.attacked(fight, nth[0], aim)
-        left = f" {economy.left_text(data, attacker, fight['spent'])}."
+        left = f" {economy.left_text(data, economy.as_turn(fight, attacker), fight['spent'])}."
     else:
         left = ""
     if not hits or not amount:

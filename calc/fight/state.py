@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from calc.errors import CalcError, InputError
-from calc.fight import economy, fighter, rounds, rulings
+from calc.fight import aim, economy, fighter, rounds, rulings
 from calc.inputs import applies, declared
 from calc.inputs.data import SystemData
 from calc.numbers import dice
@@ -57,6 +57,7 @@ def empty(system_id: str) -> dict[str, Any]:
         "next_id": 1,
         "spent": None,
         "held": {},
+        "last_target": {},
     }
 
 
@@ -252,6 +253,7 @@ def checked(data: SystemData, raw: Any, rules: Any, lenient: bool = False) -> tu
     people = state["combatants"]
     state["held"] = keep("held", lambda: economy.checked_held(raw.get("held"), data, people), {})
     state["spent"] = keep("spent", lambda: economy.checked_spent(raw.get("spent"), data, people), None)
+    state["last_target"] = keep("last_target", lambda: aim.checked(raw.get("last_target"), people), {})
     return state, dropped
 
 
