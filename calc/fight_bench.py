@@ -161,7 +161,8 @@ def timed(system_id: str, rounds: int = 3, tries: int = 3) -> dict[str, list[flo
         for c in s.view["combatants"][::4]:
             if c["hp"] > c["floor"] and c["state"] != "Dead":
                 s.do("damage", id=c["id"], amount=3 + (len(c["name"]) + r) % 9)
-        s.do("heal", id="c1", amount=2)
+        alive = next(c for c in s.view["combatants"] if c["state"] != "Dead")  # death is final: the dead heal not
+        s.do("heal", id=alive["id"], amount=2)
         if system_id in DECLARATIONS:
             s.do("declare", id="c2", declaration=DECLARATIONS[system_id](r))
     s.do("load", state=s.state)
