@@ -102,17 +102,34 @@ def removed(fight: dict[str, Any], ident: str, shift: int) -> dict[str, Any]:
 
 
 def _value(data: SystemData, c: Mapping[str, Any], name: str) -> int:
-    """A combatant's fighter value (its own, else the round calculator's default)."""
+    """A combatant's fighter value as a count (its own, else the round calculator's default); a list
+    counts its entries (segments' routine: each entry one attack)."""
     calc = str((fighter.declaration(data) or {}).get("calculator"))
     decl = next(d for d in data.calculator(calc)["inputs"] if d["name"] == name)
-    raw = c["values"].get(name)
-    return int(declared.value(decl, raw, f"values.{name}"))
+    value = declared.value(decl, c["values"].get(name), f"values.{name}")
+    return len(value) if isinstance(value, list) else int(value)
 
 
 def gives(data: SystemData, c: Mapping[str, Any], act: Mapping[str, Any]) -> int:
-    """How many attacks one taking of `act` gives `c` (countup's Primary: its attack rate)."""
+    """How many attacks one taking of `act` gives `c` (countup's Primary: its attack rate; a list
+    of values multiplies them: segments' routine's attacks × the routines its turn makes)."""
     n = act.get("attacks", 0)
-    return n if isinstance(n, int) else _value(data, c, n)
+    if isinstance(n, int):
+        return n
+    out = 1
+    for name in n if isinstance(n, list) else [n]:
+        out *= _value(data, c, name)
+    return out
+
+
+def as_turn(fight: Mapping[str, Any], c: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`c` as its turn has it: the values the acting turn carries (the order entry's `inputs`:
+    segments' share of a multi-attacker's routines, 1 before group initiative, the rest after LOW)
+    over its own."""
+    turn, order = fight["turn"], fight["order"]
+    if fight["round"] > 0 and turn < len(order) and order[turn]["id"] == c["id"] and order[turn].get("inputs"):
+        return {**c, "values": {**c["values"], **order[turn]["inputs"]}}
+    return c
 
 
 def plan(data: SystemData, c: Mapping[str, Any]) -> list[str]:
@@ -200,6 +217,7 @@ def act(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -> tuple
     if spec is None:
         raise InputError("action.type", f"{data.name}'s tracker declares no turn actions")
     _own_turn(fight, c["id"], c, data)
+    c = as_turn(fight, c)
     a = _named(spec, kind)
     if a.get("attacks"):
         raise InputError("action.kind", f"{a['label']} is an attack: resolve it with an attack ({a['kind']})")
@@ -229,6 +247,7 @@ def for_attack(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -
     if spec is None or acting(fight) is None:
         return None
     _own_turn(fight, c["id"], c, data)
+    c = as_turn(fight, c)
     record = current(fight)
     assert record is not None
     if kind in (None, ""):
@@ -281,7 +300,7 @@ def next_attack(fight: Mapping[str, Any], data: SystemData) -> tuple[dict[str, A
     record = current(fight)
     if spec is None or record is None:
         return None
-    c = next(x for x in fight["combatants"] if x["id"] == record["id"])
+    c = as_turn(fight, next(x for x in fight["combatants"] if x["id"] == record["id"]))
     try:
         a = _next_kind(data, c, spec, record)
     except InputError:
@@ -320,7 +339,7 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
     record = current(fight)
     if spec is None or record is None:
         return None
-    c = next(x for x in fight["combatants"] if x["id"] == record["id"])
+    c = as_turn(fight, next(x for x in fight["combatants"] if x["id"] == record["id"]))
     left = _left(spec, record)
     try:
         nxt: str | None = _next_kind(data, c, spec, record)["kind"]

@@ -117,8 +117,11 @@ def turn_problems(system: System, turn: dict, fighter: dict | None) -> list[tupl
             count(("actions", i, "limit"), act["limit"])
         for key in ("attacks", "planned"):
             ref = act.get(key)
-            if isinstance(ref, str) and ref not in values:
-                out.append((("actions", i, key), f"'{ref}' is no fighter value (an input of the round calculator)"))
+            for name in ref if isinstance(ref, list) else [ref]:
+                if isinstance(name, str) and name not in values:
+                    out.append(
+                        (("actions", i, key), f"'{name}' is no fighter value (an input of the round calculator)")
+                    )
         if "planned" in act and not act.get("attacks"):
             out.append((("actions", i, "planned"), "a planned action must give attacks (`attacks`)"))
         own = ((system.rules.get(act["rule"]) or {}).get("facts") or {}).get("action_type")

@@ -1,5 +1,7 @@
 """Segments' Resolve at the table (calc/fight/resolve_rules.py `Table`): the hit calculator's roll
-needed decides, a hit deals the routine's first attack's dice by the round's own damage rule."""
+needed decides, a hit deals the attack at hand's dice by the round's own damage rule. The attack at
+hand is the turn's n-th of its routine (`nth_attack`): a routine of sword and dagger makes the sword,
+then the dagger, each at its own dice and to-hit, as the round calculator makes every attack."""
 
 from __future__ import annotations
 
@@ -13,10 +15,18 @@ from calc.systems.segments.damage import hit_damage as sg_hit_damage
 
 
 class Resolve(Table):
-    """The routine's first attack: its dice + modifier, the round's multipliers on the total
-    (segments/damage.py `hit_damage`, as the round's attack at hand has them)."""
+    """The attack at hand (the routine's first, or the turn's n-th): its dice + modifier, the round's
+    multipliers on the total (segments/damage.py `hit_damage`, as the round's attack at hand has them)."""
 
     hit_extra = staticmethod(sg_round.hit_extra)
+
+    @staticmethod
+    def nth_attack(attacker: dict[str, Any], action: dict[str, Any], made: int) -> dict[str, Any]:
+        """The attacker cut to its routine's attack at hand: `made` attacks of the turn made before
+        it, the routine's entries in order, again from the first for each further routine the turn
+        makes (a multi-attacker's rest after LOW)."""
+        routine = attacker["routine"]
+        return attacker | {"routine": [routine[made % len(routine)]]}
 
     def _attack(self) -> dict[str, Any]:
         return sg_round.one_attack(self.a)["routine"][0]
