@@ -53,9 +53,64 @@ def _declaration(data: SystemData) -> dict[str, Any] | None:
                 "cost": {pool: _number(data, n) for pool, n in (a.get("cost") or {}).items()},
                 "limit": None if a.get("limit") is None else _number(data, a["limit"]),
                 "cites": str(a["limit"]).split(".")[0] if isinstance(a.get("limit"), str) else a["rule"],
+                "inputs": _typed_inputs(data, a),
             }
         )
-    return {"rule": spec["rule"], "pools": pools, "actions": acts, "by_kind": {a["kind"]: a for a in acts}}
+    by_kind = {a["kind"]: a for a in acts}
+    return {"rule": spec["rule"], "roll": spec.get("roll"), "pools": pools, "actions": acts, "by_kind": by_kind}
+
+
+def _typed_inputs(data: SystemData, act: Mapping[str, Any]) -> dict[str, Any]:
+    """The round calculator's inputs an action's attacks are made with (`inputs`), typed."""
+    given = act.get("inputs") or {}
+    if not given:
+        return {}
+    calc = str((fighter.declaration(data) or {}).get("calculator"))
+    decls = {d["name"]: d for d in data.calculator(calc)["inputs"]}
+    return {k: declared.value(decls[k], v, f"turn.{act['kind']}.{k}") for k, v in given.items()}
+
+
+def phase_of(fight: Mapping[str, Any]) -> str | None:
+    """The phase of the turn running (its order entry's `phase`; None: no phases, or no turn)."""
+    turn, order = fight["turn"], fight["order"]
+    return order[turn].get("phase") if fight["round"] > 0 and turn < len(order) else None
+
+
+def _here(act: Mapping[str, Any], phase: str | None) -> bool:
+    """Whether `act` may be taken in a turn of `phase` (an action with no `phases`: any turn)."""
+    return not act.get("phases") or phase in act["phases"]
+
+
+def _phase_name(data: SystemData, phase: str | None) -> str:
+    """A phase as the GM reads it: "the Ranged attacks phase", from the data's `phases` table."""
+    rows = {str(r["id"]): r for r in data.table("phases")} if "phases" in data.raw.get("tables", {}) else {}
+    row = rows.get(str(phase))
+    return f"the {row['name'] if row else phase} phase"
+
+
+def turn_roll(fight: Mapping[str, Any], data: SystemData, c: Mapping[str, Any], sent: Any) -> tuple[int, str] | None:
+    """The attack's face when the turn's declaration names a kept roll as the attack's (`roll`:
+    phases' d20 of the phase is the action's own roll), and how it is said; None: none is kept
+    (the attack's roll is asked). A face sent that is not the kept one is refused, naming the rule."""
+    spec = declaration(data)
+    ident = acting(fight)
+    if spec is None or not spec.get("roll") or ident != c["id"]:
+        return None
+    entry = fight["order"][fight["turn"]]
+    key = str(spec["roll"]["key"]).format(**{k: v for k, v in entry.items() if isinstance(v, str)})
+    face = fight["rolls"].get(key)
+    if face is None:
+        return None
+    where = _phase_name(data, entry.get("phase")) if entry.get("phase") else "this turn"
+    said = f"its roll of {where}"
+    typed = sent.strip() if isinstance(sent, str) else sent
+    if typed not in (None, "") and str(typed) != str(face):
+        title = _title(data, spec["roll"]["rule"])
+        raise InputError(
+            "action.roll",
+            f"{c['name']} rolled {face} for {where}: that roll is the attack's, no other is rolled ({title})",
+        )
+    return int(face), said
 
 
 def acting(fight: Mapping[str, Any]) -> str | None:
@@ -163,10 +218,17 @@ def _open(data: SystemData, c: Mapping[str, Any], spec: dict, record: Mapping[st
     return record["actions"].get(kind, 0) * gives(data, c, act) - record["attacks"].get(kind, 0)
 
 
-def refusal(data: SystemData, c: Mapping[str, Any], spec: dict, record: Mapping[str, Any], kind: str) -> str | None:
-    """Why `c` cannot take one more `kind` action now (None: it can), in the GM's words with the rule."""
+def refusal(
+    data: SystemData, c: Mapping[str, Any], spec: dict, record: Mapping[str, Any], kind: str, phase: str | None = None
+) -> str | None:
+    """Why `c` cannot take one more `kind` action now (None: it can), in the GM's words with the rule;
+    `phase`: the turn's phase (an action of other `phases` is refused)."""
     act = spec["by_kind"][kind]
     label = act["label"]
+    if not _here(act, phase):
+        now = _phase_name(data, phase) if phase else "a turn of no phase"
+        then = " or ".join(_phase_name(data, p) for p in act["phases"])
+        return f"{c['name']} acts in {now} now: {label} is taken in {then} ({_title(data, spec['rule'])})"
     taken = record["actions"].get(kind, 0)
     if act["limit"] is not None and taken >= act["limit"]:
         return f"{c['name']} has taken {label} this turn: {act['limit']} a turn ({_title(data, act['cites'])})"
@@ -223,12 +285,14 @@ def act(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -> tuple
         raise InputError("action.kind", f"{a['label']} is an attack: resolve it with an attack ({a['kind']})")
     record = current(fight)
     assert record is not None
-    why = refusal(data, c, spec, record, a["kind"])
+    phase = phase_of(fight)
+    why = refusal(data, c, spec, record, a["kind"], phase)
     if why:
         raise InputError("action.kind", why)
     out = _taken(fight, record, a)
     rule = data.rule(a["rule"])
-    said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}: {left_text(data, c, out['spent'])}."
+    left = left_text(data, c, out["spent"], phase)
+    said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}{': ' + left if left else ''}."
     return out, [{"rule": a["rule"], "title": rule["title"], "url": rule.get("url", ""), "text": said}]
 
 
@@ -250,8 +314,9 @@ def for_attack(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -
     c = as_turn(fight, c)
     record = current(fight)
     assert record is not None
+    phase = phase_of(fight)
     if kind in (None, ""):
-        a = _next_kind(data, c, spec, record)
+        a = _next_kind(data, c, spec, record, phase)
     else:
         a = _named(spec, kind)
         if not a.get("attacks"):
@@ -259,7 +324,7 @@ def for_attack(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -
     n = record["attacks"].get(a["kind"], 0)
     out = fight
     if _open(data, c, spec, record, a["kind"]) <= 0:
-        why = refusal(data, c, spec, record, a["kind"])
+        why = refusal(data, c, spec, record, a["kind"], phase)
         if why:
             raise InputError("action.kind", why)
         if not gives(data, c, a):
@@ -268,27 +333,40 @@ def for_attack(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -
     return out, a, n
 
 
-def _next_kind(data: SystemData, c: Mapping[str, Any], spec: dict, record: Mapping[str, Any]) -> dict[str, Any]:
+def _next_kind(
+    data: SystemData, c: Mapping[str, Any], spec: dict, record: Mapping[str, Any], phase: str | None = None
+) -> dict[str, Any]:
     """With no kind named: an attack still open from an action taken, else the next attack the
-    fighter values plan that is not made yet; past the plan, the refusal names what is left."""
+    fighter values plan that is not made yet (of those the turn's `phase` allows); past the plan,
+    the refusal names what is left."""
     for kind in record["actions"]:
         if spec["by_kind"][kind].get("attacks") and _open(data, c, spec, record, kind) > 0:
             return spec["by_kind"][kind]
+    if not any(a.get("attacks") and _here(a, phase) for a in spec["actions"]):
+        where = dict.fromkeys(p for a in spec["actions"] if a.get("attacks") for p in a.get("phases") or ())
+        named = " or ".join(_phase_name(data, p) for p in where)
+        raise InputError(
+            "action.kind",
+            f"{c['name']}'s turn in {_phase_name(data, phase)} gives no attack: attacks are made in {named} "
+            f"({_title(data, spec['rule'])})",
+        )
     made = dict(record["attacks"])
-    for kind in plan(data, c):
+    planned = [k for k in plan(data, c) if _here(spec["by_kind"][k], phase)]
+    for kind in planned:
         if made.get(kind, 0) > 0:
             made[kind] -= 1
             continue
         return spec["by_kind"][kind]
-    planned = plan(data, c)
     counted = {k: planned.count(k) for k in dict.fromkeys(planned)}
     shown = ", ".join(f"{n} × {spec['by_kind'][k]['label']}" for k, n in counted.items()) or "no attack"
-    allowed = [a["kind"] for a in spec["actions"] if a.get("attacks") and not refusal(data, c, spec, record, a["kind"])]
+    allowed = [
+        a["kind"] for a in spec["actions"] if a.get("attacks") and not refusal(data, c, spec, record, a["kind"], phase)
+    ]
     more = f"; name another attack (kind: {', '.join(allowed)})" if allowed else ""
+    left = left_text(data, c, record, phase) or "nothing left"
     raise InputError(
         "action.kind",
-        f"{c['name']} has made the attacks its turn plans ({shown}): {left_text(data, c, record)}{more} "
-        f"({_title(data, spec['rule'])})",
+        f"{c['name']} has made the attacks its turn plans ({shown}): {left}{more} ({_title(data, spec['rule'])})",
     )
 
 
@@ -302,7 +380,7 @@ def next_attack(fight: Mapping[str, Any], data: SystemData) -> tuple[dict[str, A
         return None
     c = as_turn(fight, next(x for x in fight["combatants"] if x["id"] == record["id"]))
     try:
-        a = _next_kind(data, c, spec, record)
+        a = _next_kind(data, c, spec, record, phase_of(fight))
     except InputError:
         return None
     return a, record["attacks"].get(a["kind"], 0)
@@ -317,16 +395,26 @@ def attacked(fight: dict, a: Mapping[str, Any], target: str) -> dict[str, Any]:
     return {**fight, "spent": {**record, "attacks": attacks, "target": target}}
 
 
-def left_text(data: SystemData, c: Mapping[str, Any], record: Mapping[str, Any]) -> str:
-    """What the turn still holds, in words: "1 AP left", "1 attack left, 1 Secondary Action left"."""
+def left_text(data: SystemData, c: Mapping[str, Any], record: Mapping[str, Any], phase: str | None = None) -> str:
+    """What the turn still holds, in words: "1 AP left", "1 attack left, 1 Secondary Action left"
+    (`phase`: the turn's phase, whose actions' pools alone are named)."""
     spec = declaration(data)
     if spec is None:
         return ""
     left = _left(spec, record)
     attacks = sum(_open(data, c, spec, record, k) for k in record["actions"] if spec["by_kind"][k].get("attacks"))
     parts = [f"{attacks} attack{'s' * (attacks != 1)} left"] if attacks else []
-    parts += [f"{left[p['id']]} {p['label']} left" for p in spec["pools"]]
+    parts += [f"{left[p['id']]} {p['label']} left" for p in _pools_here(spec, phase)]
     return ", ".join(parts)
+
+
+def _pools_here(spec: dict, phase: str | None) -> list[dict[str, Any]]:
+    """The pools a turn of `phase` spends: those its actions cost (every pool where no action is
+    bound to phases)."""
+    if not any(a.get("phases") for a in spec["actions"]):
+        return list(spec["pools"])
+    used = {pool for a in spec["actions"] if _here(a, phase) for pool, n in a["cost"].items() if n}
+    return [p for p in spec["pools"] if p["id"] in used]
 
 
 def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool]) -> dict[str, Any] | None:
@@ -341,18 +429,21 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
         return None
     c = as_turn(fight, next(x for x in fight["combatants"] if x["id"] == record["id"]))
     left = _left(spec, record)
+    phase = phase_of(fight)
     try:
-        nxt: str | None = _next_kind(data, c, spec, record)["kind"]
-        if _open(data, c, spec, record, nxt) <= 0 and refusal(data, c, spec, record, nxt):
+        nxt: str | None = _next_kind(data, c, spec, record, phase)["kind"]
+        if _open(data, c, spec, record, nxt) <= 0 and refusal(data, c, spec, record, nxt, phase):
             nxt = None
     except InputError:
         nxt = None
     rows = []
     for a in spec["actions"]:
+        if not _here(a, phase):
+            continue  # another phase's action: not offered in this turn
         why = (
             ""
             if a.get("attacks") and _open(data, c, spec, record, a["kind"]) > 0
-            else refusal(data, c, spec, record, a["kind"])
+            else refusal(data, c, spec, record, a["kind"], phase)
         )
         rule = data.rule(a["rule"])
         rows.append(
@@ -378,9 +469,10 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
     return {
         "id": c["id"],
         "left": [
-            {"pool": p["id"], "label": p["label"], "amount": p["amount"], "left": left[p["id"]]} for p in spec["pools"]
+            {"pool": p["id"], "label": p["label"], "amount": p["amount"], "left": left[p["id"]]}
+            for p in _pools_here(spec, phase)
         ],
-        "text": left_text(data, c, record),
+        "text": left_text(data, c, record, phase),
         "attacks_left": sum(
             _open(data, c, spec, record, k) for k in record["actions"] if spec["by_kind"][k].get("attacks")
         ),
@@ -388,7 +480,19 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
         "target": aim if aim is not None and standing.get(aim) else None,
         "actions": rows,
         "held": held,
+        "roll": _kept_face(fight, data, c)
+        if any(a.get("attacks") and _here(a, phase) for a in spec["actions"])
+        else None,
     }
+
+
+def _kept_face(fight: Mapping[str, Any], data: SystemData, c: Mapping[str, Any]) -> int | None:
+    """The face of the kept roll that is the turn's attack roll (`turn_roll`), None: none."""
+    try:
+        kept = turn_roll(fight, data, c, None)
+    except InputError:
+        return None
+    return None if kept is None else kept[0]
 
 
 # --- the state's fields, checked on every request -------------------------------------------------

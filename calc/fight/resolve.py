@@ -44,7 +44,9 @@ def _inputs(
     """The round calculator's inputs of `who` on `aim`, cut to the turn's attack at hand (the
     system's `Resolve.nth_attack`: action-points' quick attack, the routine's n-th attack)."""
     a = resolve_rules.attacker_inputs(fight, who, aim, data, options, states)
-    return a if nth is None else systems.engine(data.id).RESOLVE.nth_attack(a, *nth)
+    if nth is None:
+        return a
+    return systems.engine(data.id).RESOLVE.nth_attack({**a, **nth[0].get("inputs", {})}, *nth)
 
 
 def needed(
@@ -168,7 +170,8 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
     now = standing(fight, data, rules)
     asked = needed(now, who, aim, data, options, states, nth)
     system = table(now, who, aim, data, options, states, asked, nth)
-    face = _whole(action, "roll", 1, int(system.die().lstrip("d")))
+    kept = economy.turn_roll(fight, data, fight["combatants"][ids[who]], action.get("roll")) if nth else None
+    face = kept[0] if kept else _whole(action, "roll", 1, int(system.die().lstrip("d")))
     _typed(action)
     rolls = {
         r["key"]: _whole(action, r["key"], 1, int(r["die"].lstrip("d")))
@@ -176,6 +179,7 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
         if action.get(r["key"]) not in (None, "")
     }
     used, rolled = system.used(face, rolls)
+    rolled += f", {kept[1]}," if kept else ""
     hits, critical, why = system.outcome(used, rolls)
     attacker, target = fight["combatants"][ids[who]], fight["combatants"][ids[aim]]
     amount, how = _damage(action, system, used, critical) if hits else (0, "")
@@ -189,7 +193,8 @@ def attack(fight: dict, action: dict, data: SystemData, rules: Any, options: dic
         people[ids[aim]], spent = rules.spend_reserve(target, data)
     if nth is not None:
         fight = economy.attacked(fight, nth[0], aim)
-        left = f" {economy.left_text(data, economy.as_turn(fight, attacker), fight['spent'])}."
+        text = economy.left_text(data, economy.as_turn(fight, attacker), fight["spent"], economy.phase_of(fight))
+        left = f" {text}." if text else ""
     else:
         left = ""
     if not hits or not amount:

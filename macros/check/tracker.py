@@ -94,6 +94,9 @@ def turn_problems(system: System, turn: dict, fighter: dict | None) -> list[tupl
             out.append((field, f"'{ref}' is a {facts[fact].get('kind')} fact, not a number"))
 
     rule(("rule",), turn["rule"])
+    if turn.get("roll"):
+        rule(("roll", "rule"), turn["roll"]["rule"])
+    phase_ids = {str(r["id"]) for r in (system.tables.get("phases") or {}).get("rows", [])}
     pools = set()
     for i, pool in enumerate(turn["pools"]):
         if pool["id"] in pools:
@@ -124,6 +127,18 @@ def turn_problems(system: System, turn: dict, fighter: dict | None) -> list[tupl
                     )
         if "planned" in act and not act.get("attacks"):
             out.append((("actions", i, "planned"), "a planned action must give attacks (`attacks`)"))
+        for phase in act.get("phases") or []:
+            if phase not in phase_ids:
+                out.append(
+                    (("actions", i, "phases"), f"no phase '{phase}' in the phases table{suggest(phase, phase_ids)}")
+                )
+        decls = {d["name"]: d for d in (calc or {}).get("inputs", [])}
+        for name, value in (act.get("inputs") or {}).items():
+            decl = decls.get(name)
+            if decl is None:
+                out.append((("actions", i, "inputs", name), f"'{name}' is no input of the round calculator"))
+            elif decl.get("type") == "choice" and value not in {o["value"] for o in resolved_options(system, decl)}:
+                out.append((("actions", i, "inputs", name), f"'{value}' is no option of {name}"))
         own = ((system.rules.get(act["rule"]) or {}).get("facts") or {}).get("action_type")
         for pool, ref in act["cost"].items():
             if own and isinstance(ref, str) and not ref.endswith(f".{own['value']}_ap"):

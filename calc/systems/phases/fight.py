@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from calc.errors import InputError
+from calc.fight import economy
 from calc.fight.hit_points import HitPointRules, fled_state
 from calc.inputs.data import SystemData
 from calc.systems.phases.attack_roll import row_by
@@ -41,7 +42,8 @@ ACTION_LABELS = {"melee": "Melee attack", "ranged": "Missile attack", "spell": "
 """How the card names each declared action."""
 MOVE_PHASE = "movement"
 FIRST_DECLARATION = {"move": False, "action": "melee"}
-"""Round 1's declaration (the issue's default: a melee attack); later rounds keep the last one."""
+"""Round 1's declaration (the issue's default: a melee attack, or the attack the fighter's values
+name: `first_declaration`); later rounds keep the last one."""
 KIND_BY_SIDE = {"pc": "character", "foe": "monster"}
 """What `target_kind` a combatant is when it is not given: a PC is a character, a foe a monster."""
 DEAD, UNCONSCIOUS, WOUNDED = "Dead", "Unconscious", "Wounded"
@@ -58,7 +60,7 @@ class WoundRules(HitPointRules):
         out: dict[str, Any] = {
             "wounds": [_wound(w, f"{where}.wounds[{i + 1}]", data) for i, w in enumerate(wounds)],
             "dead": dead,
-            "declared": _declaration(raw.get("declared"), f"{where}.declared"),
+            "declared": _declaration(raw.get("declared"), f"{where}.declared", raw.get("values"), data),
             "first_wound": _round_or_none(raw.get("first_wound"), f"{where}.first_wound"),
             **self.fled_extra(raw, where, data),
         }
@@ -68,8 +70,17 @@ class WoundRules(HitPointRules):
         return {"target_kind": KIND_BY_SIDE[side]}
 
     def fresh(self, c: dict[str, Any]) -> dict[str, Any]:
-        fresh = {"wounds": [], "dead": False, "declared": dict(FIRST_DECLARATION), "first_wound": None}
+        first = {**FIRST_DECLARATION, "action": c.get("declared", FIRST_DECLARATION)["action"]}
+        fresh = {"wounds": [], "dead": False, "declared": first, "first_wound": None}
         return {**super().fresh(c), **fresh}
+
+    def standing(self, c: dict[str, Any], data: SystemData) -> dict[str, Any]:
+        """The declared action is the attack's type (a declared Missile attack is ranged): the
+        inputs of the turn's attack made in that action's phase (`tracker: turn:`)."""
+        given = _attack_inputs(data, c["declared"]["action"])
+        if all(c["values"].get(k) == v for k, v in given.items()):
+            return c
+        return {**c, "values": {**c["values"], **given}}
 
     def _kind(self, c: dict[str, Any]) -> str:
         return str(c["values"]["target_kind"])
@@ -284,9 +295,30 @@ def _round_or_none(raw: Any, where: str) -> int | None:
     raise InputError(where, "must be a round number or null")
 
 
-def _declaration(raw: Any, where: str) -> dict[str, Any]:
+def _attack_inputs(data: SystemData, action: str) -> dict[str, Any]:
+    """The round calculator's inputs of the attack a declared action makes (its phase's attack in
+    the turn's declaration: Missile → ranged); {} when it makes none."""
+    spec = economy.declaration(data) or {"actions": []}
+    for a in spec["actions"]:
+        if a.get("attacks") and set(a.get("phases") or ()) & set(ACTIONS[action]):
+            return dict(a["inputs"])
+    return {}
+
+
+def first_declaration(values: Any, data: SystemData) -> dict[str, Any]:
+    """Round 1's declaration: the action whose attack the fighter's values name (an archer's
+    attack_type ranged declares a Missile attack), else a melee attack."""
+    if isinstance(values, dict):
+        for action in ACTIONS:
+            given = _attack_inputs(data, action)
+            if given and all(values.get(k) == v for k, v in given.items()):
+                return {**FIRST_DECLARATION, "action": action}
+    return dict(FIRST_DECLARATION)
+
+
+def _declaration(raw: Any, where: str, values: Any = None, data: SystemData | None = None) -> dict[str, Any]:
     if raw is None:
-        return dict(FIRST_DECLARATION)
+        return first_declaration(values, data) if data is not None else dict(FIRST_DECLARATION)
     if not isinstance(raw, dict):
         raise InputError(where, "must be an object: move (true/false), action")
     move, action = raw.get("move", False), raw.get("action", "melee")
