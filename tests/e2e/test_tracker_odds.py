@@ -228,7 +228,9 @@ def test_resolve_rolls_the_other_dice_in_two_taps(browser, site, system, tmp_pat
         # above the turn bar, so no button of the card is under it (target-size)
         assert_axe_clean(page, "document")
         before = stored(page, system)["present"]
-        box.get_by_label("Roll (d20)").fill("20")
+        # phases: the phase's d20 is the attack's own roll (the view's actions.roll); any other is refused
+        face = (built.view["actions"] or {}).get("roll") or 20
+        box.get_by_label("Roll (d20)").fill(str(face))
         page.evaluate("() => { window.__taps = 0; document.addEventListener('click', () => window.__taps++, true); }")
         box.get_by_role("button", name="Roll all").click()
         extra = box.get_by_label(label).input_value()
@@ -238,7 +240,7 @@ def test_resolve_rolls_the_other_dice_in_two_taps(browser, site, system, tmp_pat
         )
         assert fit[0] <= fit[1] and fit[2] <= PHONE["width"], fit
         box.screenshot(path=str(tmp_path / f"resolve-{system}-{theme}.png"))  # to look at
-        sent = {"type": "attack", "id": ann, "target": orc, "roll": 20, key: extra}
+        sent = {"type": "attack", "id": ann, "target": orc, "roll": face, key: extra}
         faces = box.locator("[data-tk-focus^='faces-']")
         if faces.count():
             sent["faces"] = faces.input_value()
