@@ -141,7 +141,8 @@ class ControlledHandler(QuietHandler):
     """Serves the site; `mode` decides how the wasm (pages.WASM) goes: "normal", "stall" (headers and
     half the file, then nothing until `release` is set) or "slow" (small chunks with pauses).
     A request for HOLD_PATH is answered (empty) once `release` is set; `holding` says it came.
-    `requests` lists every path asked for, in order; `last_byte_at` (time.monotonic) is when a
+    `requests` lists every path asked for, in order; `last_byte_at` (time.time(), in ms since the
+    epoch: the page's clock, performance.timeOrigin + now, counts the same) is when a
     stalled wasm download sent its last byte. A file named in `held` (e.g. "worker-early.mjs")
     is sent only once `unhold` is set; `held_asked` says it was asked for."""
 
@@ -172,7 +173,7 @@ class ControlledHandler(QuietHandler):
             outputfile.write(data[: len(data) // 2])
             outputfile.flush()
             if type(self).last_byte_at is None:  # the first stalled download's
-                type(self).last_byte_at = time.monotonic()
+                type(self).last_byte_at = time.time() * 1000
             type(self).stalled.set()
             type(self).release.wait(120)
             self.close_connection = True

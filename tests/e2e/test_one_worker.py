@@ -99,19 +99,31 @@ def test_a_shared_link_downloads_the_runtime_once_whatever_runs_first(browser, s
         ctx.close()
 
 
+FAILED_AT = """
+new MutationObserver(() => {
+  if (!window.__failedAt && document.querySelector(".cc-calc[data-cc-state=failed]"))
+    window.__failedAt = performance.timeOrigin + performance.now();
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-cc-state"] });
+"""
+"""Records (ms since the epoch) when the page first shows a failed start."""
+
+
 def test_a_stall_is_named_within_15_s_and_retry_is_a_fresh_attempt(browser, site, controlled):
     """The production threshold (no knob): the server sends half of the wasm and hangs; within
     15 s of that last byte the page names the file and offers Retry. The server recovers; Retry
-    makes a new attempt (not the old worker's failure replayed) and the answer comes promptly."""
+    makes a new attempt (not the old worker's failure replayed) and the answer comes promptly.
+    The 15 s run from the server's last byte to the moment the page itself showed the failure
+    (its own clock): the time Playwright takes to notice and report it back is not the page's."""
     handler, base = controlled
     handler.mode = "stall"
     ctx = browser.new_context(service_workers="block")
     ctx.add_init_script(FAST_LINK)
+    ctx.add_init_script(FAILED_AT)
     try:
         page = open_calculator_first(ctx, handler, shared_url(base, site))
         assert handler.stalled.wait(FIRST_READY_MS / 1000), "the wasm was never requested"
         page.wait_for_selector(".cc-calc[data-cc-state=failed]", timeout=40_000)
-        detected = time.monotonic() - handler.last_byte_at
+        detected = (page.evaluate("window.__failedAt") - handler.last_byte_at) / 1000
         status = page.locator(".cc-calc .cc-status").inner_text()
         assert WASM in status and "stalled" in status, status
         retry = page.locator(".cc-calc .cc-retry")
@@ -209,6 +221,7 @@ def test_after_cancel_no_line_says_python_is_still_starting(browser, site, contr
     handler.mode = "stall"
     ctx = browser.new_context(service_workers="block")
     ctx.add_init_script("localStorage.setItem('cc-fast-link-mbps', '1000000')")
+    ctx.add_init_script(RECORD_TEXTS)
     try:
         page = ctx.new_page()
         page.set_default_timeout(FIRST_READY_MS)
@@ -218,7 +231,14 @@ def test_after_cancel_no_line_says_python_is_still_starting(browser, site, contr
         handler.mode = "normal"  # the next worker's downloads go through
         page.locator(".cc-calc .cc-cancel").click()
         handler.release.set()
-        wait_until(page, "() => document.querySelector('.cc-calc .cc-status').textContent.startsWith('Ready')")
+        try:
+            wait_until(page, "() => document.querySelector('.cc-calc .cc-status').textContent.startsWith('Ready')")
+        except TimeoutError as err:
+            # Not ready in 60 s: 2 runs of this file in 5 here (every attempt of one), never the
+            # test alone, cause not found. Say what the lines went through and what the server
+            # sent last, so it can be found from a CI log.
+            texts = [t[:2] for t in page.evaluate("window.__texts")]
+            raise TimeoutError(f"{err}\nlines: {texts}\nserver, last: {handler.requests[-12:]}") from err
         line = page.locator(".cc-calc .cc-answer-text").inner_text()
         assert not any(s in line for s in START_STAGES), line
         assert "Cancelled" in line, line
