@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from calc import systems
 from calc.errors import InputError
 from calc.fight import fighter, rulings
 from calc.inputs import declared
@@ -203,13 +204,35 @@ def _title(data: SystemData, rule: str) -> str:
     return str(data.rule(rule)["title"])
 
 
-def _left(spec: dict, record: Mapping[str, Any]) -> dict[str, int]:
-    """Each pool's amount left after the actions taken."""
+def _left(spec: dict, record: Mapping[str, Any], rounds: Mapping[str, tuple[int, int]] | None = None) -> dict[str, int]:
+    """Each pool's amount left after the actions taken; a round pool's (`per: round`) from what the
+    combatant holds and has spent this round (`rounds`, `_round_pools`: its turn's actions among
+    them), else as a turn's (a saved record's check: its own count is checked with the combatant)."""
     left = {p["id"]: p["amount"] for p in spec["pools"]}
+    per_round = {p["id"] for p in spec["pools"] if p.get("per") == "round"}
     for kind, times in record["actions"].items():
         for pool, n in spec["by_kind"][kind]["cost"].items():
-            left[pool] -= n * times
+            if pool not in per_round:
+                left[pool] -= n * times
+    for pool, (amount, spent) in (rounds or {}).items():
+        left[pool] = amount - spent
     return left
+
+
+def _round_pools(data: SystemData, c: Mapping[str, Any], spec: dict) -> dict[str, tuple[int, int]]:
+    """`c`'s round pools (`per: round`: held for the whole round, spent on and off its turn, as
+    active-defense's complex actions that a block or dodge before its turn takes): {pool: (what it
+    holds this round, what it has spent of it)}, as its fight rules count them (`round_pool`)."""
+    pools = [p for p in spec["pools"] if p.get("per") == "round"]
+    if not pools:
+        return {}
+    rules = systems.engine(data.id).FIGHT
+    return {p["id"]: rules.round_pool(c, p, data) for p in pools}  # type: ignore[attr-defined]
+
+
+def _spent_here(spec: dict, record: Mapping[str, Any], pool: str) -> int:
+    """What the turn's actions took of `pool`."""
+    return sum(spec["by_kind"][k]["cost"].get(pool, 0) * n for k, n in record["actions"].items())
 
 
 def _open(data: SystemData, c: Mapping[str, Any], spec: dict, record: Mapping[str, Any], kind: str) -> int:
@@ -229,18 +252,27 @@ def refusal(
         now = _phase_name(data, phase) if phase else "a turn of no phase"
         then = " or ".join(_phase_name(data, p) for p in act["phases"])
         return f"{c['name']} acts in {now} now: {label} is taken in {then} ({_title(data, spec['rule'])})"
+    if act.get("attacks") and not gives(data, c, act):  # active-defense's off hand without two weapons
+        return f"{c['name']} makes no attack with {label}: its values give none ({_title(data, act['rule'])})"
     taken = record["actions"].get(kind, 0)
     if act["limit"] is not None and taken >= act["limit"]:
         return f"{c['name']} has taken {label} this turn: {act['limit']} a turn ({_title(data, act['cites'])})"
-    left = _left(spec, record)
+    rounds = _round_pools(data, c, spec)
+    left = _left(spec, record, rounds)
     for pool in spec["pools"]:
         cost = act["cost"].get(pool["id"], 0)
         if cost > left[pool["id"]]:
             have = "no" if left[pool["id"]] <= 0 else f"only {left[pool['id']]}"
             made = record["attacks"].get(kind, 0)
             done = f"has made the {made} attack{'s' * (made != 1)} of its {label} and " if made else ""
+            when = "this turn"
+            if pool["id"] in rounds:  # the round's: say what was spent of it out of the turn, and by which rule
+                when = "this round"
+                off = rounds[pool["id"]][1] - _spent_here(spec, record, pool["id"])
+                if off > 0 and pool.get("off_turn"):
+                    when += f", {off} spent out of its turn ({_title(data, pool['off_turn'])})"
             return (
-                f"{c['name']} {done}has {have} {pool['label']} left this turn: {label} costs {cost} "
+                f"{c['name']} {done}has {have} {pool['label']} left {when}: {label} costs {cost} "
                 f"({_title(data, pool['rule'])})"
             )
     return None
@@ -253,10 +285,20 @@ def _named(spec: dict, kind: Any) -> dict[str, Any]:
     return spec["by_kind"][kind]
 
 
-def _taken(fight: dict, record: dict, act: Mapping[str, Any]) -> dict[str, Any]:
-    """The fight with `act` taken once more (and held past the turn when it lasts)."""
+def _taken(fight: dict, record: dict, act: Mapping[str, Any], data: SystemData) -> dict[str, Any]:
+    """The fight with `act` taken once more (and held past the turn when it lasts; what it costs of
+    a round pool counted on its combatant by its fight rules, `round_spend`)."""
     actions = {**record["actions"], act["kind"]: record["actions"].get(act["kind"], 0) + 1}
     out = {**fight, "spent": {**record, "actions": actions}}
+    spec = declaration(data) or {"pools": []}
+    for pool in spec["pools"]:
+        n = act["cost"].get(pool["id"], 0)
+        if pool.get("per") == "round" and n:
+            rules = systems.engine(data.id).FIGHT
+            out["combatants"] = [
+                rules.round_spend(x, pool, n, data) if x["id"] == record["id"] else x  # type: ignore[attr-defined]
+                for x in out["combatants"]
+            ]
     if act.get("lasts") == "next-turn":
         mine = dict((fight.get("held") or {}).get(record["id"], {}))
         mine[act["kind"]] = mine.get(act["kind"], 0) + 1
@@ -289,7 +331,7 @@ def act(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -> tuple
     why = refusal(data, c, spec, record, a["kind"], phase)
     if why:
         raise InputError("action.kind", why)
-    out = _taken(fight, record, a)
+    out = _taken(fight, record, a, data)
     rule = data.rule(a["rule"])
     left = left_text(data, c, out["spent"], phase)
     said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}{': ' + left if left else ''}."
@@ -329,7 +371,7 @@ def for_attack(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -
             raise InputError("action.kind", why)
         if not gives(data, c, a):
             raise InputError("action.kind", f"{c['name']} makes no attack with {a['label']} (its values give none)")
-        out = _taken(fight, record, a)
+        out = _taken(fight, record, a, data)
     return out, a, n
 
 
@@ -401,7 +443,7 @@ def left_text(data: SystemData, c: Mapping[str, Any], record: Mapping[str, Any],
     spec = declaration(data)
     if spec is None:
         return ""
-    left = _left(spec, record)
+    left = _left(spec, record, _round_pools(data, c, spec))
     attacks = sum(_open(data, c, spec, record, k) for k in record["actions"] if spec["by_kind"][k].get("attacks"))
     parts = [f"{attacks} attack{'s' * (attacks != 1)} left"] if attacks else []
     parts += [f"{left[p['id']]} {p['label']} left" for p in _pools_here(spec, phase)]
@@ -428,7 +470,8 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
     if spec is None or record is None:
         return None
     c = as_turn(fight, next(x for x in fight["combatants"] if x["id"] == record["id"]))
-    left = _left(spec, record)
+    rounds = _round_pools(data, c, spec)
+    left = _left(spec, record, rounds)
     phase = phase_of(fight)
     try:
         nxt: str | None = _next_kind(data, c, spec, record, phase)["kind"]
@@ -469,7 +512,12 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
     return {
         "id": c["id"],
         "left": [
-            {"pool": p["id"], "label": p["label"], "amount": p["amount"], "left": left[p["id"]]}
+            {
+                "pool": p["id"],
+                "label": p["label"],
+                "amount": rounds.get(p["id"], (p["amount"],))[0],
+                "left": left[p["id"]],
+            }
             for p in _pools_here(spec, phase)
         ],
         "text": left_text(data, c, record, phase),

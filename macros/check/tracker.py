@@ -104,6 +104,8 @@ def turn_problems(system: System, turn: dict, fighter: dict | None) -> list[tupl
         pools.add(pool["id"])
         count(("pools", i, "amount"), pool["amount"])
         rule(("pools", i, "rule"), pool["rule"])
+        if pool.get("off_turn"):
+            rule(("pools", i, "off_turn"), pool["off_turn"])
     calc = system.calculators.get((fighter or {}).get("calculator", ""))
     values = {d["name"] for d in (calc or {}).get("inputs", [])}
     kinds: set[str] = set()
