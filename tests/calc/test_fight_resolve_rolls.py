@@ -192,12 +192,21 @@ def _ad(**theirs: object) -> tuple[Fight, str, str]:
     return _acting(f, "Ann"), a, o
 
 
+def _ad_two(**theirs: object) -> tuple[Fight, str, str, str]:
+    """Ann, then Bea (alike), then the Orc, at Ann's turn: one attack a turn (004, Types of Actions),
+    so a second attack before the Orc's turn is Bea's."""
+    f = Fight("active-defense")
+    a, b = f.add("Ann", "pc", 30, **AD_MINE, dexterity=2), f.add("Bea", "pc", 30, **AD_MINE, dexterity=1)
+    o = f.add("Orc", "foe", 40, **(AD_THEIRS | theirs))
+    return _acting(f, "Ann"), a, b, o
+
+
 def _orc(f: Fight, o: str) -> dict:
     return next(c for c in f.state["combatants"] if c["id"] == o)
 
 
 def test_a_block_spends_the_reserve_and_the_next_attack_meets_passive_defense_alone() -> None:
-    f, a, o = _ad()
+    f, a, b, o = _ad_two()
     assert _request(f, o)["inputs"].get("reserves", 1) == 1
     f.do("attack", id=a, target=o, roll=10, defense_roll=12, faces=[6])  # 16 against a block of 16
     assert _taken(f, o) == 0 and _orc(f, o)["reserves_spent"] == 1
@@ -207,15 +216,15 @@ def test_a_block_spends_the_reserve_and_the_next_attack_meets_passive_defense_al
     assert _request(f, o)["inputs"]["reserves"] == 0  # the odds ask the reserve as it stands
     odds = evaluate(_request(f, o))
     assert Fraction(odds["first_attack"]["hit"]["fraction"]) == Fraction(15, 20)  # d20 + 6 >= 12: 6..20
-    f.do("attack", id=a, target=o, roll=10, faces=[6])  # no block asked: it lands
+    f.do("next_turn").do("attack", id=b, target=o, roll=10, faces=[6])  # Bea's turn: no block asked, it lands
     assert _taken(f, o) == 6 + 2 - 2 and _orc(f, o)["reserves_spent"] == 1
 
 
 def test_two_reserves_two_blocks() -> None:
-    f, a, o = _ad(reserves=2)
+    f, a, b, o = _ad_two(reserves=2)
     f.do("attack", id=a, target=o, roll=10, defense_roll=12, faces=[6])
     assert _now(f, o)["defense"] is not None and _request(f, o)["inputs"].get("reserves", 1) == 1
-    f.do("attack", id=a, target=o, roll=10, defense_roll=11, faces=[6])  # the block fails: spent all the same
+    f.do("next_turn").do("attack", id=b, target=o, roll=10, defense_roll=11, faces=[6])  # fails: spent all the same
     assert _taken(f, o) == 6 and _orc(f, o)["reserves_spent"] == 2 and _now(f, o)["defense"] is None
 
 

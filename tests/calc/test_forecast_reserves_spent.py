@@ -138,8 +138,9 @@ def test_the_answer_states_the_reserves_left() -> None:
 
 def test_the_trackers_forecast_carries_the_reserves_spent_this_round() -> None:
     """P1's attack blocked by Q (a reserve spent), Q's turn passed, P2 to act: the Forecast panel's
-    request carries Q's spent reserve, and answers as the oracle does from there (asked with the
-    oracle's targets: the first enemy listed)."""
+    request carries Q's spent reserve and P1's complex action, spent on its attack (none held in
+    reserve for the rest of the round: 004, Reserve Actions), and answers as the oracle does from
+    there (asked with the oracle's targets: the first enemy listed)."""
     round_inputs = {d["name"] for d in calc.inputs.data.system("active-defense").calculator("round")["inputs"]}
     f = Fight("active-defense")
     for p, side in zip(PEOPLE, ("pc", "pc", "foe"), strict=True):
@@ -152,23 +153,24 @@ def test_the_trackers_forecast_carries_the_reserves_spent_this_round() -> None:
     f.do("next_turn").do("next_turn")
     got = fight.forecast("active-defense", f.state)
     asked = got["request"]["inputs"]
-    assert [e["reserves_spent"] for e in asked["party"] + asked["foes"]] == [0, 0, 1]
+    assert [e["reserves_spent"] for e in asked["party"] + asked["foes"]] == [1, 0, 1]
     assert asked["acted"] == 2
-    want = oracle(2, (0, 0, 1), "when-hit")
+    want = oracle(2, (1, 0, 1), "when-hit")
     policy = {"rounds": ROUNDS, "foes_targets": "listed", "party_targets": "listed"}  # the oracle's
     rounds = calc.evaluate({**got["request"], "inputs": {**asked, **policy}})
     assert (chance(rounds, "Party wins"), chance(rounds, "Foes win")) == want
 
 
 def test_reserves_lowered_after_spending_count_as_none_left() -> None:
-    """Two blocks spent, then the Orc's reserves edited down to 1 on its card: the card reads none
-    left; the forecast request sends 1 spent of 1, not a count the forecast would refuse."""
+    """Two blocks spent (Ann's attack and her off-hand one, a turn's two with two weapons), then the
+    Orc's reserves edited down to 1 on its card: the card reads none left; the forecast request
+    sends 1 spent of 1, not a count the forecast would refuse."""
     f = Fight("active-defense")
-    f.add("Ann", "pc", 12, dexterity=3, defender_dex=3, attack_skill=4, damage_dice="1d8")
+    f.add("Ann", "pc", 12, dexterity=3, defender_dex=3, attack_skill=4, damage_dice="1d8", off_hand=True)
     o = f.add("Orc", "foe", 30, dexterity=1, defender_dex=1, defense="block", reserves=2, block_skill=3)
     f.round()
-    for _ in range(2):
-        f.do("attack", id=f.ident("Ann"), target=o, roll=10, defense_roll=20, faces=[6])
+    for _ in range(2):  # 15 + 6 − 6, then 15 + 6 − 10: each beats Passive Defense 11, each blocked at 24
+        f.do("attack", id=f.ident("Ann"), target=o, roll=15, defense_roll=20, faces=[6])
     edited = [c if c["id"] != o else {**c, "values": {**c["values"], "reserves": 1}} for c in f.state["combatants"]]
     f.do("load", state={**f.state, "combatants": edited})
     assert f.who("Orc")["reserves_left"] == 0

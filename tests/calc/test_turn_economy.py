@@ -15,6 +15,7 @@ import pytest
 
 from calc import fight as engine
 from calc.errors import InputError
+from calc.fight import economy
 from calc.inputs import data as data_mod
 from macros.check import loader
 from tests.calc.fight_helpers import Fight
@@ -203,7 +204,8 @@ def test_a_saved_spent_round_trips_and_a_bad_one_is_refused_or_dropped_by_name()
     assert loaded["state"]["held"] == {} and loaded["dropped"][0]["input"] == "held." + me
 
 
-def test_a_system_without_a_turn_declaration_spends_nothing() -> None:
+def test_a_system_without_a_turn_declaration_spends_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(economy, "declaration", lambda data: None)  # a tracker with no `turn:` (all five have one)
     f = Fight("active-defense")
     a, o = f.add("Ann", "pc", 20), f.add("Orc", "foe", 20)
     f.round({}, 10)

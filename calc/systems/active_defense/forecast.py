@@ -22,6 +22,7 @@ from calc.forecast.fixed_fight import Actor, Blow
 from calc.forecast.inputs import each
 from calc.inputs.data import SystemData
 from calc.numbers.dist import Dist
+from calc.systems.active_defense import round as ad_round
 from calc.systems.active_defense.round import _attack
 
 RULINGS = ("damage_floor", "two_weapon_reading", "natural_rolls_on_defense", "defense_ties", "spend_reserve")
@@ -38,9 +39,7 @@ def spec(side: str, index: int, item: dict[str, Any], inputs: dict[str, Any], da
     merged = {**item, **{k: inputs[k] for k in RULINGS}}
     if item["critical_bonus"] and not item["critical_penalty"]:
         raise InputError("critical_bonus", "applies only to a critical attack: set a critical attack penalty too")
-    hands = (
-        [("primary", "damage_dice"), ("off-hand", "off_hand_dice")] if item["off_hand"] else [("none", "damage_dice")]
-    )
+    hands = ad_round.hands(item)
     return {"side": side, "inputs": merged, "hands": hands}
 
 
@@ -55,7 +54,7 @@ class Hands:
         for h, (hand, dice_input) in enumerate(me["hands"]):
             for j, enemy in enemies.items():
                 asked = {**me["inputs"], **{k: enemy["inputs"][k] for k in TARGET}}
-                beats, lands, dealt, _ = _attack(asked, data, hand, dice_input)
+                beats, lands, dealt, _ = _attack(ad_round.by_hand(asked, hand, dice_input), data)
                 defended = enemy["inputs"]["defense"] != "none"
                 self.mean[j] = self.mean.get(j, Fraction(0)) + beats * dealt.mean
                 self.outcomes[(h, j, False)] = _split(Fraction(1), beats, dealt, False)

@@ -15,6 +15,9 @@ from calc.systems.active_defense import round as ad_round
 from calc.systems.active_defense.damage import damage as ad_damage
 from calc.systems.active_defense.hit import exchange as ad_exchange
 
+OFF_HAND = "off_hand"
+"""The turn's action (tracker: turn:) that is the off hand's attack, the two-weapon bonus complex action."""
+
 
 class Resolve(Table):
     """The attack total against Passive Defense, then the defender's block or dodge when it holds
@@ -23,12 +26,20 @@ class Resolve(Table):
 
     hit_extra = staticmethod(ad_round.hit_extra)
 
+    @staticmethod
+    def nth_attack(attacker: dict[str, Any], action: dict[str, Any], made: int) -> dict[str, Any]:
+        """The turn's attack of `action` by its hand, as the round makes it (round.py `by_hand`):
+        the off-hand attack (the bonus complex action) at the off hand's dice and penalty, the
+        attack with the primary hand (no penalty without two weapons)."""
+        first, *rest = ad_round.hands(attacker)
+        return ad_round.by_hand(attacker, *(rest[0] if action["kind"] == OFF_HAND and rest else first))
+
     def __init__(self, attacker: dict[str, Any], data: SystemData, needed: Callable[[], dict[str, Any]]) -> None:
         super().__init__(attacker, data, needed)
         one = ad_round.one_attack(attacker)
         decls = data.calculator("damage")["inputs"]
         given = {k: one[k] for k in {d["name"] for d in decls} & set(one)} | {"at_least": 1}
-        self.typed = declared.validate(decls, given | ad_round.hit_extra(one))
+        self.typed = declared.validate(decls, given | ad_round.hit_extra(attacker))  # the hand's penalty, as `needed`
 
     def die(self) -> str:
         return f"d{self.data.die_sides('attack-roll', 'die')}"

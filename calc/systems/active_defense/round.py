@@ -18,17 +18,26 @@ from calc.systems.active_defense.damage import damage
 from calc.turns import party
 
 
-def _attack(
-    inputs: dict[str, Any], data: SystemData, hand: str, dice_input: str
-) -> tuple[Fraction, Fraction, Dist, str]:
-    """(P beats Passive Defense, P lands when defended, damage when it lands, summary) of one attack."""
+def hands(attacker: dict[str, Any]) -> list[tuple[str, str]]:
+    """The attacker's attacks of a round, in order, as (hand, its dice input): with two weapons the
+    primary hand's complex action and the off hand's bonus one, else the one attack."""
+    if attacker["off_hand"]:
+        return [("primary", "damage_dice"), ("off-hand", "off_hand_dice")]
+    return [("none", "damage_dice")]
+
+
+def by_hand(attacker: dict[str, Any], hand: str, dice_input: str) -> dict[str, Any]:
+    """The attacker's inputs for its attack with `hand`: that hand's two-weapon penalty
+    (`attacker_two_weapon`, which `hit_extra` keeps) and its damage dice."""
+    return attacker | {"attacker_two_weapon": hand, "damage_dice": attacker[dice_input]}
+
+
+def _attack(one: dict[str, Any], data: SystemData) -> tuple[Fraction, Fraction, Dist, str]:
+    """(P beats Passive Defense, P lands when defended, damage when it lands, summary) of one attack
+    (`by_hand`'s inputs)."""
     decl = data.calculator("damage")["inputs"]
-    own = {d["name"] for d in decl} & set(inputs)
-    asked = {k: inputs[k] for k in own} | {
-        "attacker_two_weapon": hand,
-        "damage_dice": inputs[dice_input],
-        "at_least": 1,
-    }
+    own = {d["name"] for d in decl} & set(one)
+    asked = {k: one[k] for k in own} | {"attacker_two_weapon": one["attacker_two_weapon"], "at_least": 1}
     bare = rounds.uncut(damage, declared.validate(decl, asked | {"defense": "none"}), data)
     defended = rounds.uncut(damage, declared.validate(decl, asked), data)
     beats = rounds.chance_of(bare, "Attack lands")
@@ -53,18 +62,11 @@ def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         if two:
             steps.append(data.step("two-weapon-fighting", "Both hands attack, each with its two-weapon penalty."))
     attacks = [
-        (i, attacker, hand, dice_input)
+        (i, by_hand(attacker, hand, dice_input))
         for i, attacker in enumerate(everyone, start=1)
-        for hand, dice_input in (
-            [("primary", "damage_dice"), ("off-hand", "off_hand_dice")]
-            if attacker["off_hand"]
-            else [("none", "damage_dice")]
-        )
+        for hand, dice_input in hands(attacker)
     ]
-    most = sum(
-        attacker[dice_input].dist().max + attacker["damage_strength"] + attacker["critical_bonus"]
-        for _, attacker, _, dice_input in attacks
-    )
+    most = sum(one["damage_dice"].dist().max + one["damage_strength"] + one["critical_bonus"] for _, one in attacks)
     deepest = inputs["target_hp"] - data.fact("death-and-dying", "drops_at")
     party.track_bounded(len(attacks), most, deepest, party.whole(inputs, "target_hp"))
     defended = inputs["defense"] != "none"
@@ -89,9 +91,9 @@ def whole_round(inputs: dict[str, Any], data: SystemData) -> dict[str, Any]:
         )
     # the round so far, by how many reserves are left: {reserves left: (its chance, the damage so far given it)}
     states: dict[int, tuple[Fraction, Dist]] = {reserves: (Fraction(1), Dist.constant(0))}
-    for i, attacker, hand, dice_input in attacks:
-        beats, lands, dealt, summary = _attack(attacker, data, hand, dice_input)
-        what = "Off-hand" if hand == "off-hand" else "Attack"
+    for i, one in attacks:
+        beats, lands, dealt, summary = _attack(one, data)
+        what = "Off-hand" if one["attacker_two_weapon"] == "off-hand" else "Attack"
         steps.append(data.step("attack-roll", f"{party.who(inputs, i)}{what}: {summary}."))
         nxt: dict[int, list[tuple[Fraction, Dist]]] = {}
         for left, (p, so_far) in states.items():
@@ -126,8 +128,9 @@ def one_attack(attacker: dict[str, Any]) -> dict[str, Any]:
 
 
 def hit_extra(attacker: dict[str, Any]) -> dict[str, Any]:
-    """The primary hand's two-weapon penalty, and no active defense without a reserve to spend."""
-    hand = "primary" if attacker["off_hand"] else "none"
+    """The hand's two-weapon penalty (the one `by_hand` names, else the primary hand's), and no
+    active defense without a reserve to spend."""
+    hand = attacker.get("attacker_two_weapon") or ("primary" if attacker["off_hand"] else "none")
     return {"attacker_two_weapon": hand} | ({} if attacker["reserves"] else {"defense": "none"})
 
 
