@@ -206,7 +206,11 @@ def take(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict
     """The acting combatant takes one of its turn's actions that is no attack (`{"type": "act", "id",
     "kind"}`: a move, a defense, a spell's progress), paid from what its turn holds."""
     _, c = _find(fight, action)
-    return economy.act(fight, c, action.get("kind"), data)
+    out, steps = economy.act(fight, c, action.get("kind"), data)
+    if economy.entered(data, action.get("kind")) == "fled":  # segments' Flee: the taker leaves the fight
+        out, fled_steps = fled.flee(out, {"id": c["id"]}, data, rules, options)
+        steps = [*steps, *fled_steps]
+    return out, steps
 
 
 def view(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:

@@ -285,6 +285,13 @@ def _named(spec: dict, kind: Any) -> dict[str, Any]:
     return spec["by_kind"][kind]
 
 
+def entered(data: SystemData, kind: Any) -> str | None:
+    """The state taking the action `kind` puts its taker in (`enters`: segments' Flee → fled), if any."""
+    spec = declaration(data)
+    act = (spec or {}).get("by_kind", {}).get(kind) if isinstance(kind, str) else None
+    return (act or {}).get("enters")
+
+
 def _taken(fight: dict, record: dict, act: Mapping[str, Any], data: SystemData) -> dict[str, Any]:
     """The fight with `act` taken once more (and held past the turn when it lasts; what it costs of
     a round pool counted on its combatant by its fight rules, `round_spend`)."""

@@ -69,6 +69,13 @@ def check(system: System, out: list[Problem], complete: bool = False) -> None:
     if spec.get("turn"):
         for problem in turn_problems(system, spec["turn"], spec.get("fighter")):
             out.append(where.problem(problem[1], "turn", *problem[0]))
+        for i, act in enumerate(spec["turn"]["actions"]):
+            if act.get("enters") == "fled" and not fled:
+                out.append(
+                    where.problem(
+                        "enters 'fled', but the tracker declares no fled state", "turn", "actions", i, "enters"
+                    )
+                )
 
 
 def turn_problems(system: System, turn: dict, fighter: dict | None) -> list[tuple[tuple, str]]:

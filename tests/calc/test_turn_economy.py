@@ -240,6 +240,11 @@ TURN = """  turn:
         ("rule: attack, cost", "rule: atack, cost", "tracker.turn.actions[0].rule: no rule 'atack'"),
         ("attacks: 1}", "attacks: rate}", "tracker.turn.actions[0].attacks: 'rate' is no fighter value"),
         ("cost: {ap: 2}", "cost: {ap: two}", "tracker.turn.actions[0].cost.ap"),
+        (
+            "attacks: 1}",
+            "attacks: 1, enters: fled}",
+            "tracker.turn.actions[0].enters: enters 'fled', but the tracker declares no fled state",
+        ),
     ],
 )
 def test_bad_turn_data_fails_the_build_naming_file_line_and_field(

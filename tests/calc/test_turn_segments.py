@@ -117,13 +117,26 @@ def test_a_multi_attacker_makes_one_routine_a_turn_first_early_rest_after_low(re
 # --- fast actions, minor actions, delay -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["parley", "flee", "spell", "delay"])
+@pytest.mark.parametrize("kind", ["parley", "spell", "delay"])
 def test_a_fast_action_a_spell_or_a_delay_is_the_rounds_major_action(kind: str) -> None:
     f, me, foe = duel(THIEF)
     do(f, "act", id=me, kind=kind)
     assert f.view["actions"]["text"] == "0 major action left"
     err = refused(f, "attack", id=me, target=foe, roll=20, faces=[1])
     assert err.reason.endswith("has no major action left this turn: Attack routine costs 1 (Major actions)")
+
+
+def test_flee_is_the_rounds_major_action_and_takes_the_fleer_out_of_the_fight() -> None:
+    """Step 3's Flee is a fast action: its taker leaves the round's order and the targets (Fled),
+    until the GM brings it back."""
+    f, me, foe = duel(THIEF)
+    do(f, "act", id=me, kind="flee")
+    fled = next(c for c in f.view["combatants"] if c["id"] == me)
+    assert fled["state"] == "Fled" and me not in [t["id"] for t in f.state["order"]]
+    assert any("flees (Fled)" in s["text"] for s in f.steps)
+    assert f.view["current"] != me
+    do(f, "return", id=me)
+    assert next(c for c in f.view["combatants"] if c["id"] == me)["state"] != "Fled"
 
 
 def test_a_charge_attacks_with_the_routine_as_its_major_action() -> None:
