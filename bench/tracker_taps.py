@@ -1,14 +1,23 @@
-"""Taps per round in the encounter tracker: a scripted six-combatant fight in each system, on a
-390×844 phone, counted the way a GM at a table spends them.
+"""Taps per round in the encounter tracker: a scripted nine-combatant fight (4 PCs against 5 foes,
+issue #35) in each system, on a 390×844 phone, counted the way a GM at a table spends them.
 
 `python -m bench.tracker_taps BASE_URL [--rounds N] [--shots DIR]` drives a built site (served at
-BASE_URL, e.g. http://127.0.0.1:8000/sub/) in headless Chromium: adds six combatants (not
+BASE_URL, e.g. http://127.0.0.1:8000/sub/) in headless Chromium: adds nine combatants (not
 counted), then plays N rounds (default 2) through the page's own controls, counting
 
-  taps  — every button pressed (the round button, Start round, each Next turn, each declaration;
-          a choice from a list counts one tap, as the issue counts them);
+  taps  — every button pressed (the round button, Start round, each Next turn, each declaration,
+          each target picked, each Roll and Resolve; a choice from a list counts one tap, as the
+          issue counts them);
   dice  — every die typed from the table (one entry per die the round asks for; rolling them all
           in the page instead costs one tap, "Roll the empty ones here").
+
+On each turn the acting combatant attacks, the GM's script being focus fire: the enemy it last
+attacked while that one stands, else the standing enemy with the fewest hit points (ties: the
+first card). The attack is made the shortest way the page offers: its target picked if the page
+has not picked it (a tap on its chip), the page's "Roll all" where the page has one and Resolve
+does not roll the empty dice by itself (its `data-cc-rolls`), then Resolve; again while the panel says attacks are left
+(`data-cc-attacks-left`), then Next turn unless the page has moved on. "Taps per attack" counts
+the taps of the turns (target, roll, Resolve, Next turn) over the attacks made.
 
 Where the rules ask each combatant to declare its action (segments, phases), one combatant (Bob)
 changes his each round — the others' stand — by the shortest way the page offers: the control on
@@ -31,6 +40,7 @@ import time
 from pathlib import Path
 from urllib.parse import urljoin
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -39,9 +49,12 @@ PEOPLE = [
     ("Ann", "pc", 20),
     ("Bob", "pc", 14),
     ("Cy", "pc", 11),
+    ("Dee", "pc", 16),
     ("Orc", "foe", 15),
     ("Gob", "foe", 7),
     ("Ogre", "foe", 30),
+    ("Rat", "foe", 5),
+    ("Wolf", "foe", 12),
 ]
 PHONE = {"width": 390, "height": 844}
 CHANGES = {"segments": ["missile", "melee"], "phases": ["ranged", "melee"]}
@@ -54,6 +67,15 @@ class Counter:
     def __init__(self) -> None:
         self.taps = 0
         self.dice = 0
+        self.attacks = 0
+        self.turn_taps = 0  # taps spent on the turns (target, roll, Resolve, Next turn)
+        self.last: dict[str, str] = {}  # attacker name → the name it last attacked (the GM's script)
+
+    def fresh(self) -> Counter:
+        """A new round's counter that remembers the script's last targets."""
+        out = Counter()
+        out.last = self.last
+        return out
 
     def tap(self, locator) -> None:
         self.taps += 1
@@ -176,9 +198,85 @@ def play_round(page, round_no: int, count: Counter) -> None:
         page.locator(f"{started}, .cc-tk-diceform:not([data-bench-old])").first.wait_for()
     guard = 0
     while not round_over(page, round_no):
-        count.tap(page.locator(".cc-tk-bar").get_by_role("button", name="Next turn"))
+        before = count.taps
+        play_turn(page, count)
+        count.turn_taps += count.taps - before
         guard += 1
         assert guard < 200, "the round never ends"
+
+
+def turn_key(page) -> tuple:
+    root = page.locator(".cc-tracker")
+    slot = page.locator(".cc-tk-slot[aria-current]")
+    position = slot.first.locator(".cc-tk-pos").inner_text() if slot.count() else ""
+    return root.get_attribute("data-cc-round"), root.get_attribute("data-cc-turn"), position
+
+
+def cards(page) -> list[dict]:
+    """Every card as the page shows it: name, side, hit points, whether it still stands."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.cc-tk-card')].map((c) => ({
+            name: c.querySelector('h3 .cc-tk-toggle')?.firstChild?.textContent?.trim() ?? '',
+            side: c.classList.contains('cc-tk-pc') ? 'pc' : 'foe',
+            hp: Number(c.querySelector('.cc-tk-left')?.textContent ?? 0),
+            stands: !c.classList.contains('cc-tk-down'),
+        }))"""
+    )
+
+
+def wanted(page, attacker: str, count: Counter) -> str | None:
+    """The GM's script: the last target while it stands, else the standing enemy with the fewest hit points."""
+    shown = cards(page)
+    me = next(c for c in shown if c["name"] == attacker)
+    foes = [c for c in shown if c["side"] != me["side"] and c["stands"]]
+    last = count.last.get(attacker)
+    if any(c["name"] == last for c in foes):
+        return last
+    return min(foes, key=lambda c: c["hp"])["name"] if foes else None
+
+
+def play_turn(page, count: Counter) -> None:
+    """The acting combatant's attacks (while the page says some are left), then Next turn unless the page moved on."""
+    try:  # the acting card with its odds panel drawn (the page draws it as the view arrives)
+        page.wait_for_function(
+            """() => { const t = document.querySelector('.cc-tracker').dataset.ccTurn;
+                       const c = document.querySelector('.cc-tk-card[aria-current]');
+                       return c && c.dataset.ccId === t && c.querySelector('.cc-tk-odds button'); }""",
+            timeout=3000,
+        )
+    except PlaywrightTimeout:
+        pass  # a turn with no odds (nobody to attack): Next turn only
+    key = turn_key(page)
+    card = page.locator(".cc-tk-card[aria-current]")
+    for _ in range(6):
+        panel = card.locator(".cc-tk-odds")
+        if turn_key(page) != key or not panel.count():
+            break
+        attacker = card.locator("h3 .cc-tk-toggle").evaluate("(b) => b.firstChild.textContent.trim()")
+        aim = wanted(page, attacker, count)
+        if aim is None:
+            break
+        chip = panel.get_by_role("button", name=f"Target {aim}", exact=True)
+        if chip.count() and chip.get_attribute("aria-pressed") != "true":
+            count.tap(chip)
+        panel = card.locator(".cc-tk-odds")
+        if not panel.get_by_role("button", name="Resolve", exact=False).count():
+            break
+        roll_all = panel.get_by_role("button", name="Roll all", exact=False)
+        rolls_itself = panel.locator("button[data-cc-rolls]").count()
+        if roll_all.count() and not rolls_itself:
+            count.tap(roll_all)
+        count.tap(card.locator(".cc-tk-odds").get_by_role("button", name="Resolve", exact=False))
+        count.attacks += 1
+        count.last[attacker] = aim
+        status = page.locator(".cc-tk-status")
+        if "cc-tk-problem" in (status.get_attribute("class") or ""):
+            raise AssertionError(f"Resolve refused: {status.inner_text()}")
+        left = card.locator(".cc-tk-odds").get_attribute("data-cc-attacks-left") if turn_key(page) == key else None
+        if not left or left == "0":
+            break
+    if turn_key(page) == key and not round_over(page, int(key[0])):
+        count.tap(page.locator(".cc-tk-bar").get_by_role("button", name="Next turn"))
 
 
 def heights(page) -> dict:
@@ -203,8 +301,9 @@ def measure(browser, base: str, system: str, rounds: int, shots: Path | None) ->
         page.wait_for_selector(".cc-tracker[data-cc-bound]")
         add_people(page)
         if scheme == "light":
+            count = Counter()
             for round_no in range(1, rounds + 1):
-                count = Counter()
+                count = count.fresh()
                 t0 = time.perf_counter()
                 changes = CHANGES.get(system)
                 if changes:
@@ -216,6 +315,8 @@ def measure(browser, base: str, system: str, rounds: int, shots: Path | None) ->
                         "round": round_no,
                         "taps": count.taps,
                         "declare_taps": declared,
+                        "attacks": count.attacks,
+                        "taps_per_attack": round(count.turn_taps / count.attacks, 2) if count.attacks else None,
                         "dice": count.dice,
                         "seconds": round(time.perf_counter() - t0, 1),
                     }
@@ -251,7 +352,8 @@ def main() -> None:
             r = measure(browser, args.base, system, args.rounds, args.shots)
             results.append(r)
             per = " · ".join(
-                f"round {x['round']}: {x['taps']} taps ({x['declare_taps']} to declare) + {x['dice']} dice typed"
+                f"round {x['round']}: {x['taps']} taps ({x['declare_taps']} to declare; {x['attacks']} attacks, "
+                f"{x['taps_per_attack']} taps each) + {x['dice']} dice typed"
                 for x in r["rounds"]
             )
             lo, hi = min(r.get("cards", [0])), max(r.get("cards", [0]))

@@ -41,6 +41,13 @@ def turn_of(f: Fight, name: str) -> None:
     raise AssertionError(f"{name} never acts")
 
 
+def scratch(f: Fight, who: str, target: str) -> None:
+    """`who` attacks `target` for 1 damage at most: a roll of 1, or the turn's kept roll where the
+    rules make a roll of the round the attack's (phases' phase roll: the view's `actions.roll`)."""
+    kept = (f.view.get("actions") or {}).get("roll")
+    f.do("attack", id=who, target=target, roll=1 if kept is None else kept, damage=1)
+
+
 def standing_enemies(f: Fight, who: dict) -> dict[str, int]:
     return {c["id"]: c["hp"] for c in f.view["combatants"] if c["side"] != who["side"] and c["acts"]}
 
@@ -65,7 +72,7 @@ def test_the_last_target_stays_the_default_while_it_stands_then_focus_fire_again
     f = started(system)
     turn_of(f, "Ann")
     ann, ogre = f.ident("Ann"), f.ident("Ogre")
-    f.do("attack", id=ann, target=ogre, roll=1, damage=1)  # a miss or a scratch: Ogre stands
+    scratch(f, ann, ogre)  # a miss or a scratch: Ogre stands
     assert f.state["last_target"] == {ann: ogre}
     assert f.view["odds"]["default_target"] == ogre
     f.do("next_turn")
@@ -97,7 +104,7 @@ def test_an_ally_attacked_on_purpose_stays_the_default_while_it_stands() -> None
     f = started("countup")
     turn_of(f, "Ann")
     bob = f.ident("Bob")
-    f.do("attack", id=f.ident("Ann"), target=bob, roll=1, damage=1)
+    scratch(f, f.ident("Ann"), bob)
     assert f.view["odds"]["default_target"] == bob
 
 
@@ -114,7 +121,7 @@ def test_the_listed_policy_takes_the_first_standing_enemy_in_the_fights_order() 
 def test_removing_a_combatant_drops_it_from_the_last_targets() -> None:
     f = started("countup")
     turn_of(f, "Ann")
-    f.do("attack", id=f.ident("Ann"), target=f.ident("Ogre"), roll=1, damage=1)
+    scratch(f, f.ident("Ann"), f.ident("Ogre"))
     f.do("remove", id=f.ident("Ogre"))
     assert f.state["last_target"] == {}
     f.do("next_turn")  # the state still reads whole

@@ -77,6 +77,17 @@ export class Cards {
     card?.querySelector(".cc-tk-toggle")?.focus({ preventScroll: true });
   }
 
+  /** The acting combatant's card at a turn's start: its head at the top of the scrolling box and,
+   * if the card runs past the bar, its odds and Resolve brought up (their end at the box's end). */
+  showActing(id) {
+    const card = this.card$(id);
+    if (!card) return;
+    card.scrollIntoView({ block: "start" });
+    const odds = card.querySelector(".cc-tk-odds");
+    const bar = this.tk.bar?.getBoundingClientRect();
+    if (odds && bar && odds.getBoundingClientRect().bottom > bar.top) odds.scrollIntoView({ block: "end" });
+  }
+
   card$(id) {
     return this.list.querySelector(`[data-cc-id="${CSS.escape(id)}"]`);
   }
@@ -123,10 +134,12 @@ export class Cards {
     const tags = (c.tags || []).map((t) =>
       el("li", {}, el("span", {}, t), button("×", () => tk.act({ type: "untag", id: c.id, tag: t }, `${c.name}: ${t} removed.`), { "aria-label": `Remove ${t} from ${c.name}`, class: "cc-tk-x" })),
     );
-    return el(
+    // the acting combatant's target (odds.mjs): one tap on another card makes it the target
+    const aimed = tk.odds?.targetOfView(v);
+    const card = el(
       "li",
       {
-        class: `cc-tk-card cc-tk-${c.side}${c.acts === false ? " cc-tk-down" : ""}`,
+        class: `cc-tk-card cc-tk-${c.side}${c.acts === false ? " cc-tk-down" : ""}${aimed === c.id ? " cc-tk-aimed" : ""}`,
         "data-cc-id": c.id,
         "data-cc-state": c.state || "",
         "aria-current": isNow ? "true" : null,
@@ -160,6 +173,13 @@ export class Cards {
       tk.odds?.panel(c, v),
       el("div", { class: "cc-tk-body", id: bodyId, hidden: !isOpen }, isOpen ? this.details(c, hurt) : null),
     );
+    if (aimed !== undefined && !isNow) {
+      card.addEventListener("click", (e) => {
+        if (e.target.closest("button, input, select, textarea, a, summary, label, details")) return; // its own controls
+        tk.odds.pickFromCard(v, c.id);
+      });
+    }
+    return card;
   }
 
   /** What an open card adds. */

@@ -5,42 +5,61 @@
 // (`.cc-tk-odds[data-cc-request]`) and shows the figures its answer holds (`first_attack`,
 // `rounds`: calc/answers/first_attack.py, calc/answers/round_answer.py). No rule lives here.
 import { el, replace, siteHref, uid } from "../shared/dom.mjs";
-import { rollAll, rollDie } from "../statblock/fighters.mjs";
+import { rollDie } from "../statblock/fighters.mjs";
 import { button, fieldInput, figure, labelled, readFieldInput, setFieldInput, shownValue, SITE_ROOT, stepItem } from "./ui.mjs";
 
 
 export class Odds {
   constructor(tk) {
     this.tk = tk;
-    this.chosen = new Map(); // attacker id → the target the GM picked for it
-    this.last = null; // the last target picked, for an attacker with none yet
+    this.picked = null; // {turn, target}: the target the GM tapped on this turn (the view's default otherwise)
     this.answers = new Map(); // request text → the worker's reply
   }
 
-  /** The target shown for `odds`: this attacker's last pick, else the last pick, else the engine's. */
-  targetOf(odds) {
-    const ids = new Set(odds.targets.map((t) => t.id));
-    for (const id of [this.chosen.get(odds.attacker), this.last]) if (ids.has(id)) return id;
-    return odds.target;
+  /** The turn a pick holds for: a new turn, or a Resolve, goes back to the view's default. */
+  static turnOf(v) {
+    return `${v.round}:${v.turn}:${v.odds?.attacker}`;
   }
 
-  pick(attacker, target) {
-    this.chosen.set(attacker, target);
-    this.last = target;
+  /** The target shown for the view's odds: the one tapped this turn, else Python's default (the
+   * last target while it stands, else the side's focus fire: calc/fight/aim.py). */
+  targetOf(v) {
+    const odds = v.odds;
+    const tapped = this.picked?.turn === Odds.turnOf(v) ? this.picked.target : null;
+    if (tapped && odds.targets.some((t) => t.id === tapped)) return tapped;
+    return odds.default_target ?? odds.target;
+  }
+
+  /** The acting combatant's target in view `v`, or undefined when nobody attacks now. */
+  targetOfView(v) {
+    if (!v?.odds || !v.odds.targets.length) return undefined;
+    return this.targetOf(v);
+  }
+
+  pick(v, target) {
+    this.picked = { turn: Odds.turnOf(v), target };
     this.tk.render();
+  }
+
+  /** One tap on a card: it becomes the target, if the acting combatant can attack it. */
+  pickFromCard(v, id) {
+    const t = v.odds?.targets.find((x) => x.id === id);
+    if (!t) return;
+    this.pick(v, id);
+    this.tk.say(`Target: ${t.name}.`);
   }
 
   /** The panel on combatant `c`'s card when it is the one acting (null otherwise). */
   panel(c, v) {
     const odds = v.odds;
     if (!odds || odds.attacker !== c.id || !odds.targets.length) return null;
-    const targetId = this.targetOf(odds);
+    const targetId = this.targetOf(v);
     const target = odds.targets.find((t) => t.id === targetId);
     const chips = el(
       "div",
       { class: "cc-tk-row cc-tk-targets", role: "group", "aria-label": `Target of ${c.name}` },
       odds.targets.map((t) =>
-        button(`${t.name}${t.state ? ` (${t.state})` : ""}`, () => this.pick(c.id, t.id), {
+        button(`${t.name}${t.state ? ` (${t.state})` : ""}`, () => this.pick(v, t.id), {
           class: `md-button cc-tk-small cc-tk-target${t.id === targetId ? " md-button--primary" : ""}`,
           "aria-pressed": t.id === targetId ? "true" : "false",
           "aria-label": `Target ${t.name}`,
@@ -48,7 +67,9 @@ export class Odds {
       ),
     );
     const attack = odds.attack ? this.attackChoice(c, odds.attack) : null;
-    const box = el("section", { class: "cc-tk-odds", "aria-label": `Odds of ${c.name}'s attack on ${target.name}` });
+    const box = el("section", { class: "cc-tk-odds", "aria-label": `Odds of ${c.name}'s attack on ${target.name}`, "data-cc-target": target.id });
+    // whether the turn holds another attack (the view's `actions`, calc/fight/economy.py); unknown: none said
+    if (v.actions) box.dataset.ccAttacksLeft = v.actions.next ? "1" : "0";
     const body = el("div", { class: "cc-tk-odds-body", "aria-live": "polite" });
     if (target.error) {
       box.dataset.ccError = target.error.message;
@@ -75,55 +96,75 @@ export class Odds {
         this.ask(text).then(show);
       }
     }
-    replace(box, el("h4", {}, `${c.name} attacks`), chips, attack, body, target.error ? null : this.resolver(c, target));
+    // Resolve above the figures: both in view on a phone as the turn starts
+    replace(box, el("h4", {}, `${c.name} attacks`), chips, target.error ? null : this.resolver(c, target, v), attack, body);
     return box;
   }
 
   /** Resolve: the attack roll, the other dice the rules roll with it (`target.resolve.rolls`:
    * active-defense's block or dodge while a reserve action is left, action-points' d% of a miss
    * chance, phases' second d20 of advantage) and the damage dice the engine names for this target
-   * (calc/fight/resolve.py `plan`), each rolled here with the tracker's fair die or typed, or a
-   * damage total typed; sent as the fight action `attack` with every face under the key the plan
-   * names, so Python decides hit or miss and what the faces deal by the system's rule
-   * (calc/fight/resolve_rules.py) and applies it; Undo takes it back. */
-  resolver(c, target) {
+   * (calc/fight/resolve.py `plan`), a field per die: a face typed from the table wins, every empty
+   * one is rolled with the tracker's fair die when Resolve is tapped (one tap), or a damage total
+   * typed; sent as the fight action `attack` with every face under the key the plan names, so
+   * Python decides hit or miss and what the faces deal by the system's rule
+   * (calc/fight/resolve_rules.py) and applies it. The turn stays while the view's `actions` says
+   * it holds an attack or an action with a cost; once spent, the next turn follows in the same
+   * step (one Undo takes both back). */
+  resolver(c, target, v) {
     const plan = target.resolve;
     if (!plan) return null;
     if (plan.error) return el("p", { class: "cc-tk-help cc-tk-resolve" }, `Resolve by hand: ${plan.error.message}`);
     const tk = this.tk;
-    const field = (key, size) => el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size, class: "cc-tk-amount", id: uid(`tk-${key}`), "data-tk-focus": `${key}-${c.id}` });
+    const field = (key, die, label) => el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size: 2, class: "cc-tk-amount cc-tk-die", id: uid(`tk-${key}`), placeholder: die, "data-tk-focus": `${key}-${c.id}`, "aria-label": label });
     const sides = (die) => Number(String(die).replace(/^d/, ""));
-    const roll = field("roll", 3);
-    const others = (plan.rolls || []).map((r) => ({ ...r, input: field(r.key, 3), fill: () => String(rollDie(sides(r.die))) }));
-    const faces = plan.dice ? field("faces", 6) : null;
-    const total = field("dmg", 3);
+    const roll = field("roll", plan.die, `Roll (${plan.die})`);
+    // a roll of the round kept as this attack's (phases' phase roll: the view's `actions.roll`): shown, not rolled again
+    const kept = v.actions && v.actions.id === c.id && v.actions.roll != null ? String(v.actions.roll) : null;
+    if (kept) Object.assign(roll, { value: kept, readOnly: true, title: "The roll of this turn, kept" });
+    const others = (plan.rolls || []).map((r) => ({ ...r, input: field(r.key, r.die, `${r.label} (${r.die})`), fill: () => String(rollDie(sides(r.die))) }));
+    const damageDice = (plan.roll || []).flatMap((t) => Array.from({ length: t.count }, () => t.sides));
+    const faces = damageDice.map((n, i) => field(`faces-${i}`, `d${n}`, `Damage die ${i + 1} of ${damageDice.length} (d${n})`));
+    const total = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", size: 2, class: "cc-tk-amount", id: uid("tk-dmg"), placeholder: "=", "data-tk-focus": `dmg-${c.id}`, "aria-label": "Damage", title: "Damage typed (instead of the dice)" });
     const rollAttack = () => String(rollDie(sides(plan.die)));
-    const rollDamage = () => rollAll(plan.roll).join(" ");
-    const rollers = [[roll, rollAttack], ...others.map((r) => [r.input, r.fill]), faces && [faces, rollDamage]].filter(Boolean);
+    const rollers = [[roll, rollAttack], ...others.map((r) => [r.input, r.fill]), ...faces.map((f, i) => [f, () => String(rollDie(damageDice[i]))])];
+    const rollEmpty = () => {
+      const typedTotal = Boolean(total.value.trim());
+      for (const [input, fill] of rollers) if (!input.value.trim() && !(typedTotal && faces.includes(input))) input.value = fill();
+    };
+    const spent = (answer) => {
+      const a = answer.view.actions;
+      if (!a || answer.view.current !== c.id || a.next) return false;
+      return !a.actions.some((r) => r.allowed && Object.keys(r.cost || {}).length);
+    };
     const go = () => {
+      rollEmpty();
       const action = { type: "attack", id: c.id, target: target.id, roll: roll.value.trim() };
       for (const r of others) if (r.input.value.trim()) action[r.key] = r.input.value.trim();
-      if (faces && faces.value.trim()) action.faces = faces.value.trim();
       if (total.value.trim()) action.damage = total.value.trim();
-      tk.act(action, null);
+      else if (faces.length) action.faces = faces.map((f) => f.value.trim()).join(" ");
+      this.picked = null; // the attack's target is now the recorded last target (Python's default)
+      tk.act(action, null, null, (answer) => (spent(answer) ? { action: { type: "next_turn" }, said: `${c.name}'s turn is spent.` } : null));
     };
-    const rollAllEmpty = () => {
-      for (const [input, fill] of rollers) if (!input.value.trim()) input.value = fill();
-    };
-    const whose = (r) => (r.key === "defense_roll" ? `${target.name}'s ${r.kind}` : `the ${r.label} of ${c.name}'s attack`);
-    const part = (text, input, rollText, fill, aria) => el("span", { class: "cc-tk-resolve-part" }, el("label", { for: input.id }, text), input, fill ? button(rollText, () => (input.value = fill()), { class: "md-button cc-tk-small", "aria-label": aria }) : null);
+    const left = v.actions && v.actions.id === c.id ? el("span", { class: "cc-tk-help cc-tk-left-now" }, v.actions.text) : null;
     return el(
       "div",
       { class: "cc-tk-resolve" },
-      el("div", { class: "cc-tk-row" }, part(`Roll (${plan.die})`, roll, `Roll ${plan.die}`, rollAttack, `Roll the ${plan.die} for ${c.name}'s attack`), others.map((r) => part(`${r.label} (${r.die})`, r.input, `Roll ${r.die}`, r.fill, `Roll ${whose(r)}`))),
-      el("div", { class: "cc-tk-row" }, faces ? part(`Dice (${plan.dice})`, faces, `Roll ${plan.dice}`, rollDamage, `Roll the damage dice, ${plan.dice}`) : el("span", { class: "cc-tk-help" }, "Damage from the roll")),
-      // the damage total beside the two buttons: Resolve in view with the figures on a phone
       el(
         "div",
-        { class: "cc-tk-row" },
-        part("Damage", total, null, null, null),
-        button("Roll all", rollAllEmpty, { class: "md-button cc-tk-small", "aria-label": `Roll all the empty dice of ${c.name}'s attack` }),
-        button("Resolve", go, { class: "md-button md-button--primary cc-tk-small", "aria-label": `Resolve ${c.name}'s attack on ${target.name}` }),
+        { class: "cc-tk-row cc-tk-dice" },
+        // a field per die, for the table's own dice (left empty: Resolve rolls them)
+        [roll, ...others.map((r) => r.input), ...faces].map((input) => el("label", { class: "cc-tk-diefield", title: input.getAttribute("aria-label") }, el("span", { class: "cc-tk-dietext", "aria-hidden": "true" }, input.placeholder), input)),
+        faces.length ? null : el("span", { class: "cc-tk-help" }, "damage from the roll"),
+        total,
+      ),
+      el(
+        "div",
+        { class: "cc-tk-row cc-tk-go" },
+        button("Roll all", rollEmpty, { class: "md-button cc-tk-small", "aria-label": `Roll all the empty dice of ${c.name}'s attack` }),
+        // data-cc-rolls: Resolve rolls the empty dice itself (a hook for the taps benchmark)
+        button("Resolve", go, { class: "md-button md-button--primary cc-tk-resolvebtn", "aria-label": `Resolve ${c.name}'s attack on ${target.name}`, "data-cc-rolls": "empty" }),
+        left,
       ),
     );
   }

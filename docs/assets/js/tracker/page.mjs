@@ -120,26 +120,38 @@ class Tracker {
   /** Send `action` on the present state; on an answer the new state becomes the present (one
    * Undo away) and its view is shown. Resolves to the answer, or null when refused (said in
    * `where` or the status line). `said`: a sentence, or a function of the answer. */
-  act(action, said = null, where = null) {
+  act(action, said = null, where = null, then = null) {
     return this.engine.run(async (ask) => {
       this.asking = true;
       const reply = await ask(this.state, action);
-      this.asking = false;
       if (reply.error) {
+        this.asking = false;
         const text = engineProblem(reply.error);
         if (where) replace(where, text);
         this.say(text, true);
         return null;
       }
       if (where) replace(where);
-      const answer = reply.result;
+      let answer = reply.result;
+      const what = typeof said === "function" ? said(answer) : said;
+      const rules = S.steps(answer.steps).map((s) => s.text);
+      // `then`: a follow-up the answer's view calls for (Resolve's last attack: the next turn),
+      // sent on the new state; one Undo takes both back
+      const more = then && then(answer);
+      if (more) {
+        const after = await ask(answer.state, more.action);
+        if (!after.error) {
+          answer = after.result;
+          rules.push(...[more.said, ...S.steps(answer.steps).map((s) => s.text)].filter(Boolean));
+        }
+      }
+      this.asking = false;
       this.h = S.push(this.h, answer.state);
       this.view = answer.view;
       this.root.dataset.ccAnsweredMs = String(Math.round(this.engine.lastMs ?? -1));
       this.sync.save();
       this.render();
-      const what = typeof said === "function" ? said(answer) : said;
-      const rules = S.steps(answer.steps).map((s) => s.text);
+      if (more) this.showTurn(false);
       if (what || rules.length) this.say([what, ...rules].filter(Boolean).join(" "));
       return answer;
     });
@@ -184,10 +196,11 @@ class Tracker {
 
   /** Say whose turn it is, and bring the acting combatant's card into view (the next one follows
    * it: cards are in the round's order, and the bar names the next). */
-  showTurn() {
+  showTurn(saying = true) {
     const v = this.view;
     const now = v.current && v.combatants.find((c) => c.id === v.current);
-    if (now) this.cards.card$(now.id)?.scrollIntoView({ block: "start" });
+    if (now) this.cards.showActing(now.id);
+    if (!saying) return;
     if (now) this.say(`${now.name}'s turn.`);
     else if (v.round) this.say(`Round ${v.round} is over: Next round rolls initiative for round ${v.round + 1}.`);
   }
@@ -237,8 +250,8 @@ class Tracker {
    * stored view comes first, the engine's reading after). */
   backToCard() {
     const id = this.backTo || (this.toTurn && this.view?.current);
-    const card = id && this.cards.card$(id);
-    if (card) card.scrollIntoView({ block: "start" });
+    if (id && !this.backTo) this.cards.showActing(id);
+    else if (id) this.cards.card$(id)?.scrollIntoView({ block: "start" });
     if (this.engine.lastMs !== null && this.view) this.backTo = this.toTurn = null;
   }
 
