@@ -153,7 +153,7 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         box.get_by_role("button", name="Roll all").click()
         faces = box.locator("[data-tk-focus^='faces-']")
         if plan["dice"]:
-            rolled = [int(x) for x in faces.input_value().split()]
+            rolled = [int(x) for x in faces.evaluate_all("(fs) => fs.map((f) => f.value)")]  # a field per die
             assert len(rolled) == sum(d["count"] for d in plan["roll"]), (plan, rolled)
         else:
             assert not faces.count()
@@ -177,7 +177,7 @@ def test_odds_on_the_acting_card_one_tap_to_retarget_resolve_and_undo(browser, s
         settle(page)
         assert stored(page, system)["present"] == before
         # the rolled die: the tracker's fair die fills the roll
-        panel(page).get_by_role("button", name="Roll the d20 for").click()
+        panel(page).get_by_role("button", name="Roll all").click()
         rolled = panel(page).locator(".cc-tk-resolve input").first.input_value()
         assert 1 <= int(rolled) <= 20
         assert not errors, errors
@@ -242,8 +242,8 @@ def test_resolve_rolls_the_other_dice_in_two_taps(browser, site, system, tmp_pat
         box.screenshot(path=str(tmp_path / f"resolve-{system}-{theme}.png"))  # to look at
         sent = {"type": "attack", "id": ann, "target": orc, "roll": face, key: extra}
         faces = box.locator("[data-tk-focus^='faces-']")
-        if faces.count():
-            sent["faces"] = faces.input_value()
+        if faces.count():  # a field per die
+            sent["faces"] = " ".join(faces.evaluate_all("(fs) => fs.map((f) => f.value)"))
         box.get_by_role("button", name="Resolve").click()
         settle(page)
         assert page.evaluate("() => window.__taps") == 2

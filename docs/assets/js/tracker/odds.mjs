@@ -132,11 +132,7 @@ export class Odds {
       const typedTotal = Boolean(total.value.trim());
       for (const [input, fill] of rollers) if (!input.value.trim() && !(typedTotal && faces.includes(input))) input.value = fill();
     };
-    const spent = (answer) => {
-      const a = answer.view.actions;
-      if (!a || answer.view.current !== c.id || a.next) return false;
-      return !a.actions.some((r) => r.allowed && Object.keys(r.cost || {}).length);
-    };
+    const spent = (answer) => turnSpent(answer.view, c.id);
     const go = () => {
       rollEmpty();
       const action = { type: "attack", id: c.id, target: target.id, roll: roll.value.trim() };
@@ -230,6 +226,15 @@ export class Odds {
     }
     box.dataset.ccBeforeState = reply.error ? "error" : "done";
   }
+}
+
+/** Whether combatant `id`'s turn is spent by the view's own account (`actions`: calc/fight/economy.py):
+ * still acting, no attack left (`next`) and no action with a cost allowed (a free action does not
+ * hold the turn). False where the view counts no turn (the GM moves on). */
+export function turnSpent(v, id) {
+  const a = v?.actions;
+  if (!a || v.current !== id || a.id !== id || a.next) return false;
+  return !a.actions.some((r) => r.allowed && Object.keys(r.cost || {}).length);
 }
 
 function ruleLink(label, rule) {
