@@ -21,11 +21,12 @@ export class CalcWorker {
     this.start();
   }
 
-  /** Start (or restart) the worker; `ready` resolves with the boot time, rejects on load failure. */
-  start() {
+  /** Start (or restart) the worker; `ready` resolves with the boot time, rejects on load failure.
+   * `fresh`: its runtime downloads bypass the HTTP cache (see `restart`). */
+  start(fresh = false) {
     // The worker the page's head started (worker-early.mjs) on the first start, else a new one:
     // never one handed out before (worker-owner.mjs).
-    const { worker, events, startedAt, held } = takeWorker();
+    const { worker, events, startedAt, held } = takeWorker({ fresh });
     this.startedAt = startedAt;
     this.worker = worker;
     this.setStatus({ stage: "download", text: "Preparing the calculator…" });
@@ -135,13 +136,19 @@ export class CalcWorker {
   }
 
   /** Stop whatever runs now: terminate and start afresh. With a `reason`, pending requests
-   * answer it as "Cancelled"; with null they are sent again to the new worker. */
+   * answer it as "Cancelled"; with null they are sent again to the new worker.
+   * A worker stopped before it was ready may leave a download in flight: Chromium cancels it some
+   * time after `terminate` (67 ms, seen under load), and a request for the same file made before
+   * that joins its HTTP cache entry and gets its fate, a stalled download's stall or its network
+   * error (issue 34: Cancel during a stalled download). So its successor's runtime downloads
+   * bypass the HTTP cache (`fresh`); once a worker was ready its files are whole in the cache. */
   restart(reason = "Cancelled.") {
+    const fresh = this.status.stage !== "ready";
     this.worker.terminate();
     this.running = null;
     clearTimeout(this.stopTimer);
     if (reason !== null) this.rejectAll(reason, "Cancelled");
-    this.start();
+    this.start(fresh);
     for (const [id, { request, key }] of this.pending) this.worker.postMessage({ id, request, key });
   }
 

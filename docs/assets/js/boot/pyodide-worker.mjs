@@ -12,6 +12,15 @@ const EARLY = null; // tools/build_site.py: {files: {plain: packed URL}, bytes: 
 
 const started = performance.now();
 const here = (path) => new URL(path, import.meta.url).href;
+/** A worker that replaces one stopped while starting fetches the runtime past the HTTP cache,
+ * whose entry may still be the old worker's download in flight (worker-spec.mjs `fresh`). */
+const CACHE = (() => {
+  try {
+    return JSON.parse(self.name || "{}")?.fresh ? "reload" : undefined;
+  } catch {
+    return undefined;
+  }
+})();
 
 // Pyodide runs Python on JSPI's switchable stacks (WebAssembly.Suspending) wherever the engine
 // has them. Chromium 156 kills the whole renderer (a failed CHECK on the worker's thread, the
@@ -45,7 +54,7 @@ function prefetch(url, after = Promise.resolve(), bytes = 0) {
   ended.catch(() => {});
   ended.finally(() => nearly()).catch(() => {});
   const requested = after.then(() => {}, () => {}); // when the request is made (`after`: see below)
-  const response = requested.then(() => fetch(url, { signal: control.signal }));
+  const response = requested.then(() => fetch(url, { signal: control.signal, cache: CACHE }));
   response.then(
     (r) => (r.ok && r.body ? read(r.clone().body) : whole.resolve(true)),
     (err) => whole.reject(err),

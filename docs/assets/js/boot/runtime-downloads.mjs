@@ -32,6 +32,9 @@ export class RuntimeDownloads {
    * @param {(path: string) => string} o.here  a runtime path as a URL (relative to the worker)
    * @param {object} o.runtime  runtime.mjs's RUNTIME
    * @param {boolean} o.controlled  a service worker controls the page (its fetches come from it)
+   * @param {boolean} [o.fresh]  fetch past the HTTP cache (`cache: "reload"`, unless a caller
+   *   says otherwise): the worker replaces one stopped while starting, whose downloads may still
+   *   be in flight (calc-worker-client.mjs restart)
    * @param {number} o.stallMs  a download that receives nothing for this long has stalled
    * @param {number} [o.fastLinkMbps]  the link speed that counts as fast (a knob, for tests)
    * @param {(stage: string, text: string) => void} o.progress  the worker's stage report
@@ -40,7 +43,7 @@ export class RuntimeDownloads {
    *   the entry's requests in flight, by URL (pyodide-worker.mjs `prefetch`): each answers the
    *   first fetch of its URL in place of a new request
    */
-  constructor({ here, runtime, controlled, stallMs, fastLinkMbps, progress, loadXz, prefetched = new Map() }) {
+  constructor({ here, runtime, controlled, fresh = false, stallMs, fastLinkMbps, progress, loadXz, prefetched = new Map() }) {
     this.here = here;
     this.runtime = runtime;
     this.stallMs = stallMs;
@@ -63,7 +66,8 @@ export class RuntimeDownloads {
     // open after a new one activated would hand over the old build's files).
     this.prefetched = prefetched;
     this.followers = new WeakMap(); // a prefetched Response → its `follow` (its body's chunks, timed)
-    const request = this.takeOver(self.fetch.bind(self));
+    const native = self.fetch.bind(self);
+    const request = this.takeOver(fresh ? (input, init = {}) => native(input, { cache: "reload", ...init }) : native);
     this.nativeFetch = controlled ? request : keepForServiceWorker(request);
     /** What Pyodide asks for by its plain name and the build ships gzip-compressed (build_site.py
      * WASM_GZ): the compressed file is fetched (and watched, and handed over) in its place. A

@@ -39,7 +39,7 @@ function onStderr(line) {
 }
 
 // Settings the page passes in the worker's name (worker-spec.mjs): {stallMs, hold, controlled,
-// fastLinkMbps, busyMs, packages}.
+// fastLinkMbps, busyMs, packages, fresh}.
 const CONFIG = (() => {
   try {
     return JSON.parse(self.name || "{}") || {};
@@ -173,7 +173,7 @@ async function boot() {
 export function run({ started: entryStarted = performance.now(), prefetched = new Map(), held = [] } = {}) {
   started = entryStarted;
   milestone("main");
-  downloads = new RuntimeDownloads({ here, runtime: RUNTIME, controlled: CONFIG.controlled, stallMs: STALL_MS, fastLinkMbps: CONFIG.fastLinkMbps, progress, prefetched });
+  downloads = new RuntimeDownloads({ here, runtime: RUNTIME, controlled: CONFIG.controlled, fresh: CONFIG.fresh, stallMs: STALL_MS, fastLinkMbps: CONFIG.fastLinkMbps, progress, prefetched });
   downloads.install(); // before anything fetches: the wasm and the standard library are requested now
   runtimeModule = import(runtimeUrl);
   runtimeModule.catch(() => {});

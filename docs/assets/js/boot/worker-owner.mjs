@@ -16,8 +16,8 @@ export function workersCreated() {
   return created;
 }
 
-function spawn(hold) {
-  const worker = new Worker(WORKER_URL, { type: "module", name: workerName(hold) });
+function spawn(hold, fresh = false) {
+  const worker = new Worker(WORKER_URL, { type: "module", name: workerName(hold, fresh) });
   created += 1;
   return worker;
 }
@@ -44,13 +44,14 @@ export function startEarly() {
 
 /** A worker for the client's (re)start: the head's, the first time, if it started one; else a new
  * one. `{worker, events, startedAt, held}`: `events` the head's worker received before adoption
- * (to replay), `held` whether it waits for "go". */
-export function takeWorker() {
+ * (to replay), `held` whether it waits for "go". `fresh`: a new worker's runtime downloads bypass
+ * the HTTP cache (worker-spec.mjs). */
+export function takeWorker({ fresh = false } = {}) {
   if (early) {
     const adopted = early;
     early = null;
     globalThis.__ccEarlyWorker = null;
     return adopted;
   }
-  return { worker: spawn(false), events: [], startedAt: performance.now(), held: false };
+  return { worker: spawn(false, fresh), events: [], startedAt: performance.now(), held: false };
 }

@@ -13,14 +13,17 @@ export const WORKER_URL = new URL("./pyodide-worker.mjs", import.meta.url);
  * Python; `controlled` when a service worker controls the page (then its fetches come from that
  * worker's caches and there is nothing to hand over to a precache: see handoff.mjs); `packages`,
  * the packages beyond `calc` the page will certainly need (its head's `cc-python-packages` meta,
- * written by tools/module_preload.py from calc.packages.page_packages), loaded right after boot. */
-export function workerName(hold = false) {
+ * written by tools/module_preload.py from calc.packages.page_packages), loaded right after boot;
+ * `fresh` when the worker replaces one that was still starting (calc-worker-client.mjs restart):
+ * its runtime downloads then bypass the HTTP cache (pyodide-worker.mjs, runtime-downloads.mjs). */
+export function workerName(hold = false, fresh = false) {
   const controlled = Boolean(globalThis.navigator?.serviceWorker?.controller);
   return JSON.stringify({
     stallMs: knob("stall-ms", 0) || undefined,
     fastLinkMbps: knob("fast-link-mbps", 0) || undefined,
     busyMs: knob("busy-ms", 0) || undefined,
     hold: hold || undefined,
+    fresh: fresh || undefined,
     controlled: controlled || undefined,
     packages: pagePackages(),
   });
