@@ -227,7 +227,7 @@ def _round_pools(data: SystemData, c: Mapping[str, Any], spec: dict) -> dict[str
     if not pools:
         return {}
     rules = systems.engine(data.id).FIGHT
-    return {p["id"]: rules.round_pool(c, p, data) for p in pools}  # type: ignore[attr-defined]
+    return {p["id"]: rules.round_pool(c, p, data) for p in pools}
 
 
 def _spent_here(spec: dict, record: Mapping[str, Any], pool: str) -> int:
@@ -303,8 +303,7 @@ def _taken(fight: dict, record: dict, act: Mapping[str, Any], data: SystemData) 
         if pool.get("per") == "round" and n:
             rules = systems.engine(data.id).FIGHT
             out["combatants"] = [
-                rules.round_spend(x, pool, n, data) if x["id"] == record["id"] else x  # type: ignore[attr-defined]
-                for x in out["combatants"]
+                rules.round_spend(x, pool, n, data) if x["id"] == record["id"] else x for x in out["combatants"]
             ]
     if act.get("lasts") == "next-turn":
         mine = dict((fight.get("held") or {}).get(record["id"], {}))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calc.errors import InputError
+from calc.errors import DataError, InputError
 from calc.inputs.data import SystemData
 from calc.turns.helpers import tracker
 
@@ -84,6 +84,15 @@ class HitPointRules:
     def spend_reserve(self, c: dict[str, Any], data: SystemData) -> tuple[dict[str, Any], list[dict]]:
         """A reserve action spent on a defence: no system here holds any."""
         raise InputError("action.target", f"{data.name} has no reserve actions to spend")
+
+    def round_pool(self, c: dict[str, Any], pool: dict[str, Any], data: SystemData) -> tuple[int, int]:
+        """What `c` holds of a `per: round` pool of the turn and has spent (calc/fight/economy.py): a
+        system that declares one counts it in its own rules (active-defense's complex actions)."""
+        raise DataError(f"{data.id}: the turn's round pool '{pool['id']}' has no fight rules counting it")
+
+    def round_spend(self, c: dict[str, Any], pool: dict[str, Any], n: int, data: SystemData) -> dict[str, Any]:
+        """`c` with `n` more of a `per: round` pool spent (see `round_pool`)."""
+        raise DataError(f"{data.id}: the turn's round pool '{pool['id']}' has no fight rules counting it")
 
     # --- health -------------------------------------------------------------------------------
     def states(self, c: dict[str, Any], data: SystemData, options: dict[str, Any]) -> list[dict[str, Any]]:

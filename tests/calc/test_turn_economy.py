@@ -278,3 +278,17 @@ def test_the_odds_dice_are_the_next_attacks_so_a_quick_attack_asks_none() -> Non
     assert dice[foe] is None and f.view["actions"]["next"] == "quick"
     do(f, "attack", id=me, target=foe, roll=15)  # one tap: nothing else to roll
     assert "(quick attack)" in f.steps[0]["text"] and "0 AP left" in f.steps[0]["text"]
+
+
+def test_a_round_pool_with_no_fight_rules_counting_it_is_a_data_error() -> None:
+    """A `per: round` pool is counted by its system's fight rules (active-defense's complex actions);
+    the plain hit-point rules count none, and say so rather than counting nothing."""
+    from calc.errors import DataError
+    from calc.fight.hit_points import HitPointRules
+
+    countup = data_mod.system("countup")
+    pool = {"id": "complex", "label": "complex action", "amount": 1, "rule": "attack", "per": "round"}
+    with pytest.raises(DataError):
+        HitPointRules().round_pool({"id": "c1"}, pool, countup)
+    with pytest.raises(DataError):
+        HitPointRules().round_spend({"id": "c1"}, pool, 1, countup)
