@@ -6,8 +6,11 @@ calculator and the inputs a combatant carries as attacker and as target (its `ro
 which input the target's current hit points fill (`health`), its maximum (`max`), its side
 (`side`: countup's PC target is a character), which inputs come from a field of another name
 (`from`: action-points' target_wounds from the combatant's own wounds) and which booleans the
-combatant's health state sets (`state`: countup's Hurt attacker). Anything the combatants do not
-hold takes the fight's ruling of that name, else the calculator's declared default.
+combatant's health state sets (`state`: countup's Hurt attacker), which inputs a combatant that does
+not give them fills with the neutral value rather than the calculator's example default (`neutral`:
+action-points' Strength 0) and which it works out from its own values (`derived`: action-points'
+damage bonus, Strength + half the level). Anything else the combatants do not hold takes the
+fight's ruling of that name, else the calculator's declared default.
 
 `inputs_for` gives a calculator's inputs for one combatant attacking another, by input name (only
 those that differ from the declared default, and the target's hit points always), as JSON, so
@@ -140,6 +143,8 @@ def _plan(data: SystemData, calculator: str) -> list[tuple[dict[str, Any], str, 
         renamed = spec.get("from") or {}
         by_state = spec.get("state") or {}
         also = set(spec.get("also") or [])
+        neutral = spec.get("neutral") or {}
+        derived = spec.get("derived") or {}
         plan = []
         for d in data.calculator(calculator)["inputs"]:
             name = d["name"]
@@ -156,6 +161,10 @@ def _plan(data: SystemData, calculator: str) -> list[tuple[dict[str, Any], str, 
                 plan.append((d, whose, "from", renamed[name]))
             elif name in by_state:
                 plan.append((d, whose, "state", by_state[name]))
+            elif name in derived:
+                plan.append((d, whose, "derived", (derived[name], neutral)))
+            elif name in neutral:
+                plan.append((d, whose, "neutral", neutral[name]))
             else:
                 plan.append((d, whose, "value", bool(d.get("role")) or name in also))
         _DEFAULTS[key] = (data.raw, plan, {})  # the data kept: its id is not reused
@@ -175,7 +184,23 @@ def _filled(how: str, extra: Any, d: dict[str, Any], c: Mapping[str, Any], state
         return c["values"].get(extra)
     if how == "state":
         return states.get(c["id"]) == extra
+    if how == "neutral":
+        return c["values"].get(name, extra)
+    if how == "derived":
+        return c["values"].get(name, _derived(extra[0], extra[1], c["values"]))
     return c["values"].get(name)  # a role's value, or one of no role the combatant carries
+
+
+def _derived(spec: Mapping[str, Any], neutral: Mapping[str, Any], values: Mapping[str, Any]) -> int:
+    """An input the combatant does not give, from its own values (`derived`: the sum of its `add`
+    terms, each a value or `{value, divide}` rounded down); a value it does not give counts as its
+    neutral one, else 0, never the calculator's example default."""
+    total = 0
+    for term in spec["add"]:
+        name, divide = (term, 1) if isinstance(term, str) else (term["value"], term.get("divide", 1))
+        given = values.get(name, neutral.get(name, 0))
+        total += int(given) // int(divide)
+    return total
 
 
 def _typed(decls: list[dict[str, Any]], values: dict[str, Any]) -> Part:

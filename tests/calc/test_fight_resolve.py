@@ -13,7 +13,7 @@ from tests.calc.fight_helpers import Fight
 CASES = {
     "countup": ({"to_hit": 3}, {"ac": 15}, {"to_hit": 3, "ac": 15}),
     "segments": ({"level": 3}, {"ac": 4}, {"level": 3, "ac": 4}),
-    "action-points": ({"misc": 2}, {"defense": 14}, {"misc": 2, "defense": 14}),
+    "action-points": ({"misc": 2}, {"defense": 14}, {"misc": 2, "defense": 14, "ability": 0}),  # no Strength given: +0
     "phases": ({"attack_type": "ranged"}, {"defense": 3}, {"attack_type": "ranged", "defense": 3}),
     "active-defense": ({"attack_skill": 5}, {"defender_dex": 3}, {"attack_skill": 5, "defender_dex": 3}),
 }

@@ -1,0 +1,78 @@
+"""Action-points' turn in the tracker, by the text (002): a combatant's own damage bonus (the
+weapon's dice + Strength + one-half the level, a value it does not give adding nothing), the
+standard and quick defense's +4 / +2 to AC and SR on attacks against the holder until its next
+turn, and stabilizing as the slow action (3 AP) the text makes it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.calc.fight_helpers import Fight
+
+OWN = {"use_preset": False, "dice": "1d8", "threshold": 20, "multiplier": 2}
+"""A 1d8 weapon, critical on 20 only (×2): the faces sent make the damage."""
+
+
+def _taken(f: Fight, ident: str, hp: int) -> int:
+    return hp - next(c for c in f.state["combatants"] if c["id"] == ident)["hp"]
+
+
+def _request(f: Fight, attacker: str, target: str) -> dict[str, Any]:
+    odds = f.view["odds"]
+    assert odds["attacker"] == attacker
+    return next(t for t in odds["targets"] if t["id"] == target)["request"]["inputs"]
+
+
+# --- 1. damage: the dice + Strength + one-half the level (Power Attack's longsword example) -------
+
+
+def test_damage_adds_the_combatants_strength_and_half_its_level() -> None:
+    """Strength 3 at level 4: 1d8 showing 5 + 3 + 2 = 10 (the text's "Strength and one-half the
+    wielder's level added to damage"), not the form's example +3."""
+    f = Fight("action-points")
+    a = f.add("Ann", "pc", 30, **OWN, ability=3, level=4)
+    o = f.add("Orc", "foe", 40, defense=10)
+    f.do("attack", id=a, target=o, roll=15, faces=[5])
+    assert _taken(f, o, 40) == 5 + 3 + 4 // 2
+
+
+def test_odd_level_adds_half_rounded_down() -> None:
+    f = Fight("action-points")
+    a = f.add("Ann", "pc", 30, **OWN, ability=2, level=5)
+    o = f.add("Orc", "foe", 40, defense=10)
+    f.do("attack", id=a, target=o, roll=15, faces=[5])
+    assert _taken(f, o, 40) == 5 + 2 + 2
+
+
+def test_a_combatant_that_gives_no_strength_or_level_adds_nothing_to_its_dice() -> None:
+    """No Strength, level or damage bonus given: the dice alone (+0), for its attack roll too."""
+    f = Fight("action-points")
+    a = f.add("Ann", "pc", 30, **OWN)
+    o = f.add("Orc", "foe", 40, defense=15)
+    f.do("attack", id=a, target=o, roll=14, faces=[5])  # 14 + 0 < 15: a miss (Strength 0, not 3)
+    assert _taken(f, o, 40) == 0
+    f.do("attack", id=a, target=o, roll=15, faces=[5])
+    assert _taken(f, o, 40) == 5
+
+
+def test_a_damage_bonus_given_is_the_combatants_own() -> None:
+    f = Fight("action-points")
+    a = f.add("Ann", "pc", 30, **OWN, ability=3, level=4, damage_bonus=7)
+    o = f.add("Orc", "foe", 40, defense=10)
+    f.do("attack", id=a, target=o, roll=15, faces=[5])
+    assert _taken(f, o, 40) == 12
+
+
+def test_the_odds_ask_the_round_calculator_with_each_combatants_own_damage() -> None:
+    f = Fight("action-points")
+    a = f.add("Ann", "pc", 30, **OWN, ability=3, level=4)
+    o = f.add("Orc", "foe", 40, **OWN, defense=10)
+    f.round({}, 10)
+    while f.view["current"] != a:
+        f.do("next_turn")
+    asked = _request(f, a, o)
+    assert asked["damage_bonus"] == 5 and "ability" not in asked  # Strength 3: the declared default
+    while f.view["current"] != o:
+        f.do("next_turn")
+    asked = _request(f, o, a)
+    assert asked["damage_bonus"] == 0 and asked["ability"] == 0 and asked["level"] == 0
