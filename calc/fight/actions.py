@@ -143,9 +143,13 @@ def declare(fight: Fight, action: dict, data: SystemData, rules: Any, options: d
     return _with(fight, i, rules.declare(c, action.get("declaration"), data))
 
 
-def special(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:
+def special(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> tuple[Fight, list[dict]]:
+    """A system's own action on one combatant; the acting combatant pays for it where the turn
+    declares it (`by:`, calc/fight/economy.py `charged`: action-points' stabilize, a slow action)."""
     i, c = _find(fight, action)
-    return _with(fight, i, rules.special(action, c, data, options))
+    after = rules.special(action, c, data, options)
+    paid, steps = economy.charged(fight, str(action.get("type")), data)
+    return _with(paid, i, after), steps
 
 
 def option(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> Fight:

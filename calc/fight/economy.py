@@ -331,6 +331,31 @@ def act(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -> tuple
     a = _named(spec, kind)
     if a.get("attacks"):
         raise InputError("action.kind", f"{a['label']} is an attack: resolve it with an attack ({a['kind']})")
+    if a.get("by"):
+        raise InputError("action.kind", f"{a['label']} is taken with the {a['by']} action, on the one it is for")
+    record = current(fight)
+    assert record is not None
+    phase = phase_of(fight)
+    why = refusal(data, c, spec, record, a["kind"], phase)
+    if why:
+        raise InputError("action.kind", why)
+    out = _taken(fight, record, a, data)
+    rule = data.rule(a["rule"])
+    left = left_text(data, c, out["spent"], phase)
+    said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}{': ' + left if left else ''}."
+    return out, [{"rule": a["rule"], "title": rule["title"], "url": rule.get("url", ""), "text": said}]
+
+
+def charged(fight: dict, kind: str, data: SystemData) -> tuple[dict, list[dict]]:
+    """The fight with the acting combatant paying for the tracker's `kind` action (a turn action
+    declared `by: kind`: action-points' stabilize, a slow action), and what it says; unchanged when
+    no turn runs or none is declared. Refused, naming the rule, when its turn cannot pay."""
+    spec = declaration(data)
+    ident = acting(fight)
+    a = next((x for x in (spec or {}).get("actions", []) if x.get("by") == kind), None)
+    if spec is None or ident is None or a is None:
+        return fight, []
+    c = as_turn(fight, next(x for x in fight["combatants"] if x["id"] == ident))
     record = current(fight)
     assert record is not None
     phase = phase_of(fight)

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from calc import fight
+from calc.errors import InputError
 from tests.calc.fight_helpers import Fight
 
 OWN = {"use_preset": False, "dice": "1d8", "threshold": 20, "multiplier": 2}
@@ -76,3 +80,55 @@ def test_the_odds_ask_the_round_calculator_with_each_combatants_own_damage() -> 
         f.do("next_turn")
     asked = _request(f, o, a)
     assert asked["damage_bonus"] == 0 and asked["ability"] == 0 and asked["level"] == 0
+
+
+# --- 3. stabilizing: "As a [Slow Action], another creature can stabilize you" (3 AP) ----------------
+
+
+def _with_dying() -> tuple[Fight, str, str]:
+    """Ann acting in a round, Bob (her ally) dying at -3: (fight, Ann, Bob)."""
+    f = Fight("action-points")
+    a = f.add("Ann", "pc", 30, **OWN, standard=0, quick=1)
+    b = f.add("Bob", "pc", 20)
+    f.add("Orc", "foe", 40, defense=10)
+    f.damage("Bob", 23)
+    f.round({}, 10)
+    while f.view["current"] != a:
+        f.do("next_turn")
+    return f, a, b
+
+
+def test_stabilizing_spends_the_acting_combatants_slow_action() -> None:
+    f, a, b = _with_dying()
+    f.do("stabilize", id=b)
+    assert f.who("Bob")["stable"]
+    assert f.view["actions"]["left"][0]["left"] == 0 and f.state["spent"]["actions"] == {"stabilize": 1}
+    assert f.steps[0]["rule"] == "dying" and "(3 AP)" in f.steps[0]["text"]
+
+
+def test_stabilizing_is_refused_when_the_turn_has_not_3_ap_left() -> None:
+    f, a, b = _with_dying()
+    orc = f.ident("Orc")
+    f.do("attack", id=a, target=orc, roll=1)  # a quick attack: 1 AP
+    before = f.state
+    with pytest.raises(InputError) as err:
+        f.do("stabilize", id=b)
+    assert f.state is before
+    assert err.value.input == "action.kind"
+    assert (
+        err.value.reason
+        == "Ann has only 2 AP left this turn: Stabilize a dying creature costs 3 (Spending action points)"
+    )
+
+
+def test_stabilizing_outside_a_round_is_not_counted_and_act_does_not_take_it() -> None:
+    f = Fight("action-points")
+    f.add("Ann", "pc", 30)
+    b = f.add("Bob", "pc", 20)
+    f.damage("Bob", 23)
+    f.do("stabilize", id=b)
+    assert f.who("Bob")["stable"] and f.state.get("spent") is None
+    g, a, _ = _with_dying()
+    with pytest.raises(InputError) as err:
+        fight.act("action-points", g.state, {"type": "act", "id": a, "kind": "stabilize"})
+    assert "stabilize action" in err.value.reason
