@@ -202,6 +202,14 @@ def fighter_problems(system: System, fighter: dict) -> list[tuple[tuple, str]]:
         need(("state", name), name, "boolean")
     for name in fighter.get("also") or []:
         need(("also",), name)
+    for name in fighter.get("neutral") or {}:
+        need(("neutral", name), name)
+    for name, spec in (fighter.get("derived") or {}).items():
+        need(("derived", name), name, "integer")
+        if spec["rule"] not in system.rules:
+            out.append((("derived", name, "rule"), f"no rule '{spec['rule']}'{suggest(spec['rule'], system.rules)}"))
+        for i, part in enumerate(spec["add"]):
+            need(("derived", name, "add", i), part["value"] if isinstance(part, dict) else part, "integer")
     spec = system.tracker or {}
     _, fields = tracker_fields(system)
     carried = set(fields) | {r["input"] for key in ("defenses", "status") for r in spec.get(key) or []}

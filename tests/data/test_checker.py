@@ -529,3 +529,23 @@ def test_fields_from_copies_another_calculators_inputs_after_the_written_fields(
     edit(root, "calculators.yaml", "[initiative.combatants, hit.ac,", "[initiative.combatants, hit.acc,")
     found = problems(root)
     assert any("fields_from[1]: no input 'acc' (did you mean" in p and "in calculator 'hit'" in p for p in found), found
+
+
+def test_a_fighters_neutral_and_derived_inputs_are_checked() -> None:
+    """action-points' fighter fills Strength and level neutrally and derives its damage bonus: each
+    name must be an input of the round calculator (a misspelling would silently do nothing)."""
+    from macros.check import tracker
+
+    cat = loader.load(Path(__file__).resolve().parents[2])
+    system = cat.systems["action-points"]
+    fighter = system.tracker["fighter"]
+    assert tracker.fighter_problems(system, fighter) == []
+    bad = {
+        **fighter,
+        "neutral": {"abilty": 0},
+        "derived": {"damage_bonus": {"rule": "power-atack", "add": ["ability", {"value": "levle", "divide": 2}]}},
+    }
+    found = [(field, why.split(" in calculator")[0]) for field, why in tracker.fighter_problems(system, bad)]
+    assert (("neutral", "abilty"), "no input 'abilty'") in found
+    assert (("derived", "damage_bonus", "add", 1), "no input 'levle'") in found
+    assert any(field == ("derived", "damage_bonus", "rule") for field, _ in found)
