@@ -208,9 +208,10 @@ def previous_turn(fight: Fight, action: dict, data: SystemData, rules: Any, opti
 
 def take(fight: Fight, action: dict, data: SystemData, rules: Any, options: dict) -> tuple[Fight, list[dict]]:
     """The acting combatant takes one of its turn's actions that is no attack (`{"type": "act", "id",
-    "kind"}`: a move, a defense, a spell's progress), paid from what its turn holds."""
+    "kind", "roll"?}`: a move, a defense, a spell's progress), paid from what its turn holds; `roll`:
+    the face of the die the action rolls (action-points' defense roll), held with it."""
     _, c = _find(fight, action)
-    out, steps = economy.act(fight, c, action.get("kind"), data)
+    out, steps = economy.act(fight, c, action.get("kind"), data, action.get("roll"))
     if economy.entered(data, action.get("kind")) == "fled":  # segments' Flee: the taker leaves the fight
         out, fled_steps = fled.flee(out, {"id": c["id"]}, data, rules, options)
         steps = [*steps, *fled_steps]

@@ -55,6 +55,7 @@ def _declaration(data: SystemData) -> dict[str, Any] | None:
                 "limit": None if a.get("limit") is None else _number(data, a["limit"]),
                 "cites": str(a["limit"]).split(".")[0] if isinstance(a.get("limit"), str) else a["rule"],
                 "inputs": _typed_inputs(data, a),
+                "die": None if a.get("die") is None else data.die_sides(*str(a["die"]).split(".", 1)),
             }
         )
     by_kind = {a["kind"]: a for a in acts}
@@ -292,9 +293,12 @@ def entered(data: SystemData, kind: Any) -> str | None:
     return (act or {}).get("enters")
 
 
-def _taken(fight: dict, record: dict, act: Mapping[str, Any], data: SystemData) -> dict[str, Any]:
-    """The fight with `act` taken once more (and held past the turn when it lasts; what it costs of
-    a round pool counted on its combatant by its fight rules, `round_spend`)."""
+def _taken(
+    fight: dict, record: dict, act: Mapping[str, Any], data: SystemData, face: int | None = None
+) -> dict[str, Any]:
+    """The fight with `act` taken once more (and held past the turn when it lasts, with the face of
+    its roll, `face`; what it costs of a round pool counted on its combatant by its fight rules,
+    `round_spend`)."""
     actions = {**record["actions"], act["kind"]: record["actions"].get(act["kind"], 0) + 1}
     out = {**fight, "spent": {**record, "actions": actions}}
     spec = declaration(data) or {"pools": []}
@@ -307,9 +311,39 @@ def _taken(fight: dict, record: dict, act: Mapping[str, Any], data: SystemData) 
             ]
     if act.get("lasts") == "next-turn":
         mine = dict((fight.get("held") or {}).get(record["id"], {}))
-        mine[act["kind"]] = mine.get(act["kind"], 0) + 1
+        mine[act["kind"]] = _one_more(mine.get(act["kind"]), face)
         out["held"] = {**(fight.get("held") or {}), record["id"]: mine}
     return out
+
+
+def _one_more(before: int | list[int] | None, face: int | None) -> int | list[int]:
+    """A held action taken once more: the faces of its rolls while every taking carried one (`die`:
+    action-points' defense roll), else only the count."""
+    if face is not None and (before is None or isinstance(before, list)):
+        return [*(before or []), face]
+    return times(before) + 1
+
+
+def times(held: int | list[int] | None) -> int:
+    """How many times a held action was taken (a list: the face of each taking's roll)."""
+    return len(held) if isinstance(held, list) else int(held or 0)
+
+
+def _face(a: Mapping[str, Any], sent: Any) -> int | None:
+    """The face of the roll the action carries (`die`: action-points' defense roll), checked as
+    every face is; None: it declares none, or none was sent (then only its taking is held)."""
+    typed = sent.strip() if isinstance(sent, str) else sent
+    if typed in (None, ""):
+        return None
+    if a.get("die") is None:
+        raise InputError("action.roll", f"{a['label']} rolls no die")
+    if isinstance(typed, str) and typed.isdigit() and typed.isascii():
+        typed = int(typed)
+    if isinstance(typed, bool) or not isinstance(typed, int) or not 1 <= typed <= a["die"]:
+        raise InputError(
+            "action.roll", f"must be a face of the d{a['die']}, 1 to {a['die']} (got {declared.shown(sent)})"
+        )
+    return typed
 
 
 def _own_turn(fight: Mapping[str, Any], who: str, c: Mapping[str, Any], data: SystemData) -> None:
@@ -321,8 +355,9 @@ def _own_turn(fight: Mapping[str, Any], who: str, c: Mapping[str, Any], data: Sy
         raise InputError("action.id", f"{when}: {c['name']} acts on its own turn ({_title(data, spec['rule'])})")
 
 
-def act(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -> tuple[dict, list[dict]]:
-    """`c` takes a non-attack action of its turn (a move, a defense, a spell's progress)."""
+def act(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData, roll: Any = None) -> tuple[dict, list[dict]]:
+    """`c` takes a non-attack action of its turn (a move, a defense, a spell's progress); `roll`: the
+    face of the die the action rolls (`die`: action-points' defense roll), held with it."""
     spec = declaration(data)
     if spec is None:
         raise InputError("action.type", f"{data.name}'s tracker declares no turn actions")
@@ -339,10 +374,12 @@ def act(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData) -> tuple
     why = refusal(data, c, spec, record, a["kind"], phase)
     if why:
         raise InputError("action.kind", why)
-    out = _taken(fight, record, a, data)
+    face = _face(a, roll)
+    out = _taken(fight, record, a, data, face)
     rule = data.rule(a["rule"])
     left = left_text(data, c, out["spent"], phase)
-    said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}{': ' + left if left else ''}."
+    rolled = "" if face is None else f", rolling {face} on the d{a['die']}"
+    said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}{rolled}{': ' + left if left else ''}."
     return out, [{"rule": a["rule"], "title": rule["title"], "url": rule.get("url", ""), "text": said}]
 
 
@@ -534,12 +571,7 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
             }
         )
     aim = record["target"]
-    held = [
-        {"id": ident, "kind": kind, "label": spec["by_kind"][kind]["label"]}
-        for ident, kinds in (fight.get("held") or {}).items()
-        for kind in kinds
-        if kind in spec["by_kind"]
-    ]
+    held = _held_rows(fight, data, spec)
     return {
         "id": c["id"],
         "left": [
@@ -563,6 +595,32 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
         if any(a.get("attacks") and _here(a, phase) for a in spec["actions"])
         else None,
     }
+
+
+def _held_rows(fight: Mapping[str, Any], data: SystemData, spec: dict) -> list[dict[str, Any]]:
+    """The actions each combatant holds until its next turn, for the page, each with what it does
+    to the holder as a target under the fight's rulings (`fighter.holding`: "Standard defense held:
+    AC or SR 16 until Ann's next turn")."""
+    options = rulings.typed_options(data, fight.get("options") or {})
+    labels = {d["name"]: d.get("label", d["name"]) for d in fighter.carried(data)}
+    labels |= {d["input"]: d.get("card_label", d["label"]) for d in tracker(data).get("defenses") or []}  # the card's
+    rows = []
+    for ident, kinds in (fight.get("held") or {}).items():
+        c = next((x for x in fight["combatants"] if x["id"] == ident), None)
+        if c is None:
+            continue
+        after = fighter.holding(fight, c, data, options)
+        changed = [f"{labels.get(k, k)} {v}" for k, v in after["values"].items() if c["values"].get(k) != v]
+        for kind, taken in kinds.items():
+            if kind not in spec["by_kind"]:
+                continue
+            a = spec["by_kind"][kind]
+            what = f": {', '.join(changed)}" if changed else ""
+            unrolled = " (no roll given: nothing raised)" if a.get("die") and not isinstance(taken, list) else ""
+            text = f"{a['label']} held{what} until {c['name']}'s next turn{unrolled}"
+            faces = taken if isinstance(taken, list) else []
+            rows.append({"id": ident, "kind": kind, "label": a["label"], "rolls": faces, "text": text})
+    return rows
 
 
 def _kept_face(fight: Mapping[str, Any], data: SystemData, c: Mapping[str, Any]) -> int | None:
@@ -651,7 +709,27 @@ def checked_held(raw: Any, data: SystemData, people: list[dict[str, Any]]) -> di
     for ident, kinds in raw.items():
         if ident not in ids:
             raise InputError("held", f"{declared.shown(ident)} names no combatant of the fight")
-        counts = _counts(kinds, f"held.{ident}", {"by_kind": lasting})
+        where = f"held.{ident}"
+        rolled = {k: v for k, v in kinds.items() if isinstance(v, list)} if isinstance(kinds, Mapping) else {}
+        counts: dict[str, Any] = _counts(
+            {k: v for k, v in kinds.items() if k not in rolled} if rolled else kinds, where, {"by_kind": lasting}
+        )
+        for kind, faces in rolled.items():
+            counts[kind] = _faces(faces, f"{where}.{kind}", lasting.get(kind))
         if counts:
             out[ident] = counts
     return out
+
+
+def _faces(raw: list[Any], where: str, act: Mapping[str, Any] | None) -> list[int]:
+    """A held action's faces of its roll, one a taking (`die`), each a face of that die."""
+    if act is None or act.get("die") is None:
+        raise InputError(where, "must be a count: this action holds no roll")
+    if not 1 <= len(raw) <= TIMES_MAX:
+        raise InputError(where, f"must hold 1 to {TIMES_MAX} faces, one a taking")
+    for face in raw:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= act["die"]:
+            raise InputError(
+                where, f"must be faces of the d{act['die']}, 1 to {act['die']} (got {declared.shown(face)})"
+            )
+    return list(raw)

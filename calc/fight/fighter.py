@@ -23,6 +23,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from calc import systems
 from calc.answers.round_answer import HEADLINE_ROUNDS
 from calc.errors import CalcError, InputError
 from calc.fight import aim
@@ -82,6 +83,18 @@ def health_input(data: SystemData, calculator: str) -> str | None:
     return str(health["input"]) if health["calculator"] == calculator else None
 
 
+def holding(
+    fight: Mapping[str, Any], c: Mapping[str, Any], data: SystemData, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """`c` as a target while it holds actions until its next turn (the fight's `held`, with their
+    rolls): its values as its system's fight rules raise them (`holding`: action-points' standard and
+    quick defense to AC and SR, capped by the defense roll under the fight's ruling)."""
+    kinds = (fight.get("held") or {}).get(c["id"])
+    if not kinds:
+        return dict(c)
+    return systems.engine(data.id).FIGHT.holding(dict(c), kinds, data, options)
+
+
 def inputs_for(
     fight: Mapping[str, Any],
     attacker_id: str,
@@ -98,7 +111,7 @@ def inputs_for(
     inputs whose `when` does not hold are left out (the health input is always given).
     `states`: each combatant's health state label by id (the fight's view), for `state:`."""
     attacker = _by_id(fight, attacker_id, "attacker")
-    target = _by_id(fight, target_id, "target")
+    target = holding(fight, _by_id(fight, target_id, "target"), data, options or {})
     own = _attacker_part(data, calculator, attacker, states or {})
     return _finish(data, calculator, own, target, options or {}, states or {})
 
@@ -121,7 +134,8 @@ def inputs_for_targets(
     for ident in target_ids:
         try:
             own = own or _attacker_part(data, calculator, attacker, states or {})
-            out[ident] = _finish(data, calculator, own, _by_id(fight, ident, "target"), options or {}, states or {})
+            target = holding(fight, _by_id(fight, ident, "target"), data, options or {})
+            out[ident] = _finish(data, calculator, own, target, options or {}, states or {})
         except InputError as err:
             out[ident] = err
     return out

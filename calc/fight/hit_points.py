@@ -81,6 +81,13 @@ class HitPointRules:
         """The combatant with its values as they stand in this round (here: as carried)."""
         return c
 
+    def holding(
+        self, c: dict[str, Any], held: dict[str, Any], data: SystemData, options: dict[str, Any]
+    ) -> dict[str, Any]:
+        """`c` as a target while it holds the turn's actions `held` (`{kind: count | [face, ...]}`,
+        calc/fight/economy.py) until its next turn (calc/fight/fighter.py `holding`): here as carried."""
+        return c
+
     def spend_reserve(self, c: dict[str, Any], data: SystemData) -> tuple[dict[str, Any], list[dict]]:
         """A reserve action spent on a defence: no system here holds any."""
         raise InputError("action.target", f"{data.name} has no reserve actions to spend")

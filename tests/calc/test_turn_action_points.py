@@ -132,3 +132,100 @@ def test_stabilizing_outside_a_round_is_not_counted_and_act_does_not_take_it() -
     with pytest.raises(InputError) as err:
         fight.act("action-points", g.state, {"type": "act", "id": a, "kind": "stabilize"})
     assert "stabilize action" in err.value.reason
+
+
+# --- 2. defenses: "Your AC and SR receive a +4 bonus until your next turn, but cannot exceed the
+# results of this roll" (+2 for a quick defense, which "stacks with Standard Defense, but not with itself")
+
+
+def _defending(reading: str | None = None) -> tuple[Fight, str, str]:
+    """Ann (AC 15, Strength 3: her defense roll is the d20 + 3) acting first, the Orc after her."""
+    f = Fight("action-points", {"cap_reading": reading} if reading else None)
+    a = f.add("Ann", "pc", 30, **OWN, ability=3, defense=15, bonus=20)
+    o = f.add("Orc", "foe", 40, **OWN, defense=10)
+    f.round({}, 10)
+    assert f.view["current"] == a
+    return f, a, o
+
+
+def _ac(f: Fight, attacker: str, target: str) -> int:
+    """The target's AC or SR in the attacker's odds request (15, the declared default, is left out)."""
+    return int(_request(f, attacker, target).get("defense", 15))
+
+
+def _act(f: Fight, ident: str, kind: str, roll: int) -> None:
+    """The act action (`Fight.do`'s first argument is named kind)."""
+    answer = fight.act(f.system, f.state, {"type": "act", "id": ident, "kind": kind, "roll": roll})
+    f.state, f.view, f.steps = answer["state"], answer["view"], answer["steps"]
+
+
+def _orcs_turn(f: Fight, o: str) -> None:
+    f.do("next_turn")
+    assert f.view["current"] == o
+
+
+@pytest.mark.parametrize(
+    ("kinds", "faces", "ac"),
+    [
+        (["standard_defense"], [17], 19),  # roll 20: the full +4
+        (["standard_defense"], [14], 17),  # roll 17: AC cannot exceed it
+        (["standard_defense"], [10], 15),  # roll 13: below the AC, the raise is 0 (ruling)
+        (["quick_defense"], [20], 17),  # +2
+        (["quick_defense", "quick_defense"], [20, 20], 17),  # not with itself
+        (["standard_defense", "quick_defense"], [20, 20], 21),  # stacks with standard
+    ],
+)
+def test_a_held_defense_raises_the_holders_ac_in_the_odds_against_it(kinds: list, faces: list, ac: int) -> None:
+    f, a, o = _defending()
+    for kind, face in zip(kinds, faces, strict=True):
+        _act(f, a, kind, face)
+    assert isinstance(f.state["held"][a][kinds[0]], list)
+    _orcs_turn(f, o)
+    assert _ac(f, o, a) == ac
+
+
+def test_the_literal_reading_lowers_the_ac_to_a_low_roll() -> None:
+    f, a, o = _defending("literal")
+    _act(f, a, "standard_defense", 8)  # 8 + 3 = 11: the AC becomes 11
+    _orcs_turn(f, o)
+    assert _ac(f, o, a) == 11
+    g, b, p = _defending("literal")
+    _act(g, b, "standard_defense", 14)  # 17: as under the ruling
+    _orcs_turn(g, p)
+    assert _ac(g, p, b) == 17
+
+
+def test_resolve_misses_what_the_raised_ac_turns_away_until_the_holders_next_turn() -> None:
+    f, a, o = _defending()
+    _act(f, a, "standard_defense", 14)  # AC 17
+    _orcs_turn(f, o)
+    f.do("attack", id=o, target=a, roll=16)  # 16 + 0 hits AC 15, not AC 17
+    assert _taken(f, a, 30) == 0 and "a miss" in f.steps[0]["text"]
+    f.do("attack", id=o, target=a, roll=17)
+    assert _taken(f, a, 30) > 0
+    f.round({}, 10)  # Ann's next turn: the defense ends
+    assert f.view["current"] == a and not f.state["held"]
+    _orcs_turn(f, o)
+    assert _ac(f, o, a) == 15
+
+
+def test_the_view_says_the_held_defense_and_its_ac() -> None:
+    f, a, o = _defending()
+    _act(f, a, "standard_defense", 13)
+    assert "rolling 13 on the d20" in f.steps[0]["text"]
+    _orcs_turn(f, o)
+    (row,) = f.view["actions"]["held"]
+    assert row["text"] == "Standard defense held: AC or SR 16 until Ann's next turn" and row["rolls"] == [13]
+
+
+def test_the_defense_roll_is_a_face_of_the_d20_and_only_a_defense_carries_one() -> None:
+    f, a, _ = _defending()
+    before = f.state
+    for kind, face in (("standard_defense", 21), ("standard_defense", 0), ("move", 5)):
+        with pytest.raises(InputError) as err:
+            _act(f, a, kind, face)
+        assert err.value.input == "action.roll" and f.state is before
+    bad = {**before, "held": {a: {"standard_defense": [25]}}}
+    with pytest.raises(InputError) as err:
+        fight.act("action-points", bad, {"type": "view"})
+    assert err.value.input == f"held.{a}.standard_defense"
