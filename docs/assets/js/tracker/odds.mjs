@@ -12,7 +12,7 @@ import { button, fieldInput, figure, labelled, readFieldInput, setFieldInput, sh
 export class Odds {
   constructor(tk) {
     this.tk = tk;
-    this.picked = null; // {turn, target}: the target the GM tapped on this turn (the view's default otherwise)
+    this.picked = null; // {turn, target, stood}: the target tapped this turn (else the view's default)
     this.answers = new Map(); // request text → the worker's reply
   }
 
@@ -26,7 +26,9 @@ export class Odds {
   targetOf(v) {
     const odds = v.odds;
     const tapped = this.picked?.turn === Odds.turnOf(v) ? this.picked.target : null;
-    if (tapped && odds.targets.some((t) => t.id === tapped)) return tapped;
+    // a tapped target holds for the turn (Undo too) unless an attack has since put it out of the fight
+    const out = this.picked?.stood && v.combatants.find((c) => c.id === tapped)?.acts === false;
+    if (tapped && !out && odds.targets.some((t) => t.id === tapped)) return tapped;
     return odds.default_target ?? odds.target;
   }
 
@@ -37,7 +39,7 @@ export class Odds {
   }
 
   pick(v, target) {
-    this.picked = { turn: Odds.turnOf(v), target };
+    this.picked = { turn: Odds.turnOf(v), target, stood: v.combatants.find((c) => c.id === target)?.acts !== false };
     this.tk.render();
   }
 
@@ -139,7 +141,6 @@ export class Odds {
       for (const r of others) if (r.input.value.trim()) action[r.key] = r.input.value.trim();
       if (total.value.trim()) action.damage = total.value.trim();
       else if (faces.length) action.faces = faces.map((f) => f.value.trim()).join(" ");
-      this.picked = null; // the attack's target is now the recorded last target (Python's default)
       tk.act(action, null, null, (answer) => (spent(answer) ? { action: { type: "next_turn" }, said: `${c.name}'s turn is spent.` } : null));
     };
     const left = v.actions && v.actions.id === c.id ? el("span", { class: "cc-tk-help cc-tk-left-now" }, v.actions.text) : null;
