@@ -273,9 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     if fights:
         print(f"\n{fights}")
     if refused:
-        print(
-            f"\nCost limits (calc.numbers: bounds, dice): refused before the work, in < {TARGET_REFUSAL_MS} ms"
-        )
+        print(f"\nCost limits (calc.numbers: bounds, dice): refused before the work, in < {TARGET_REFUSAL_MS} ms")
         for what, limit in limits().items():
             print(f"  {what:<42}{limit:>10,}")
         print(f"\n{'worst case refused':<58}{'median ms':>10}{'max':>9}  target")
