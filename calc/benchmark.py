@@ -59,7 +59,7 @@ REFUSALS: list[dict[str, Any]] = [
      "calculator": "round", "inputs": {"use_preset": False, "dice": "2d1000", "target_hp": 200, "standard": 0,
      "quick": 0, "power": 1, "dying_checks": "counted", "target_con": -5}, "input": "target_hp"},
     {"name": "issue 19: tracker, combatants nested 30,000 deep", "kind": "turns", "system": "countup",
-     "text": "[" * 30_000 + "]" * 30_000, "input": None},
+     "text": "[" * 30_000 + "]" * 30_000, "input": "request"},  # the whole request: issue 34 names it
     {"name": "a list typed as JSON nested 100,000 deep", "system": "countup", "calculator": "initiative",
      "inputs": {"combatants": "[" * 100_000 + "]" * 100_000}, "input": "combatants"},
 ]  # fmt: skip
