@@ -110,7 +110,9 @@ class Tracker {
     this.forecast = new ForecastPanel(this);
     this.root.append(roundSection, people, this.forecast.section, this.form.details, this.rulings.section, tools, this.cards.tagList, this.bar);
     // The page scrolls above the bar (tracker.css): it keeps the bar's real height, as it changes.
-    this.barSize = new ResizeObserver(() => document.documentElement.style.setProperty("--cc-tk-bar-h", `${this.bar.offsetHeight}px`));
+    // rounded up, and a pixel more: the bar's top is fractional (131.3 px tall), and a tap on the
+    // scrolling box's last pixel row is hit-tested against the bar
+    this.barSize = new ResizeObserver(() => document.documentElement.style.setProperty("--cc-tk-bar-h", `${Math.ceil(this.bar.getBoundingClientRect().height) + 1}px`));
     this.barSize.observe(this.bar);
     this.keyHandler = (e) => this.key(e);
     document.addEventListener("keydown", this.keyHandler);
