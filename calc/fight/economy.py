@@ -530,7 +530,8 @@ def _pools_here(spec: dict, phase: str | None) -> list[dict[str, Any]]:
 def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool]) -> dict[str, Any] | None:
     """The acting combatant's turn for the page (the view's `actions`), None when no turn runs or
     the system declares none: `{"id", "left": [{"pool", "label", "amount", "left"}], "text",
-    "attacks_left", "next": kind | None (a Resolve with no kind), "target": last target while it
+    "attacks_left", "next": kind | None (a Resolve with no kind), "done": nothing allowed is left
+    that can change the fight (`_changes_the_fight`), "target": last target while it
     stands | None, "actions": [{"kind", "label", "cost", "attack", "taken", "allowed", "why",
     "rule", "url"}], "held": [{"id", "kind", "label"}]}`. `standing`: whether each id still acts."""
     spec = declaration(data)
@@ -588,6 +589,7 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
             _open(data, c, spec, record, k) for k in record["actions"] if spec["by_kind"][k].get("attacks")
         ),
         "next": nxt,
+        "done": not any(r["allowed"] and _changes_the_fight(spec["by_kind"][r["kind"]]) for r in rows),
         "target": aim if aim is not None and standing.get(aim) else None,
         "actions": rows,
         "held": held,
@@ -595,6 +597,18 @@ def view(fight: Mapping[str, Any], data: SystemData, standing: Mapping[str, bool
         if any(a.get("attacks") and _here(a, phase) for a in spec["actions"])
         else None,
     }
+
+
+def _changes_the_fight(act: Mapping[str, Any]) -> bool:
+    """Whether taking `act` can change the fight: an attack, what lasts past the turn (a defense
+    held), a state entered, a reserve or a spell's progress. A move or a free action does not, so a
+    turn whose allowed actions are only those is done (the page moves on after its last attack)."""
+    return bool(
+        act.get("attacks")
+        or act.get("lasts")
+        or act.get("enters")
+        or act.get("gives") in ("defense", "reserve", "spell")
+    )
 
 
 def _held_rows(fight: Mapping[str, Any], data: SystemData, spec: dict) -> list[dict[str, Any]]:

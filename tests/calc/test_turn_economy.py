@@ -292,3 +292,22 @@ def test_a_round_pool_with_no_fight_rules_counting_it_is_a_data_error() -> None:
         HitPointRules().round_pool({"id": "c1"}, pool, countup)
     with pytest.raises(DataError):
         HitPointRules().round_spend({"id": "c1"}, pool, 1, countup)
+
+
+@pytest.mark.parametrize(
+    ("system", "mine", "kinds", "done"),
+    [
+        ("countup", {"attacks": 1}, [], True),  # the Primary's attack made: a Secondary move changes nothing
+        ("action-points", {"standard": 1, "quick": 0}, [], False),  # 1 AP left: a quick attack or defense
+        ("action-points", {"standard": 1, "quick": 1}, ["quick"], True),  # 3 AP spent
+    ],
+)
+def test_a_turn_is_done_once_nothing_left_can_change_the_fight(
+    system: str, mine: dict[str, Any], kinds: list[str], done: bool
+) -> None:
+    f, me, foe = duel(system, mine)
+    assert f.view["actions"]["done"] is False  # an attack to make
+    do(f, "attack", id=me, target=foe, roll=1, faces=[1])
+    for kind in kinds:
+        do(f, "attack", id=me, target=foe, roll=1, faces=[1], kind=kind)
+    assert f.view["actions"]["done"] is done, f.view["actions"]
