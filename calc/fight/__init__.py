@@ -14,11 +14,9 @@ from typing import Any
 
 from calc import evaluate, systems
 from calc.errors import InputError
-from calc.fight import legacy, resolve, rulings
+from calc.fight import before_turn, forecast_request, legacy, resolve, rulings
 from calc.fight import state as st
 from calc.fight.actions import ACTIONS
-from calc.fight.before_turn import before_turn
-from calc.fight.forecast_request import forecast_request
 from calc.fight.view import view
 from calc.inputs import data as data_mod
 from calc.inputs import declared
@@ -86,7 +84,7 @@ def forecast(system_id: str, state: Any) -> dict[str, Any]:
     fight, _ = st.checked(data, state, rules)
     options = rulings.typed_options(data, fight["options"])
     health = {c["id"]: rules.health(c, data, options) for c in fight["combatants"]}
-    built = forecast_request(fight, data, options, health)
+    built = forecast_request.forecast_request(fight, data, options, health)
     if built is None:
         raise InputError("system", f"{data.name} has no fight forecast (no `forecast` calculator in its data)")
     return {**built, "result": evaluate(built["request"])}
@@ -105,4 +103,4 @@ def before(system_id: str, state: Any, attacker: Any, target: Any) -> dict[str, 
     if not isinstance(target, str):  # an id is text (str() of a huge number would raise)
         raise InputError("target", f"must be the id of a combatant (got {declared.shown(target)})")
     now = resolve.standing(fight, data, rules)
-    return before_turn(fight, data, options, health, target, now)
+    return before_turn.before_turn(fight, data, options, health, target, now)
