@@ -151,10 +151,11 @@ PAGE_TYPES = [
 
 def _fight_storage(url: str) -> dict[str, str]:
     """A fight in the tracker's storage (round 1, the foe's turn, damage and a condition; Ann below
-    0, so a health state shows where the rules name one)."""
+    0 where the rules reach below 0, else at 0, so a health state shows where the rules name one)."""
     system = url.split("/")[0]
+    below = system in ("countup", "action-points")  # elsewhere the rules' floor is 0: a save below it is refused
     people = [
-        {"id": "c1", "name": "Ann", "side": "pc", "max": 20, "damage": 23, "tags": ["Hurt"]},
+        {"id": "c1", "name": "Ann", "side": "pc", "max": 20, "damage": 23 if below else 20, "tags": ["Hurt"]},
         {"id": "c2", "name": "Orc", "side": "foe", "max": 15, "damage": 0, "tags": []},
     ]
     why = [{"text": "Rolled 7.", "title": "Initiative", "url": f"{system}/"}]
@@ -165,11 +166,14 @@ def _fight_storage(url: str) -> dict[str, str]:
         "round": 1,
         "turn": 1,
         "order": [{"id": "c1", "when": "1", "why": why}, {"id": "c2", "when": "2", "why": why}],
+        # phases' rounds run in phases: each turn is in one (a saved turn without one is dropped)
         "notes": [{"text": "A note.", "title": "", "url": ""}],
         "rolls": {},
         "combatants": people,
         "nextId": 3,
     }
+    if system == "phases":
+        present["order"] = [{**t, "phase": "melee"} for t in present["order"]]
     history = {"past": [present], "present": present, "future": []}
     return {f"cc-tracker-{system}": json.dumps(history)}
 

@@ -151,12 +151,13 @@ def test_one_tap_on_a_card_retargets_and_one_tap_on_resolve_resolves(browser, si
         else:
             assert "a miss" in said or "no damage" in said or "0 damage" in said, said
             assert new["hp"] == old["hp"]
-        # the turn stays while the view says an attack or an action with a cost is left; once
-        # spent, the next turn follows in the same step: one Undo takes both back
+        # the turn stays while the view says an attack is next or it is not done (an action that can
+        # change the fight is left); once done, the next turn follows in the same step: one Undo
+        # takes both back
         view = engine.act(system, after, {"type": "view"})["view"]
         if current_id(page) == me:
             turn = view["actions"]
-            assert turn is None or turn["next"] or any(r["allowed"] and r["cost"] for r in turn["actions"]), turn
+            assert turn is None or turn["next"] or not turn["done"], turn
         else:
             assert view["actions"] is not None and after["turn"] > before["turn"], (before["turn"], after["turn"])
         tracker(page).locator(".cc-tk-bar").get_by_role("button", name="Undo").click()
