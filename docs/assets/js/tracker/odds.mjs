@@ -230,13 +230,12 @@ export class Odds {
 }
 
 /** Whether combatant `id`'s turn is spent by the view's own account (`actions`: calc/fight/economy.py):
- * still acting, no attack left (`next`) and the view's `done` (nothing allowed is left that can
- * change the fight: a move or a free action does not hold the turn). False where the view counts
- * no turn (the GM moves on). */
+ * still acting, no attack left (`next`) and no action with a cost allowed (a free action does not
+ * hold the turn). False where the view counts no turn (the GM moves on). */
 export function turnSpent(v, id) {
   const a = v?.actions;
   if (!a || v.current !== id || a.id !== id || a.next) return false;
-  return a.done === true; // Python's word: nothing allowed is left that can change the fight
+  return !a.actions.some((r) => r.allowed && Object.keys(r.cost || {}).length);
 }
 
 function ruleLink(label, rule) {
