@@ -368,19 +368,7 @@ def act(fight: dict, c: Mapping[str, Any], kind: Any, data: SystemData, roll: An
         raise InputError("action.kind", f"{a['label']} is an attack: resolve it with an attack ({a['kind']})")
     if a.get("by"):
         raise InputError("action.kind", f"{a['label']} is taken with the {a['by']} action, on the one it is for")
-    record = current(fight)
-    assert record is not None
-    phase = phase_of(fight)
-    why = refusal(data, c, spec, record, a["kind"], phase)
-    if why:
-        raise InputError("action.kind", why)
-    face = _face(a, roll)
-    out = _taken(fight, record, a, data, face)
-    rule = data.rule(a["rule"])
-    left = left_text(data, c, out["spent"], phase)
-    rolled = "" if face is None else f", rolling {face} on the d{a['die']}"
-    said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}{rolled}{': ' + left if left else ''}."
-    return out, [{"rule": a["rule"], "title": rule["title"], "url": rule.get("url", ""), "text": said}]
+    return _pay(fight, data, spec, c, a, roll)
 
 
 def charged(fight: dict, kind: str, data: SystemData) -> tuple[dict, list[dict]]:
@@ -393,16 +381,27 @@ def charged(fight: dict, kind: str, data: SystemData) -> tuple[dict, list[dict]]
     if spec is None or ident is None or a is None:
         return fight, []
     c = as_turn(fight, next(x for x in fight["combatants"] if x["id"] == ident))
+    return _pay(fight, data, spec, c, a)
+
+
+def _pay(
+    fight: dict, data: SystemData, spec: dict, c: Mapping[str, Any], a: Mapping[str, Any], roll: Any = None
+) -> tuple[dict, list[dict]]:
+    """`c` takes the non-attack action `a` on its turn (its `die`'s face `roll`, if sent): refused
+    naming the rule when its turn cannot pay (before the roll is read), else the fight with it paid
+    and the step saying so."""
     record = current(fight)
     assert record is not None
     phase = phase_of(fight)
     why = refusal(data, c, spec, record, a["kind"], phase)
     if why:
         raise InputError("action.kind", why)
-    out = _taken(fight, record, a, data)
+    face = _face(a, roll)
+    out = _taken(fight, record, a, data, face)
     rule = data.rule(a["rule"])
     left = left_text(data, c, out["spent"], phase)
-    said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}{': ' + left if left else ''}."
+    rolled = "" if face is None else f", rolling {face} on the d{a['die']}"
+    said = f"{c['name']} takes {a['label']}{_cost_text(spec, a)}{rolled}{': ' + left if left else ''}."
     return out, [{"rule": a["rule"], "title": rule["title"], "url": rule.get("url", ""), "text": said}]
 
 
